@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the project needs, only those missing.
+# Usage: install-deps.sh [build|test|all]   (default: build)
+set -euo pipefail
+
+build_pkgs=(meson ninja-build pkg-config gcc libc6-dev libdpdk-dev libnuma-dev python3)
+# dpdk-dev brings dpdk-telemetry.py; groff/man-db render the man pages; valgrind runs the
+# instruction-count benchmarks; libhugetlbfs-bin gives hugeadm.
+test_pkgs=(dpdk-dev groff-base groff man-db valgrind libhugetlbfs-bin iproute2 procps)
+
+want=("${build_pkgs[@]}")
+case "${1:-build}" in
+build) ;;
+test|all) want+=("${test_pkgs[@]}") ;;
+*) echo "install-deps.sh: unknown set '$1' (valid: build, test, all)" >&2; exit 2 ;;
+esac
+
+missing=()
+for p in "${want[@]}"; do
+	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+[ ${#missing[@]} -eq 0 ] && exit 0
+
+if [ "$(id -u)" -ne 0 ]; then
+	echo "install-deps.sh: missing Debian packages: ${missing[*]}; run as root or install them" >&2
+	exit 1
+fi
+echo "install-deps.sh: installing ${missing[*]}"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq || echo "install-deps.sh: apt-get update failed; trying the cached lists" >&2
+apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# The README's test command: installs what is missing, builds three ways and runs every suite.
+#   build/        -Werror, debugoptimized: every suite
+#   build-asan/   -Werror, ASan + UBSan: every suite but the TSan one
+#   build-tsan/   ThreadSanitizer: lib/uk's producer/consumer test
+# Ends with the line 'N passed, N failed, N skipped'; exits non-zero when anything failed.
+set -uo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root" || exit 1
+
+"$root/scripts/install-deps.sh" test || { echo "0 passed, 1 failed"; exit 1; }
+# shellcheck source=hugepages.sh
+. "$root/scripts/hugepages.sh"
+reserve_hugepages 128
+
+jobs=$(nproc 2>/dev/null || echo 2)
+logs=()
+status=0
+
+setup() { # dir, extra meson options...
+	local dir=$1; shift
+	if [ -d "$dir" ]; then
+		meson setup --reconfigure "$dir" "$@" >"$dir.setup.log" 2>&1 || meson setup --wipe "$dir" "$@" >"$dir.setup.log" 2>&1
+	else
+		meson setup "$dir" "$@" >"$dir.setup.log" 2>&1
+	fi
+}
+
+run_build() { # dir, "suite args", meson options...
+	local dir=$1 suites=$2; shift 2
+	echo "== $dir: configure and build"
+	if ! setup "$dir" "$@" || ! ninja -C "$dir" >"$dir.build.log" 2>&1; then
+		cat "$dir.setup.log" "$dir.build.log" 2>/dev/null | tail -40
+		echo "== $dir: BUILD FAILED"
+		status=1
+		echo '{"name": "build '"$dir"'", "result": "FAIL"}' >"$dir.buildfail.json"
+		logs+=("$dir.buildfail.json")
+		return
+	fi
+	echo "== $dir: test"
+	# shellcheck disable=SC2086
+	meson test -C "$dir" --no-rebuild --print-errorlogs --num-processes "$jobs" $suites || status=1
+	logs+=("$dir/meson-logs/testlog.json")
+}
+
+run_build build "--no-suite tsan" -Dwerror=true
+run_build build-asan "--no-suite tsan --no-suite slow" -Dwerror=true \
+	-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
+TSAN_OPTIONS="halt_on_error=1" run_build build-tsan "--suite tsan" -Dwerror=true \
+	-Db_sanitize=thread -Dtsan_only=true -Dpmd=disabled -Dbuildtype=debug
+
+python3 "$root/scripts/count-results.py" "${logs[@]}" || status=1
+exit $status
