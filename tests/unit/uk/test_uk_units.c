@@ -363,7 +363,7 @@ static struct uqp *uqp_new(unsigned int gen, uint8_t first_sq_wq, bool legacy)
 
 	u->attrs = gen_attrs[gen];
 	u->sq = aligned_alloc(4096, 512 * 32);
-	u->rq = aligned_alloc(4096, 64 * 32);
+	u->rq = aligned_alloc(4096, 4096);
 	memset(u->sq, 0, 512 * 32);
 	memset(u->rq, 0, 64 * 32);
 	ui.uk_attrs = &u->attrs;
@@ -676,7 +676,7 @@ T_CASE(poll_srq_flush_and_bind_rewrite)
 	struct uqp *u = uqp_new(3, 0, false);
 	struct irdma_srq_uk srq;
 	struct irdma_srq_uk_init_info si = { 0 };
-	struct irdma_qp_quanta *srq_ring = aligned_alloc(4096, 64 * 32);
+	struct irdma_qp_quanta *srq_ring = aligned_alloc(4096, 4096);
 	uint64_t srq_shadow[8] = { 0 };
 	struct irdma_sge sge = { 0x1000, 64, 5 };
 	struct irdma_post_rq_info ri = { .wr_id = 0x5151, .sg_list = &sge, .num_sges = 1 };
