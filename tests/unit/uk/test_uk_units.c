@@ -324,6 +324,31 @@ T_CASE(depth_hardening)
 	T_EQ(shift, 1);
 }
 
+/* Kernel >= 6.19 CQ sizing (spec §6.4 examples 63-65); rdma-core still uses cqe + 1 without the page rule
+ * (its examples: cqe 63 on GEN_2 -> 128, cqe 62 on GEN_3 -> 64). */
+T_CASE(calc_cq_size)
+{
+	struct irdma_uk_attrs g1 = gen_attrs[1], g2 = gen_attrs[2], g3 = gen_attrs[3];
+	uint32_t n = 0;
+
+	T_EQ(irdma_uk_calc_cq_size(&g2, 62, false, &n), 0);
+	T_EQ(n, 130); /* 64 x 2 = 128 slots x 32 B = one page: + 2 */
+	T_EQ(irdma_uk_calc_cq_size(&g3, 62, true, &n), 0);
+	T_EQ(n, 66);  /* 64 x 64 B = one page: + 2 */
+	T_EQ(irdma_uk_calc_cq_size(&g2, 1, false, &n), 0);
+	T_EQ(n, 6);
+	T_EQ(irdma_uk_calc_cq_size(&g1, 1, false, &n), 0);
+	T_EQ(n, 4);   /* GEN_1 does not double; minimum 4 */
+	T_EQ(irdma_uk_calc_cq_size(&g2, 63, false, &n), 0);
+	T_EQ(n, 130);
+	T_EQ(irdma_uk_calc_cq_size(&g3, 2, true, &n), 0);
+	T_EQ(n, 4);
+	T_EQ(irdma_uk_calc_cq_size(&g2, 0, false, &n), -EINVAL);
+	T_EQ(irdma_uk_calc_cq_size(&g2, 1048575, false, &n), -EINVAL);
+	T_EQ(irdma_uk_calc_cq_size(&g2, 1048574, false, &n), 0);
+	T_EQ(n, 2 * 1048576);
+}
+
 T_CASE(calc_shift_wq)
 {
 	struct irdma_uk_attrs g1 = gen_attrs[1], g2 = gen_attrs[2];
