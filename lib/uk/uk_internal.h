@@ -56,9 +56,9 @@ uint32_t irdma_recv_wqe_body(uint8_t hw_rev, uint64_t *wqe, struct irdma_sge *sg
 /* SQ quanta of a WQE with frag_cnt fragments (immediate included): 1 + frag_cnt / 2. A WR may not take
  * more than max_hw_sq_chunk quanta (8 on GEN_2/3: 15 fragments; 2 on GEN_1: 3 fragments): padding could
  * not place it, and at index 0 it would be written with the previous pass's polarity. */
-IRDMA_ALWAYS_INLINE uint16_t irdma_frag_quanta(uint32_t frag_cnt)
+IRDMA_ALWAYS_INLINE uint32_t irdma_frag_quanta(uint32_t frag_cnt)
 {
-	return frag_cnt > 2 * IRDMA_MAX_QUANTA_PER_WR ? UINT16_MAX : (uint16_t)((frag_cnt >> 1) + 1);
+	return (frag_cnt >> 1) + 1;
 }
 
 /* (x + n) mod size for x < size, n <= size: no division. */

@@ -73,7 +73,7 @@ int irdma_uk_send(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool 
 	if (unlikely(irdma_frag_quanta(frag_cnt) > qp->max_hw_sq_chunk))
 		return -EINVAL;
 
-	wqe = irdma_sq_alloc(qp, &wqe_idx, irdma_frag_quanta(frag_cnt),
+	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(frag_cnt),
 			     irdma_sge_total(op_info->sg_list, num_sges), info->wr_id, info->signaled);
 	if (unlikely(!wqe))
 		return -ENOMEM;
@@ -117,7 +117,7 @@ int irdma_uk_rdma_write(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info,
 	if (unlikely(irdma_frag_quanta(frag_cnt) > qp->max_hw_sq_chunk))
 		return -EINVAL;
 
-	wqe = irdma_sq_alloc(qp, &wqe_idx, irdma_frag_quanta(frag_cnt),
+	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(frag_cnt),
 			     irdma_sge_total(op_info->lo_sg_list, num_sges), info->wr_id, info->signaled);
 	if (unlikely(!wqe))
 		return -ENOMEM;
@@ -156,7 +156,7 @@ int irdma_uk_rdma_read(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, 
 		     irdma_frag_quanta(num_sges) > qp->max_hw_sq_chunk))
 		return -EINVAL;
 
-	wqe = irdma_sq_alloc(qp, &wqe_idx, irdma_frag_quanta(num_sges),
+	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(num_sges),
 			     irdma_sge_total(op_info->lo_sg_list, num_sges), info->wr_id, info->signaled);
 	if (unlikely(!wqe))
 		return -ENOMEM;
