@@ -346,6 +346,33 @@ T_CASE(read_over_max_hw_read_sges_gen1)
 	ukt_qp_destroy(&t);
 }
 
+/*
+ * GEN_1 fetches at most 2 quanta per WR (max_hw_sq_chunk 2): a WR that needs 3 (immediate data
+ * plus 3 SGEs = 4 fragments) cannot be represented. It must be refused; posting it pads the
+ * whole chunk, and at SQ index 0 the padding skips slot 0 without flipping the polarity, so the
+ * WQE is written with the previous pass's valid bit and the device would never see it.
+ */
+T_CASE(gen1_wr_over_chunk_einval)
+{
+	struct ukt_qp_cfg cfg = { .gen = 1, .max_send_wr = 16, .max_recv_wr = 8, .sq_sge = 3,
+				  .rq_sge = 1 };
+	struct ukt_qp t;
+
+	T_EQ(ukt_qp_create(&t, &cfg), 0);
+	for (int kind = UKT_SEND; kind <= UKT_WRITE; kind++) {
+		struct ukt_wr wr = { .kind = (enum ukt_kind)kind, .nsge = 3, .imm = true,
+				     .signaled = true, .wr_id = 0x77 };
+		char what[80];
+
+		snprintf(what, sizeof(what), "GEN_1 %s with immediate data and 3 SGEs (3 quanta)",
+			 ukt_kind_name[kind]);
+		expect_einval(&t, &wr, what);
+		wr.nsge = 2; /* 3 fragments: 2 quanta, fine */
+		expect_ok(&t, &wr, what);
+	}
+	ukt_qp_destroy(&t);
+}
+
 T_CASE(rq_srq_einval)
 {
 	struct irdma_sge sg[16];
