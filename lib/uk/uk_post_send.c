@@ -25,13 +25,13 @@ static inline void irdma_publish(struct irdma_qp_uk *qp, uint64_t *wqe, uint64_t
 /*
  * Fragment part shared by send and RDMA write: the immediate (when valid) or the first SGE in slot 0, the
  * remaining SGEs after the header quantum. Slot 0 always encodes sg_list[0] when there is no immediate,
- * even for zero SGEs (NULL list: null fragment), as the kernel does.
+ * even for zero SGEs (NULL list: null fragment), as the kernel does. Returns the additional fragment count.
  */
-static inline uint32_t irdma_write_sges(struct irdma_qp_uk *qp, uint64_t *wqe, struct irdma_sge *sg_list,
-					uint32_t num_sges, uint32_t frag_cnt,
-					const struct irdma_post_sq_info *info, uint8_t polarity)
+static __attribute__((noinline)) uint32_t
+irdma_sq_frags_general(struct irdma_qp_uk *qp, uint64_t *wqe, struct irdma_sge *sg_list, uint32_t num_sges,
+		       uint32_t frag_cnt, const struct irdma_post_sq_info *info, uint8_t polarity)
 {
-	const bool gen_1 = unlikely(qp->hw_rev == IRDMA_GEN_1);
+	const bool gen_1 = qp->hw_rev == IRDMA_GEN_1;
 
 	if (info->imm_data_valid) {
 		set_64bit_val(wqe, IRDMA_BYTE_0, IRDMA_FIELD_PREP(IRDMAQPSQ_IMMDATA, info->imm_data));
@@ -40,6 +40,18 @@ static inline uint32_t irdma_write_sges(struct irdma_qp_uk *qp, uint64_t *wqe, s
 	}
 	irdma_frag(gen_1, wqe, IRDMA_BYTE_0, sg_list, polarity);
 	return irdma_write_tail_frags(gen_1, qp->hw_rev, wqe, sg_list, 1, num_sges, frag_cnt, polarity);
+}
+
+/* The common case inline: one SGE, no immediate, GEN_2 format. */
+IRDMA_ALWAYS_INLINE uint32_t irdma_write_sges(struct irdma_qp_uk *qp, uint64_t *wqe, struct irdma_sge *sg_list,
+					      uint32_t num_sges, uint32_t frag_cnt,
+					      const struct irdma_post_sq_info *info, uint8_t polarity)
+{
+	if (likely(frag_cnt == 1 && !info->imm_data_valid && qp->hw_rev != IRDMA_GEN_1)) {
+		irdma_frag_gen_2(wqe, IRDMA_BYTE_0, sg_list, polarity);
+		return 0;
+	}
+	return irdma_sq_frags_general(qp, wqe, sg_list, num_sges, frag_cnt, info, polarity);
 }
 
 /**
@@ -148,9 +160,14 @@ int irdma_uk_rdma_read(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, 
 	irdma_clr_wqes_inl(qp, wqe_idx);
 	polarity = qp->swqe_polarity;
 
-	irdma_frag(gen_1, wqe, IRDMA_BYTE_0, op_info->lo_sg_list, polarity);
-	addl = irdma_write_tail_frags(gen_1, qp->hw_rev, wqe, op_info->lo_sg_list, 1, num_sges, num_sges,
-				      polarity);
+	if (likely(num_sges == 1 && !gen_1)) {
+		irdma_frag_gen_2(wqe, IRDMA_BYTE_0, op_info->lo_sg_list, polarity);
+		addl = 0;
+	} else {
+		irdma_frag(gen_1, wqe, IRDMA_BYTE_0, op_info->lo_sg_list, polarity);
+		addl = irdma_write_tail_frags(gen_1, qp->hw_rev, wqe, op_info->lo_sg_list, 1, num_sges,
+					      num_sges, polarity);
+	}
 	set_64bit_val(wqe, IRDMA_BYTE_16, IRDMA_FIELD_PREP(IRDMAQPSQ_FRAG_TO, op_info->rem_addr.addr));
 	irdma_publish(qp, wqe,
 		      irdma_hdr_common(info, polarity) |
