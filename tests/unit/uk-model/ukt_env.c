@@ -141,7 +141,7 @@ int ukt_qp_create(struct ukt_qp *t, const struct ukt_qp_cfg *cfg)
 	info->sq_shift = sq_shift;
 	info->rq_shift = rq_shift;
 	info->type = cfg->qp_type ? cfg->qp_type : 3; /* IRDMA_QP_TYPE_ROCE_RC */
-	info->first_sq_wq = 0;
+	info->first_sq_wq = cfg->first_sq_wq;
 	info->srq_uk = cfg->srq;
 	ret = irdma_uk_qp_init(&t->qp, info);
 	if (ret)
