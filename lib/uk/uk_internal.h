@@ -49,6 +49,10 @@ uint32_t irdma_recv_wqe_body(uint8_t hw_rev, uint64_t *wqe, struct irdma_sge *sg
 
 /* ---- inline pieces of the hot paths ---- */
 
+/* A WQE spans 1..8 quanta: address it through the ring, not through one quantum's elem[] (whose bounds the
+ * compiler would apply to the whole WQE). */
+#define IRDMA_QUANTA_PTR(base, idx) ((uint64_t *)((base) + (idx)))
+
 /* (x + n) mod size for x < size, n <= size: no division. */
 IRDMA_ALWAYS_INLINE uint32_t irdma_ring_add(uint32_t x, uint32_t n, uint32_t size)
 {
@@ -157,7 +161,7 @@ IRDMA_ALWAYS_INLINE uint64_t *irdma_sq_alloc(struct irdma_qp_uk *qp, uint32_t *w
 
 	/* GEN_1 fetches WQEs in 64-byte pairs: hide the unused odd half from the device. */
 	if (unlikely(qp->hw_rev == IRDMA_GEN_1) && quanta == 1 && (new_head & 1))
-		set_64bit_val_release(qp->sq_base[new_head].elem, IRDMA_WQE_HDR_BYTE,
+		set_64bit_val_release(IRDMA_QUANTA_PTR(qp->sq_base, new_head), IRDMA_WQE_HDR_BYTE,
 				      IRDMA_FIELD_PREP(IRDMAQPSQ_VALID, !qp->swqe_polarity));
 
 	trk = &qp->sq_wrtrk_array[head];
@@ -166,7 +170,7 @@ IRDMA_ALWAYS_INLINE uint64_t *irdma_sq_alloc(struct irdma_qp_uk *qp, uint32_t *w
 	trk->quanta = quanta;
 	trk->signaled = signaled;
 
-	return qp->sq_base[head].elem;
+	return IRDMA_QUANTA_PTR(qp->sq_base, head);
 }
 
 /* irdma_qp_get_next_recv_wqe / irdma_srq_get_next_recv_wqe: take the head entry of an RQ-style ring of

@@ -180,7 +180,7 @@ static int irdma_sq_flush_one(struct irdma_qp_uk *qp, struct irdma_cq_poll_info 
 		const struct irdma_sq_uk_wr_trk_info *trk = &qp->sq_wrtrk_array[tail];
 		uint64_t hdr;
 
-		get_64bit_val(qp->sq_base[tail].elem, IRDMA_WQE_HDR_BYTE, &hdr);
+		get_64bit_val(IRDMA_QUANTA_PTR(qp->sq_base, tail), IRDMA_WQE_HDR_BYTE, &hdr);
 		info->op_type = (uint8_t)IRDMA_FIELD_GET(IRDMAQPSQ_OPCODE, hdr);
 		qp->sq_ring.tail = irdma_ring_add(tail, trk->quanta ? trk->quanta : 1, qp->sq_ring.size);
 		if (info->op_type != IRDMAQP_OP_NOP) {

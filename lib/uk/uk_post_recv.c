@@ -13,7 +13,7 @@ uint64_t *irdma_qp_get_next_recv_wqe(struct irdma_qp_uk *qp, uint32_t *wqe_idx)
 {
 	if (!irdma_rq_take(&qp->rq_ring, &qp->rwqe_polarity, wqe_idx))
 		return NULL;
-	return qp->rq_base[(size_t)*wqe_idx << qp->rq_wqe_size].elem;
+	return IRDMA_QUANTA_PTR(qp->rq_base, (size_t)*wqe_idx << qp->rq_wqe_size);
 }
 
 /* Fragments of an RQ/SRQ WQE from byte 0; slot 0 always encodes sg_list[0] (NULL list: null fragment),
@@ -42,7 +42,7 @@ int irdma_uk_post_receive(struct irdma_qp_uk *qp, struct irdma_post_rq_info *inf
 		return -EINVAL;
 	if (unlikely(!irdma_rq_take(&qp->rq_ring, &qp->rwqe_polarity, &wqe_idx)))
 		return -ENOMEM;
-	wqe = qp->rq_base[(size_t)wqe_idx << qp->rq_wqe_size].elem;
+	wqe = IRDMA_QUANTA_PTR(qp->rq_base, (size_t)wqe_idx << qp->rq_wqe_size);
 	qp->rq_wrid_array[wqe_idx] = info->wr_id;
 	polarity = qp->rwqe_polarity;
 

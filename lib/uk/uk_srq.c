@@ -52,7 +52,7 @@ uint64_t *irdma_srq_get_next_recv_wqe(struct irdma_srq_uk *srq, uint32_t *wqe_id
 	if (srq->lock)
 		irdma_uk_spin_lock(srq->lock);
 	wqe = irdma_rq_take(&srq->srq_ring, &srq->srwqe_polarity, wqe_idx) ?
-		      srq->srq_base[(size_t)*wqe_idx << srq->wqe_size].elem : NULL;
+		      IRDMA_QUANTA_PTR(srq->srq_base, (size_t)*wqe_idx << srq->wqe_size) : NULL;
 	if (srq->lock)
 		irdma_uk_spin_unlock(srq->lock);
 	return wqe;
