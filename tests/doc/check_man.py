@@ -14,7 +14,9 @@ For every page in the man directory:
 Globally:
   each of the 41 lib/uk functions of the reference page has a page;
   each function declared in a --public header has a page;
-  every page is installed by doc/meson.build.
+  every page is installed by doc/meson.build;
+  with --golden, the worked example of irdma_uk_qp_init(3) is recomputed and compared
+  with the calc_depth_shift golden vectors for the same inputs.
 
 --selftest DIR runs the same checks on deliberately broken pages and reports "ok"
 only when each defect is detected (so a checker that can no longer fail, fails).
@@ -293,7 +295,7 @@ def check_see_also(body, pages):
             if OWN_PAGE.match(n) and (s != '3' or n not in pages)]
 
 
-def check_page(tap, path, pages, include_dirs, cache, have_groff, have_man):
+def check_page(tap, path, pages, include_dirs, cache, have_groff, have_man, golden=None):
     name = os.path.basename(path)[:-2]
     if not have_groff:
         for what in ('render', 'man', 'sections', 'synopsis', 'arguments', 'see-also'):
@@ -315,6 +317,92 @@ def check_page(tap, path, pages, include_dirs, cache, have_groff, have_man):
     tap.check(not errs, f'{name}: every parameter under ARGUMENTS', errs)
     errs = check_see_also(body, pages)
     tap.check(not errs, f'{name}: SEE ALSO references exist', errs)
+    if name == 'irdma_uk_qp_init' and golden:
+        errs = check_worked_example(body, golden)
+        tap.check(not errs, f'{name}: worked example agrees with the golden vectors', errs)
+
+
+def round_up_pow2(n):
+    p = 1
+    while p < n:
+        p <<= 1
+    return p
+
+
+def check_worked_example(body, golden):
+    """The worked example of irdma_uk_qp_init(3): its arithmetic is right and its results are
+    the rdma-core outputs recorded in the golden vectors for the same inputs."""
+    text = ' '.join(' '.join(body.get('DESCRIPTION', [])).split())
+    errs = []
+
+    def grab(pattern, what):
+        m = re.search(pattern, text)
+        if not m:
+            errs.append(f'worked example: cannot find {what}')
+            return None
+        return [int(g) for g in m.groups()]
+
+    req = grab(r'asks for (\d+) send and (\d+) receive work requests, (\d+) send SGEs, (\d+) receive SGEs '
+               r'and (\d+) bytes of inline data', 'the request')
+    sqs = grab(r'SQ: wqe_shift\(sge (\d+) \+ 1 = (\d+), inline (\d+)\) = (\d+) -> WQE = 32 << \d+ = (\d+) bytes',
+               'the SQ shift')
+    rqs = grab(r'RQ: wqe_shift\(sge (\d+), inline 0\) = (\d+) -> WQE = (\d+) bytes', 'the RQ shift')
+    depths = [[int(g) for g in m.groups()] for m in re.finditer(
+        r'depth = round_up\(\((\d+) << (\d+)\) \+ (\d+) = (\d+)\) = (\d+) quanta', text)]
+    sizes = [[int(g) for g in m.groups()] for m in re.finditer(
+        r'[sr]q_size = (\d+) >> (\d+) = (\d+) WQEs', text)]
+    mems = [[int(g) for g in m.groups()] for m in re.finditer(
+        r'memory = (\d+) WQEs x (\d+) bytes = (\d+) bytes \((\d+) x 32\)', text)]
+    total = grab(r'QP total: (\d+) \+ (\d+) \+ 64 \(shadow area\) = (\d+) bytes', 'the QP total')
+    posts = grab(r'post \((\d+) - 258\) >> (\d+) = (\d+) send and \((\d+) - 1\) >> (\d+) = (\d+) receive',
+                 'the postable work requests')
+    if errs or len(depths) != 2 or len(sizes) != 2 or len(mems) != 2:
+        return errs or ['worked example: expected an SQ and an RQ depth, size and memory line']
+
+    wr_s, wr_r, sge_s, sge_r, inl = req
+    # The arithmetic on the page.
+    for (n, sh, res, tot, d), (d2, sh2, wqes), (w, wsz, b, q) in zip(depths, sizes, mems):
+        if n << sh != tot - res or round_up_pow2(tot) != d:
+            errs.append(f'depth line: ({n} << {sh}) + {res} = {tot} -> {d} is wrong')
+        if d2 != d or d >> sh2 != wqes or sh2 != sh:
+            errs.append(f'size line: {d2} >> {sh2} = {wqes} is wrong')
+        if w != wqes or wsz != 32 << sh or w * wsz != b or q * 32 != b or q != d:
+            errs.append(f'memory line: {w} x {wsz} = {b} ({q} x 32) is wrong')
+    if sqs[0] != sge_s or sqs[1] != sge_s + 1 or sqs[2] != inl or sqs[4] != 32 << sqs[3]:
+        errs.append('SQ shift line does not match the request')
+    if rqs[0] != sge_r or rqs[2] != 32 << rqs[1]:
+        errs.append('RQ shift line does not match the request')
+    if depths[0][0] != wr_s or depths[0][2] != 258 or depths[1][0] != wr_r or depths[1][2] != 1:
+        errs.append('depth lines do not use the requested sizes and the 258/1 reserves')
+    if total[0] != mems[0][2] or total[1] != mems[1][2] or total[2] != total[0] + total[1] + 64:
+        errs.append('QP total is wrong')
+    if posts[0] != depths[0][4] or (posts[0] - 258) >> posts[1] != posts[2] or \
+            posts[3] != depths[1][4] or (posts[3] - 1) >> posts[4] != posts[5]:
+        errs.append('postable work request counts are wrong')
+
+    # The golden vector for the same inputs.
+    import json
+    vecs = json.load(open(golden, encoding='utf-8'))['vectors']
+    row = next((v for v in vecs if v.get('name') == 'calc_depth_shift' and v.get('gen') == 2
+                and v.get('max_send_wr') == wr_s and v.get('max_recv_wr') == wr_r
+                and v.get('max_send_sge') == sge_s and v.get('max_recv_sge') == sge_r
+                and v.get('max_inline') == inl), None)
+    if row is None:
+        return errs + ['no GEN_2 calc_depth_shift golden vector has the example\'s inputs']
+    want = {'sq_shift': sqs[3], 'sq_depth': depths[0][4], 'sq_size_for_qp_init': sizes[0][2],
+            'reported_max_send_wr': posts[2], 'rq_shift': rqs[1], 'rq_depth': depths[1][4],
+            'rq_size_for_qp_init': sizes[1][2], 'reported_max_recv_wr': posts[5]}
+    for k, v in want.items():
+        if row.get(k) != v:
+            errs.append(f'{k}: page says {v}, golden vector says {row.get(k)}')
+    small = re.search(r'SQ shift of (\d+) .*?an SQ depth of (\d+) quanta .*?RQ of shift (\d+) and depth (\d+)', text)
+    row1 = next((v for v in vecs if v.get('name') == 'calc_depth_shift' and v.get('gen') == 2
+                 and v.get('max_send_wr') == 1 and v.get('max_send_sge') == 1), None)
+    if not small or not row1:
+        errs.append('the minimum example or its golden vector is missing')
+    elif [int(x) for x in small.groups()] != [row1['sq_shift'], row1['sq_depth'], row1['rq_shift'], row1['rq_depth']]:
+        errs.append(f'minimum example {small.groups()} differs from the golden vector')
+    return errs
 
 
 def installed_pages(meson_build):
@@ -353,6 +441,26 @@ def selftest(tap, fixtures, include_dirs):
         tap.check(not others, f'selftest: {f}: the other checks pass', others)
 
 
+def selftest_worked_example(tap, man_dir, golden):
+    """The worked example check passes on the real page and fails when one number of it is
+    changed (an SQ depth of 4096 instead of 2048 quanta)."""
+    import tempfile
+    src = open(os.path.join(man_dir, 'irdma_uk_qp_init.3'), encoding='utf-8').read()
+    bad = src.replace('= 2048 quanta', '= 4096 quanta', 1)
+    with tempfile.TemporaryDirectory() as d:
+        results = []
+        for text in (src, bad):
+            path = os.path.join(d, 'irdma_uk_qp_init.3')
+            open(path, 'w', encoding='utf-8').write(text)
+            results.append(check_worked_example(split_sections(render_text(path))[1], golden))
+    tap.check(not results[0], 'selftest: worked example check passes on irdma_uk_qp_init.3', results[0])
+    tap.check(bad != src and bool(results[1]),
+              'selftest: worked example check reports a changed SQ depth',
+              [] if results[1] else ['the planted error went unnoticed'])
+    if results[1]:
+        print(f'#   detected: {results[1][0]}')
+
+
 # ---------------------------------------------------------------- main
 
 def main():
@@ -363,6 +471,7 @@ def main():
     ap.add_argument('--public', action='append', default=[],
                     help='a header whose every function must have a page (repeatable)')
     ap.add_argument('--meson-build', help='doc/meson.build: every page must be installed by it')
+    ap.add_argument('--golden', help='irdma-golden-vectors.json: the worked example of irdma_uk_qp_init(3) must agree')
     ap.add_argument('--selftest', metavar='FIXTURES')
     a = ap.parse_args()
 
@@ -374,6 +483,8 @@ def main():
             print('1..0 # SKIP groff is not installed')
             return 0
         selftest(tap, a.selftest, a.include_dir)
+        if a.golden:
+            selftest_worked_example(tap, a.man_dir, a.golden)
         print(f'1..{tap.n}')
         return 1 if tap.failed else 0
 
@@ -394,7 +505,7 @@ def main():
         tap.check(not missing, 'doc/meson.build installs every page',
                   [f'{p}.3 is not installed' for p in missing])
     for name, path in pages.items():
-        check_page(tap, path, pages, a.include_dir, cache, have_groff, have_man)
+        check_page(tap, path, pages, a.include_dir, cache, have_groff, have_man, a.golden)
     print(f'1..{tap.n}')
     return 1 if tap.failed else 0
 
