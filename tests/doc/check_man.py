@@ -5,7 +5,7 @@
 For every page in the man directory:
   render     groff -ww -z -man prints nothing and exits 0
   man        man -l renders it (to /dev/null) without a warning
-  sections   NAME, SYNOPSIS, ARGUMENTS, DESCRIPTION, RETURN VALUE, SEE ALSO, in this
+  sections   .TH names the page; NAME, SYNOPSIS, ARGUMENTS, DESCRIPTION, RETURN VALUE, SEE ALSO, in this
              order; NAME starts with the page's own function name
   synopsis   the #include'd header exists, declares the function, and the SYNOPSIS
              prototype equals that declaration (whitespace normalised)
@@ -208,8 +208,12 @@ def check_man(page):
     return errs
 
 
-def check_sections(name, order, body):
+def check_sections(name, order, body, text=None):
     errs = []
+    if text is not None:
+        first = next((l for l in text.splitlines() if l.strip()), '')
+        if not first.startswith(f'{name}(3)'):
+            errs.append(f'.TH does not name the page {name}(3): "{first.strip()}"')
     present = [s for s in order if s in SECTIONS]
     for s in SECTIONS:
         if s not in order:
@@ -309,8 +313,9 @@ def check_page(tap, path, pages, include_dirs, cache, have_groff, have_man, gold
         tap.check(not errs, f'{name}: man -l renders without warnings', errs)
     else:
         tap.skip(f'{name}: man -l renders without warnings', 'man is not installed')
-    order, body = split_sections(render_text(path))
-    errs = check_sections(name, order, body)
+    text = render_text(path)
+    order, body = split_sections(text)
+    errs = check_sections(name, order, body, text)
     tap.check(not errs, f'{name}: required sections', errs)
     errs, proto = check_synopsis(name, body, include_dirs, cache)
     tap.check(not errs, f'{name}: SYNOPSIS matches the header', errs)
