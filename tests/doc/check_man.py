@@ -170,7 +170,8 @@ def params_of(decl):
 # ---------------------------------------------------------------- pages
 
 def render_text(page):
-    r = subprocess.run(['groff', '-man', '-Tascii', '-P-c', '-P-b', '-P-o', '-P-u', page],
+    # A wide line so that long page names in the header line do not overlap.
+    r = subprocess.run(['groff', '-man', '-rLL=160n', '-Tascii', '-P-c', '-P-b', '-P-o', '-P-u', page],
                        capture_output=True, text=True)
     return r.stdout
 
