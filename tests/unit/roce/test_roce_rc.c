@@ -477,7 +477,7 @@ T_CASE(error_naks)
 	/* Remote access: bad R_Key on a WRITE. */
 	pair_default();
 	memset(&wr, 0, sizeof(wr));
-	wr.id = 0;
+	wr.id = next_id++;
 	wr.op = ROCE_WR_WRITE;
 	wr.len = 64;
 	wr.raddr = B.mem_va;
@@ -532,6 +532,7 @@ T_CASE(error_naks)
 	/* Misaligned atomic: invalid request. */
 	pair_default();
 	memset(&wr, 0, sizeof(wr));
+	wr.id = next_id++;
 	wr.op = ROCE_WR_FETCH_ADD;
 	wr.len = 8;
 	wr.raddr = B.mem_va + 4;
