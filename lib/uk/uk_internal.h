@@ -41,6 +41,10 @@ void irdma_sq_pad_nops(struct irdma_qp_uk *qp, uint32_t count);
 /* The 4 KiB pre-clear of irdma_clr_wqes, for an index already known to be a block start. */
 void irdma_clr_wqes_block(struct irdma_qp_uk *qp, uint32_t qp_wqe_idx);
 
+/* Fragments of an RQ/SRQ WQE (shared by the RQ and SRQ post paths); returns the additional fragment count. */
+uint32_t irdma_recv_wqe_body(uint8_t hw_rev, uint64_t *wqe, struct irdma_sge *sg_list, uint32_t num_sges,
+			     uint8_t polarity);
+
 /* ---- inline pieces of the hot paths ---- */
 
 /* (x + n) mod size for x < size, n <= size: no division. */
@@ -173,6 +177,12 @@ static inline void irdma_clr_wqes_inl(struct irdma_qp_uk *qp, uint32_t wqe_idx)
 static inline void irdma_sq_doorbell(struct irdma_qp_uk *qp)
 {
 	irdma_uk_db_write(qp->wqe_alloc_db, qp->qp_id);
+}
+
+/* CQE slot idx: 32-byte stride, or 64 bytes with avoid_mem_cflct. */
+static inline uint64_t *irdma_cqe_at(const struct irdma_cq_uk *cq, uint32_t idx)
+{
+	return (uint64_t *)cq->cq_base + ((size_t)idx << (2 + cq->avoid_mem_cflct));
 }
 
 /* Sum of SGE lengths (u32, wraps like the kernel's). */
