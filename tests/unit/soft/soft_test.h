@@ -419,6 +419,9 @@ static inline enum irdma_hw_qp_state t_qp_get_state(struct t_qp *qp)
 	return a.state;
 }
 
+/* Transport attributes the next connects use. */
+static uint8_t t_timeout = 14, t_retry_cnt = 7, t_rnr_retry = 7;
+
 /* RESET -> INIT -> RTR -> RTS with the peer's QPN and GID. */
 static inline int t_qp_connect_one(struct t_qp *qp, const struct t_qp *peer, uint16_t mtu,
 				   uint32_t access, uint32_t my_psn, uint32_t peer_psn)
@@ -465,9 +468,9 @@ static inline int t_qp_connect_one(struct t_qp *qp, const struct t_qp *peer, uin
 		return rc;
 	a.state = IRDMA_HW_QPS_RTS;
 	a.sq_psn = my_psn;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
+	a.timeout = t_timeout;
+	a.retry_cnt = t_retry_cnt;
+	a.rnr_retry = t_rnr_retry;
 	a.max_rd_atomic = 4;
 	return hw->qp_modify(qp->d->dev, qp->id, &a,
 			     IRDMA_HW_QP_ATTR_STATE | IRDMA_HW_QP_ATTR_SQ_PSN |
