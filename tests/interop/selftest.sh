@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The interop harness's self-test (meson suites 'interop' and 'slow'):
+#   1. the guest image builds from Debian packages;
+#   2. the namespace is wired (raw port without a kernel address, IPv6 off);
+#   3. the guest boots and rxe0 comes up ACTIVE with the IPv4-mapped GID ::ffff:198.18.0.11;
+#   4. iop-roce-peer (lib/roce frames on the raw port) ping-pongs UD SENDs with
+#      ibv_ud_pingpong and RC SENDs with ibv_rc_pingpong, in both roles, at sizes from
+#      1 byte to past the path MTU (RC);
+#   5. teardown leaves no namespace and no QEMU behind.
+# Usage: selftest.sh PATH/TO/iop-roce-peer
+# Exit: 0 pass, 1 fail, 77 skip (only where QEMU cannot run: not root, no /dev/net/tun, no
+# qemu-system-x86_64 after trying to install it).
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/lib/iop.sh"
+
+peer_bin=${1:-}
+step=0 failed=0
+
+ok() { step=$((step + 1)); echo "ok $step - $*"; }
+not_ok() { step=$((step + 1)); failed=$((failed + 1)); echo "not ok $step - $*"; }
+# check DESCRIPTION COMMAND...: one numbered result per check
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+bail() {
+	not_ok "$*"
+	echo "Bail out! $*"
+	exit 1
+}
+
+[ -x "$peer_bin" ] || { echo "selftest.sh: usage: selftest.sh PATH/TO/iop-roce-peer" >&2; exit 2; }
+if why=$(iop_cannot_run); then
+	echo "1..0 # SKIP QEMU cannot run here: $why"
+	exit 77
+fi
+
+t_start=$(iop_now)
+iop_session_begin || exit 1
+
+# --- 1. image
+t=$(iop_now)
+iop_image_build || bail "guest image builds (see the messages above)"
+ok "guest image: $(cat "$IOP_IMAGE/stamp" | cut -c1-12) ($(iop_elapsed "$t")s)"
+
+# --- 2. network
+iop_net_up || bail "namespace $IOP_NS wired"
+raw_addrs=$(iop_net_ip -o addr show dev "$IOP_RAW_IF")
+check "raw port $IOP_RAW_IF has no kernel address" [ -z "$raw_addrs" ]
+check "IPv6 is off on $IOP_RAW_IF" \
+	[ "$(iop_ns cat /proc/sys/net/ipv6/conf/$IOP_RAW_IF/disable_ipv6)" = 1 ]
+
+# --- 3. guest and rxe
+iop_guest_start 1 || bail "guest 1 boots"
+ok "guest 1 boots ($(iop_elapsed "${IOP_GUEST_T0[1]}")s)"
+rxe=$(iop_guest_wait_rxe 1 60) || { echo "$rxe"; bail "rxe0 comes up in guest 1"; }
+echo "$rxe" | sed 's/^/# /'
+gid_line=$(echo "$rxe" | awk -v g="$(iop_v4_gid "$(iop_guest_ip 1)")" '$2 == g')
+check "rxe0 port ACTIVE" grep -qx '4: ACTIVE' <<<"$rxe"
+check "rxe0 has the RoCE v2 GID ::ffff:$(iop_guest_ip 1) ($gid_line)" \
+	grep -q 'RoCE v2$' <<<"$gid_line"
+ok "rxe ready $(iop_elapsed "${IOP_GUEST_T0[1]}")s after boot start"
+
+# --- 4. real exchanges between lib/roce frames and the guest's rxe
+# run_peer NAME ROLE TRANSPORT SIZE ITERS [pingpong args...]
+run_peer() {
+	local name=$1 role=$2 tr=$3 size=$4 iters=$5 out srv rc=0 pid
+	shift 5
+	local kind=${tr}_pingpong
+	if [ "$role" = client ]; then
+		# the guest serves; iop-roce-peer connects from the namespace
+		iop_peer_server 1 "$kind" -s "$size" -n "$iters" "$@" || { not_ok "$name: guest server starts"; return; }
+		out=$(iop_ns timeout -k 2 40 "$peer_bin" -t "$tr" -c "$(iop_guest_ip 1)" -s "$size" -n "$iters" -T 30 2>&1) || rc=$?
+		srv=$(iop_peer_wait 1 "$kind" 20)
+		local src=$?
+		iop_peer_stop 1 "$kind"
+		echo "$out" | sed 's/^/#   host: /'
+		echo "$srv" | sed 's/^/#   guest: /'
+		if [ $rc -eq 0 ] && [ $src -eq 0 ] && grep -q "^$iters iters in" <<<"$srv"; then
+			ok "$name"
+		else
+			not_ok "$name (host status $rc, guest status $src)"
+		fi
+	else
+		# iop-roce-peer serves on the bridge address; the guest's client connects to it
+		local log=$IOP_RUN/peer-$((step + 1)).log
+		iop_ns timeout -k 2 40 "$peer_bin" -t "$tr" -l "$IOP_BR_IP" -s "$size" -n "$iters" -T 30 >"$log" 2>&1 &
+		pid=$!
+		iop_track_pid "$pid"
+		iop_wait_until 10 0.1 grep -q '^listening on' "$log" || { cat "$log"; not_ok "$name: host server listens"; return; }
+		srv=$(iop_peer_client 1 "$kind" 30 "$IOP_BR_IP" -s "$size" -n "$iters" "$@")
+		local src=$?
+		wait "$pid" || rc=$?
+		sed 's/^/#   host: /' "$log"
+		echo "$srv" | sed 's/^/#   guest: /'
+		if [ $rc -eq 0 ] && [ $src -eq 0 ] && grep -q "^$iters iters in" <<<"$srv"; then
+			ok "$name"
+		else
+			not_ok "$name (host status $rc, guest status $src)"
+		fi
+	fi
+}
+
+run_peer "UD 1 B, lib/roce client vs ibv_ud_pingpong server" client ud 1 4
+run_peer "UD 1024 B (MTU), lib/roce client vs ibv_ud_pingpong server" client ud 1024 16
+run_peer "UD 513 B, ibv_ud_pingpong client vs lib/roce server" server ud 513 8
+run_peer "RC 1 B, lib/roce client vs ibv_rc_pingpong server" client rc 1 8
+run_peer "RC 4096 B (4 packets), lib/roce client vs ibv_rc_pingpong server" client rc 4096 8
+run_peer "RC 10000 B (10 packets), ibv_rc_pingpong client vs lib/roce server" server rc 10000 8
+
+# --- 5. teardown leaves nothing behind
+qpid=$(iop_guest_pid 1)
+ns=$IOP_NS
+iop_session_end
+leftover=
+ip netns list | awk '{ print $1 }' | grep -qx "$ns" && leftover="namespace $ns"
+[ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null && leftover="$leftover qemu $qpid"
+[ -d "/tmp/$ns" ] && [ "${IRDMA_INTEROP_KEEP:-0}" != 1 ] && leftover="$leftover /tmp/$ns"
+check "teardown leaves nothing behind${leftover:+ (left: $leftover)}" [ -z "$leftover" ]
+
+echo "1..$step"
+echo "# interop self-test: $((step - failed))/$step passed in $(iop_elapsed "$t_start")s"
+[ $failed -eq 0 ]
