@@ -16,6 +16,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/iop.sh"
 
 export IRDMA_INTEROP_RUN=${IRDMA_INTEROP_RUN:-/tmp/irdma-iop-manual}
+# (manual sessions are named irdma-iop-manual-<pid>; tests use irdma-iop-<pid>)
 state=$IRDMA_INTEROP_RUN/ns
 
 load_session() {
@@ -34,8 +35,8 @@ image)
 up)
 	[ -f "$state" ] && { iop_die "a manual session exists ($(cat "$state")); run: $0 down"; exit 1; }
 	why=$(iop_cannot_run) && { iop_die "cannot run QEMU here: $why"; exit 1; }
-	export IRDMA_INTEROP_NS=${IRDMA_INTEROP_NS:-irdma-iop-$$}
-	iop_session_begin || exit 1
+	export IRDMA_INTEROP_NS=${IRDMA_INTEROP_NS:-irdma-iop-manual-$$}
+	iop_session_begin manual || exit 1
 	# Any failure from here on tears down what was made (the EXIT trap).
 	iop_image_build && iop_net_up && iop_guest_start 1 && iop_guest_wait_rxe 1 60 || exit 1
 	echo "$IOP_NS" >"$state"

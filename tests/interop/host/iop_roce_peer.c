@@ -11,7 +11,10 @@
  * (QPN, addresses, Q_Key, PSN order, opcode sequence, length); the run fails otherwise.
  *
  *   iop-roce-peer -t ud|rc (-c GUEST_IP | -l BIND_IP) [-i IFNAME] [-a OUR_IP] [-p PORT]
- *                 [-s SIZE] [-n ITERS] [-m MTU] [-T SECONDS]
+ *                 [-s SIZE] [-n ITERS] [-m MTU] [-T SECONDS] [-x]
+ *
+ * -x first sends a probe whose ICRC is wrong and requires that the peer ignores it (rxe
+ * drops such frames silently): proof that the peer really checks what lib/roce computes.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -35,6 +38,7 @@
 #define PP_QKEY 0x11111111u /* ibv_ud_pingpong's Q_Key */
 #define RESEND_MS 500
 #define RESEND_MAX 10
+#define PROBE_QUIET_MS 500 /* how long the peer must stay silent after a bad-ICRC probe */
 
 enum transport { T_UD, T_RC };
 
@@ -47,6 +51,7 @@ struct opts {
 	uint16_t tcp_port;
 	uint32_t size, iters, mtu;
 	int timeout_s;
+	bool icrc_probe;
 };
 
 struct peer {
@@ -71,6 +76,7 @@ struct peer {
 	uint32_t rx_msgs;
 	/* counters */
 	uint64_t rx_frames, rx_bad, rx_foreign, acks_tx, acks_rx, dups, resends;
+	bool corrupt_icrc; /* the next frame goes out with its ICRC inverted */
 	bool failed;
 };
 
@@ -115,6 +121,10 @@ static int pkt_send(struct peer *pr, const struct roce_pkt *p)
 	if (len < 0) {
 		fail(pr, "roce_pkt_build(%s): %s", roce_opcode_name(p->opcode), strerror(-len));
 		return len;
+	}
+	if (pr->corrupt_icrc) {
+		frame[len - 1] ^= 0xff;
+		pr->corrupt_icrc = false;
 	}
 	len = iop_port_send(&pr->port, frame, (size_t)len);
 	if (len < 0)
@@ -368,6 +378,35 @@ static int wait_for(struct peer *pr, bool ack, uint32_t msgs, const char *what)
 	return pr->failed ? -1 : 0;
 }
 
+/* Sends one SEND whose ICRC is wrong and fails if anything comes back in the quiet time:
+ * a peer that checks the ICRC drops it without a word (no reply, no ACK, no NAK). */
+static void icrc_probe(struct peer *pr)
+{
+	uint8_t frame[IOP_FRAME_MAX];
+	uint64_t before = pr->rx_frames;
+	struct roce_pkt p;
+	int len;
+
+	pkt_init(pr, &p, pr->o.transport == T_UD ? ROCE_OP_UD_SEND_ONLY : ROCE_OP_RC_SEND_ONLY,
+		 pr->sq_psn);
+	p.deth.qkey = PP_QKEY;
+	p.deth.sqpn = pr->mine.qpn;
+	p.ackreq = 1;
+	p.payload = pr->txbuf;
+	p.paylen = pr->o.size < pr->o.mtu ? pr->o.size : pr->o.mtu;
+	pr->corrupt_icrc = true;
+	if (pkt_send(pr, &p) < 0)
+		return;
+	len = iop_port_recv(&pr->port, frame, sizeof(frame), iop_now_ms() + PROBE_QUIET_MS);
+	if (len > 0) {
+		rx_frame(pr, frame, len);
+		fail(pr, "the peer answered a SEND with a bad ICRC (%llu frame(s) back)",
+		     (unsigned long long)(pr->rx_frames - before));
+		return;
+	}
+	printf("bad-ICRC probe: no answer in %d ms (dropped, as it must be)\n", PROBE_QUIET_MS);
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f, "usage: iop-roce-peer -t ud|rc (-c GUEST_IP | -l BIND_IP) [-i IFNAME] [-a OUR_IP]\n"
@@ -378,7 +417,8 @@ static void usage(FILE *f)
 		   "  -i  raw interface (default roce0)      -a  our RoCE address (default 198.18.0.2)\n"
 		   "  -p  TCP port (default 18515)            -s  message size (default 1024)\n"
 		   "  -n  iterations (default 8)              -m  RC path MTU (default 1024)\n"
-		   "  -T  overall time limit in seconds (default 30)\n");
+		   "  -T  overall time limit in seconds (default 30)\n"
+		   "  -x  first send a probe with a bad ICRC; fail if the peer answers it\n");
 }
 
 static int parse_u32(const char *s, const char *what, uint32_t min, uint32_t max, uint32_t *out)
@@ -403,7 +443,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 
 	*o = (struct opts){ .transport = T_UD, .ifname = "roce0", .our_ip = "198.18.0.2",
 			    .tcp_port = 18515, .size = 1024, .iters = 8, .mtu = 1024, .timeout_s = 30 };
-	while ((c = getopt(argc, argv, "t:c:l:i:a:p:s:n:m:T:h")) != -1) {
+	while ((c = getopt(argc, argv, "t:c:l:i:a:p:s:n:m:T:xh")) != -1) {
 		switch (c) {
 		case 't':
 			if (strcmp(optarg, "ud") == 0)
@@ -445,12 +485,17 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 				return -1;
 			o->timeout_s = (int)v;
 			break;
+		case 'x': o->icrc_probe = true; break;
 		case 'h': usage(stdout); exit(0);
 		default: usage(stderr); return -1;
 		}
 	}
 	if (optind != argc || !o->connect_ip == !o->bind_ip) {
 		fprintf(stderr, "iop-roce-peer: give exactly one of -c GUEST_IP and -l BIND_IP\n");
+		return -1;
+	}
+	if (o->icrc_probe && !o->connect_ip) {
+		fprintf(stderr, "iop-roce-peer: -x needs the client role (-c): the server's peer talks first\n");
 		return -1;
 	}
 	if (o->transport == T_UD && o->size > o->mtu) {
@@ -532,6 +577,8 @@ int main(int argc, char **argv)
 	pr.sport = roce_udp_sport(pr.mine.qpn, pr.theirs.qpn, 0);
 	pr.rq_epsn = pr.theirs.psn;
 
+	if (pr.o.icrc_probe)
+		icrc_probe(&pr);
 	t0 = iop_now_ms();
 	for (i = 0; i < pr.o.iters && !pr.failed; i++) {
 		if (pr.o.connect_ip) {

@@ -23,6 +23,7 @@ iop_net_up() {
 	fi
 	ip netns add "$IOP_NS" || { iop_die "ip netns add $IOP_NS failed"; return 1; }
 	IOP_NET_CREATED=1
+	: >"$IOP_RUN/net-created" # for the session watchdog
 	{
 		ip netns exec "$IOP_NS" sysctl -qw net.ipv6.conf.all.disable_ipv6=1 &&
 			ip netns exec "$IOP_NS" sysctl -qw net.ipv6.conf.default.disable_ipv6=1 &&
@@ -55,6 +56,7 @@ iop_net_down() {
 		ip netns del "$IOP_NS" 2>/dev/null || iop_log "warning: ip netns del $IOP_NS failed"
 	fi
 	IOP_NET_CREATED=0
+	rm -f "$IOP_RUN/net-created"
 }
 
 # Runs a command inside the namespace.

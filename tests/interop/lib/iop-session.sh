@@ -2,7 +2,8 @@
 # One interop session: its namespace, run directory and the processes it started, and the
 # teardown that removes all of them on any exit. Sourced, never run.
 #
-#   iop_session_begin    names the session (namespace irdma-iop-<pid>), installs the traps
+#   iop_session_begin [manual]  names the session (namespace irdma-iop-<pid>), installs the
+#                        traps and (unless manual) a watchdog for when the traps cannot run
 #   iop_track_pid PID    a host process to stop at teardown (only PIDs this session started)
 #   iop_session_end      stops guests and tracked processes, deletes the namespace
 #
@@ -12,6 +13,7 @@
 IOP_TRACKED_PIDS=()
 
 iop_session_begin() {
+	local mode=${1:-}
 	IOP_NS=${IRDMA_INTEROP_NS:-irdma-iop-$$}
 	IOP_RUN=${IRDMA_INTEROP_RUN:-/tmp/$IOP_NS}
 	mkdir -p "$IOP_RUN" || { iop_die "cannot create $IOP_RUN"; return 1; }
@@ -19,6 +21,22 @@ iop_session_begin() {
 	trap 'iop_log "interrupted"; exit 130' INT
 	trap 'iop_log "terminated"; exit 143' TERM
 	trap 'exit 129' HUP
+	[ "$mode" = manual ] || iop_session_watchdog
+}
+
+# A test runner that times out kills the whole process group with SIGKILL half a second
+# after SIGTERM (meson does), too soon for the EXIT trap; QEMU, daemonized, would survive.
+# So a watchdog in its own session waits for this shell to go and then removes what it
+# left: guests by their PID files, processes inside the namespace, the namespace itself
+# (only if this session created it). After a normal teardown it finds nothing to do.
+iop_session_watchdog() {
+	setsid bash -c '
+		. "$0/iop.sh"
+		IOP_NS=$1 IOP_RUN=$2
+		while kill -0 "$3" 2>/dev/null; do sleep 0.5; done
+		[ -d "$IOP_RUN" ] || exit 0
+		[ -f "$IOP_RUN/net-created" ] && IOP_NET_CREATED=1
+		iop_session_end' "$IOP_LIB_DIR" "$IOP_NS" "$IOP_RUN" "$$" </dev/null >/dev/null 2>&1 &
 }
 
 iop_track_pid() { IOP_TRACKED_PIDS+=("$1"); }
