@@ -7,7 +7,8 @@
 #   4. iop-roce-peer (lib/roce frames on the raw port) ping-pongs UD SENDs with
 #      ibv_ud_pingpong and RC SENDs with ibv_rc_pingpong, in both roles, at sizes from
 #      1 byte to past the path MTU (RC);
-#   5. teardown leaves no namespace and no QEMU behind.
+#   5. the perftest hooks work: ib_write_lat, ib_read_lat, ib_atomic_lat server + client in the guest;
+#   6. teardown leaves no namespace and no QEMU behind.
 # Usage: selftest.sh PATH/TO/iop-roce-peer
 # Exit: 0 pass, 1 fail, 77 skip (only where QEMU cannot run: not root, no /dev/net/tun, no
 # qemu-system-x86_64 after trying to install it).
@@ -111,7 +112,28 @@ run_peer "RC 1 B, lib/roce client vs ibv_rc_pingpong server; rxe drops a bad-ICR
 run_peer "RC 4096 B (4 packets), lib/roce client vs ibv_rc_pingpong server" client rc 4096 8
 run_peer "RC 10000 B (10 packets), ibv_rc_pingpong client vs lib/roce server" server rc 10000 8
 
-# --- 5. teardown leaves nothing behind
+# --- 5. the perftest hooks the PMD's interop tests use: server and client in the guest,
+# over rxe0 (RDMA WRITE, RDMA READ, both atomics)
+run_perftest() {
+	local kind=$1 out srv rc=0 src
+	iop_peer_server 1 "$kind" -n 5 || { not_ok "$kind server starts in the guest"; return; }
+	out=$(iop_peer_client 1 "$kind" 30 "$(iop_guest_ip 1)" -n 5) || rc=$?
+	srv=$(iop_peer_wait 1 "$kind" 20)
+	src=$?
+	iop_peer_stop 1 "$kind"
+	echo "$out" | grep -E '^ *[0-9]+ +5 ' | sed 's/^/#   guest client: /'
+	if [ $rc -eq 0 ] && [ $src -eq 0 ] && grep -qE '^ *[0-9]+ +5 ' <<<"$out"; then
+		ok "hooks: ib_$kind server and client in guest 1"
+	else
+		echo "$out" "$srv" | sed 's/^/#   /'
+		not_ok "hooks: ib_$kind server and client in guest 1 (client status $rc, server status $src)"
+	fi
+}
+run_perftest write_lat
+run_perftest read_lat
+run_perftest atomic_lat
+
+# --- 6. teardown leaves nothing behind
 qpid=$(iop_guest_pid 1)
 ns=$IOP_NS
 iop_session_end

@@ -72,3 +72,40 @@ iop_peer_client() {
 	cmd=$(iop_peer_cmd "$n" "$kind") || return 1
 	iop_guest_exec "$n" $((limit + 5)) "timeout -s KILL $limit $cmd$(iop_sh_quote "$@") $host"
 }
+
+# Named hooks for the interop tests of the PMD's applications. Servers return once they
+# listen; iop_peer_wait N KIND LIMIT then collects their output and status. Clients run in
+# the foreground for at most IRDMA_INTEROP_CLIENT_LIMIT seconds (default 30) against HOST
+# (198.18.0.1 reaches a program in the namespace, on the bridge's kernel address).
+IOP_CLIENT_LIMIT=${IRDMA_INTEROP_CLIENT_LIMIT:-30}
+
+iop_rc_pingpong_server() { iop_peer_server "$1" rc_pingpong "${@:2}"; }
+iop_ud_pingpong_server() { iop_peer_server "$1" ud_pingpong "${@:2}"; }
+iop_write_lat_server() { iop_peer_server "$1" write_lat "${@:2}"; }
+iop_read_lat_server() { iop_peer_server "$1" read_lat "${@:2}"; }
+iop_atomic_lat_server() { iop_peer_server "$1" atomic_lat "${@:2}"; }
+
+iop_rc_pingpong_client() { iop_peer_client "$1" rc_pingpong "$IOP_CLIENT_LIMIT" "$2" "${@:3}"; }
+iop_ud_pingpong_client() { iop_peer_client "$1" ud_pingpong "$IOP_CLIENT_LIMIT" "$2" "${@:3}"; }
+iop_write_lat_client() { iop_peer_client "$1" write_lat "$IOP_CLIENT_LIMIT" "$2" "${@:3}"; }
+iop_read_lat_client() { iop_peer_client "$1" read_lat "$IOP_CLIENT_LIMIT" "$2" "${@:3}"; }
+iop_atomic_lat_client() { iop_peer_client "$1" atomic_lat "$IOP_CLIENT_LIMIT" "$2" "${@:3}"; }
+
+# Captures every frame of the bridge (all guests and the raw port) into FILE (pcap) until
+# iop_capture_stop; for tshark checks of what a device sent.
+iop_capture_start() {
+	local file=$1
+	iop_install_pkgs tcpdump || return 1
+	iop_ns tcpdump -i "$IOP_BR" -U -s 0 -w "$file" >"$IOP_RUN/tcpdump.log" 2>&1 &
+	IOP_CAPTURE_PID=$!
+	iop_track_pid "$IOP_CAPTURE_PID"
+	iop_wait_until 10 0.1 grep -q 'listening on' "$IOP_RUN/tcpdump.log" ||
+		{ iop_die "tcpdump did not start: $(cat "$IOP_RUN/tcpdump.log")"; return 1; }
+}
+
+iop_capture_stop() {
+	[ -n "${IOP_CAPTURE_PID:-}" ] || return 0
+	iop_stop_pid "$IOP_CAPTURE_PID"
+	wait "$IOP_CAPTURE_PID" 2>/dev/null
+	IOP_CAPTURE_PID=
+}
