@@ -51,7 +51,11 @@ console)
 	load_session
 	iop_install_pkgs socat || exit 1
 	echo "guest 1 console (Ctrl-] to leave)" >&2
-	socat -,raw,echo=0,escape=0x1d "UNIX-CONNECT:$(iop_guest_dir 1)/console.sock"
+	if [ -t 0 ]; then
+		socat -,raw,echo=0,escape=0x1d "UNIX-CONNECT:$(iop_guest_dir 1)/console.sock"
+	else
+		socat - "UNIX-CONNECT:$(iop_guest_dir 1)/console.sock" # scripted: lines in, output out
+	fi
 	;;
 ns)
 	load_session

@@ -47,12 +47,16 @@ iop_kernel_fetch() {
 	deb=$(ls "$IOP_CACHE/debs/${pkg}_"*.deb 2>/dev/null | head -n1)
 	if [ -z "$deb" ]; then
 		iop_log "downloading $pkg"
-		(cd "$IOP_CACHE/debs" && timeout 600 apt-get download -q "$pkg" >/dev/null 2>&1) ||
-			{ timeout 300 apt-get update -qq >/dev/null 2>&1 &&
-				(cd "$IOP_CACHE/debs" && timeout 600 apt-get download -q "$pkg" >/dev/null 2>&1); } ||
-			{ iop_die "apt-get download $pkg failed"; return 1; }
+		# into a scratch folder first: an interrupted download never looks complete
+		rm -rf "$IOP_CACHE/debs/partial" && mkdir -p "$IOP_CACHE/debs/partial" &&
+			(cd "$IOP_CACHE/debs/partial" && timeout 600 apt-get download -q "$pkg" >/dev/null 2>&1) &&
+			mv "$IOP_CACHE/debs/partial/${pkg}_"*.deb "$IOP_CACHE/debs/" && rmdir "$IOP_CACHE/debs/partial" ||
+			{ iop_log "apt-get download $pkg failed"; return 1; }
 		deb=$(ls "$IOP_CACHE/debs/${pkg}_"*.deb | head -n1)
 	fi
+	# one kernel at a time in the cache (an extracted tree is about 400 MB)
+	find "$IOP_CACHE/debs" -maxdepth 1 -name 'linux-image-*.deb' ! -name "${pkg}_*" -delete
+	find "$IOP_CACHE/kernel" -mindepth 1 -maxdepth 1 ! -name "$pkg" -exec rm -rf {} + 2>/dev/null
 	rm -rf "$tree"
 	mkdir -p "$tree"
 	# Only the kernel and its modules; the rest of the package is of no use to the guest.
@@ -150,7 +154,18 @@ iop_image_build() {
 		stamp=$(iop_image_stamp "$kpkg")
 		if [ -f "$IOP_INITRD" ] && [ -f "$IOP_VMLINUZ" ] && [ "$(cat "$IOP_IMAGE/stamp" 2>/dev/null)" = "$stamp" ]; then
 			:
-		elif tree=$(iop_kernel_fetch "$kpkg") && iop_image_assemble "$kpkg" "$tree"; then
+		elif ! tree=$(iop_kernel_fetch "$kpkg"); then
+			# stale package lists name a kernel the archive no longer has: refresh, ask again
+			timeout 300 apt-get update -qq >/dev/null 2>&1
+			kpkg=$(iop_kernel_pkg)
+			stamp=$(iop_image_stamp "$kpkg")
+			if [ -n "$kpkg" ] && tree=$(iop_kernel_fetch "$kpkg") && iop_image_assemble "$kpkg" "$tree"; then
+				echo "$stamp" >"$IOP_IMAGE/stamp"
+			else
+				iop_die "cannot fetch the kernel package ${kpkg:-(none)}"
+				rc=1
+			fi
+		elif iop_image_assemble "$kpkg" "$tree"; then
 			echo "$stamp" >"$IOP_IMAGE/stamp"
 			iop_log "image built: $IOP_VMLINUZ ($kpkg), $IOP_INITRD ($(du -h "$IOP_INITRD" | cut -f1))"
 		else
