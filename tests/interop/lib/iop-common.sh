@@ -20,9 +20,8 @@ IOP_RAW_IF=roce0              # namespace end of the veth: raw port of the users
 IOP_RAW_PEER=roce0-br         # bridge end of the veth
 IOP_RAW_IP=198.18.0.2         # the userspace stack's address (no kernel IP on roce0)
 IOP_RAW_MAC=02:00:00:00:00:02
-IOP_GUEST_IP=198.18.0.11      # guest 1 (the only guest the self-test uses)
-IOP_GUEST_MAC=52:54:00:12:00:11
 IOP_EXEC_PORT=5000            # the guest's command port (see guest/iop-exec)
+# Guest N is 198.18.0.1N with MAC 52:54:00:12:00:1N (lib/iop-guest.sh).
 
 # Host packages the harness needs; installed when missing.
 IOP_HOST_PKGS=(qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils
