@@ -4,9 +4,10 @@
 #   1. the guest image builds from Debian packages;
 #   2. the namespace is wired (raw port without a kernel address, IPv6 off);
 #   3. the guest boots and rxe0 comes up ACTIVE with the IPv4-mapped GID ::ffff:198.18.0.11;
-#   4. iop-roce-peer (lib/roce frames on the raw port) ping-pongs UD SENDs with
-#      ibv_ud_pingpong and RC SENDs with ibv_rc_pingpong, in both roles, at sizes from
-#      1 byte to past the path MTU (RC);
+#   4. iop-roce-peer (lib/roce on the raw port: its transport state machines, and its
+#      packet layer alone) ping-pongs UD SENDs with ibv_ud_pingpong and RC SENDs with
+#      ibv_rc_pingpong, in both roles, from 1 byte to 196 packets per message (RC), after
+#      checking that rxe ignores a frame with a bad ICRC;
 #   5. the perftest hooks work: ib_write_lat, ib_read_lat, ib_atomic_lat server + client in the guest;
 #   6. teardown leaves no namespace and no QEMU behind.
 # Usage: selftest.sh PATH/TO/iop-roce-peer
@@ -105,12 +106,18 @@ run_peer() {
 	fi
 }
 
-run_peer "UD 1 B, lib/roce client vs ibv_ud_pingpong server; rxe drops a bad-ICRC probe" client ud 1 4 -x
-run_peer "UD 1024 B (MTU), lib/roce client vs ibv_ud_pingpong server" client ud 1024 16
-run_peer "UD 513 B, ibv_ud_pingpong client vs lib/roce server" server ud 513 8
-run_peer "RC 1 B, lib/roce client vs ibv_rc_pingpong server; rxe drops a bad-ICRC probe" client rc 1 8 -x
-run_peer "RC 4096 B (4 packets), lib/roce client vs ibv_rc_pingpong server" client rc 4096 8
-run_peer "RC 10000 B (10 packets), ibv_rc_pingpong client vs lib/roce server" server rc 10000 8
+# lib/roce's transport state machines (engine qp) ...
+run_peer "qp: UD 1 B, lib/roce client vs ibv_ud_pingpong server; rxe drops a bad-ICRC probe" client ud 1 4 -x
+run_peer "qp: UD 1024 B (MTU), lib/roce client vs ibv_ud_pingpong server" client ud 1024 16
+run_peer "qp: UD 513 B, ibv_ud_pingpong client vs lib/roce server" server ud 513 8
+run_peer "qp: RC 1 B, lib/roce client vs ibv_rc_pingpong server; rxe drops a bad-ICRC probe" client rc 1 8 -x
+run_peer "qp: RC 4096 B (4 packets), lib/roce client vs ibv_rc_pingpong server" client rc 4096 8
+run_peer "qp: RC 10000 B (10 packets), ibv_rc_pingpong client vs lib/roce server" server rc 10000 8
+run_peer "qp: RC 200000 B (196 packets), lib/roce client vs ibv_rc_pingpong server" client rc 200000 4
+# ... and its packet layer alone (engine pkt)
+run_peer "pkt: UD 512 B, lib/roce client vs ibv_ud_pingpong server; rxe drops a bad-ICRC probe" client ud 512 4 -e pkt -x
+run_peer "pkt: RC 4096 B, lib/roce client vs ibv_rc_pingpong server" client rc 4096 8 -e pkt
+run_peer "pkt: RC 10000 B, ibv_rc_pingpong client vs lib/roce server" server rc 10000 8 -e pkt
 
 # --- 5. the perftest hooks the PMD's interop tests use: server and client in the guest,
 # over rxe0 (RDMA WRITE, RDMA READ, both atomics)
