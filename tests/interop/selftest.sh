@@ -8,7 +8,9 @@
 #      packet layer alone) ping-pongs UD SENDs with ibv_ud_pingpong and RC SENDs with
 #      ibv_rc_pingpong, in both roles, from 1 byte to 196 packets per message (RC), after
 #      checking that rxe ignores a frame with a bad ICRC;
-#   5. the perftest hooks work: ib_write_lat, ib_read_lat, ib_atomic_lat server + client in the guest;
+#   5. RDMA WRITE, RDMA READ, FETCH_ADD and CMP_SWAP on lib/roce against ib_write_lat,
+#      ib_read_lat and ib_atomic_lat, with perftest's TCP exchange, in both roles (through
+#      the hooks the PMD's interop tests use);
 #   6. teardown leaves no namespace and no QEMU behind.
 # Usage: selftest.sh PATH/TO/iop-roce-peer
 # Exit: 0 pass, 1 fail, 77 skip (only where QEMU cannot run: not root, no /dev/net/tun, no
@@ -66,47 +68,54 @@ check "rxe0 has the RoCE v2 GID ::ffff:$(iop_guest_ip 1) ($gid_line)" \
 	grep -q 'RoCE v2$' <<<"$gid_line"
 ok "rxe ready $(iop_elapsed "${IOP_GUEST_T0[1]}")s after boot start"
 
-# --- 4. real exchanges between lib/roce frames and the guest's rxe
-# run_peer NAME ROLE TRANSPORT SIZE ITERS [iop-roce-peer args...]
+# --- 4. real exchanges between lib/roce (iop-roce-peer on the raw port) and the guest's rxe
+# run_peer NAME ROLE TEST SIZE ITERS [iop-roce-peer args...]
+#   ROLE client: the guest serves (iop_peer_server), iop-roce-peer connects to it;
+#   ROLE server: iop-roce-peer listens on the bridge address, the guest's client connects.
+#   TEST: ud, rc (ibv_*_pingpong) or write_lat, read_lat, atomic_lat, atomic_cs_lat (perftest)
 run_peer() {
-	local name=$1 role=$2 tr=$3 size=$4 iters=$5 out srv rc=0 pid
+	local name=$1 role=$2 test=$3 size=$4 iters=$5 out rc=0 gout grc kind done_re=
+	local gargs=(-s "$size" -n "$iters")
 	shift 5
-	local kind=${tr}_pingpong
+	case "$test" in
+	ud | rc) kind=${test}_pingpong ;;
+	atomic_cs_lat) kind=atomic_lat gargs+=(-A CMP_AND_SWAP) ;;
+	*) kind=$test ;;
+	esac
+	# perftest's result row ("#bytes #iterations t_min ..."); a read_lat or atomic_lat
+	# server prints none, only the connection it made
+	[ -n "${done_re:-}" ] || done_re="^ *$size +$iters +[0-9]"
+	[ "$role" = client ] && [ "$kind" != write_lat ] && [ "$kind" != "${test}_pingpong" ] &&
+		done_re='^ *remote address: LID'
+	[ "$kind" = "${test}_pingpong" ] && done_re="^$iters iters in"
 	if [ "$role" = client ]; then
-		# the guest serves; iop-roce-peer connects from the namespace
-		iop_peer_server 1 "$kind" -s "$size" -n "$iters" || { not_ok "$name: guest server starts"; return; }
-		out=$(iop_ns timeout -k 2 40 "$peer_bin" -t "$tr" -c "$(iop_guest_ip 1)" -s "$size" -n "$iters" -T 30 "$@" 2>&1) || rc=$?
-		srv=$(iop_peer_wait 1 "$kind" 20)
-		local src=$?
+		iop_peer_server 1 "$kind" "${gargs[@]}" || { not_ok "$name: guest server starts"; return; }
+		out=$(iop_ns timeout -k 2 40 "$peer_bin" -t "$test" -c "$(iop_guest_ip 1)" -s "$size" -n "$iters" -T 30 "$@" 2>&1) || rc=$?
+		gout=$(iop_peer_wait 1 "$kind" 20)
+		grc=$?
 		iop_peer_stop 1 "$kind"
 		echo "$out" | sed 's/^/#   host: /'
-		echo "$srv" | sed 's/^/#   guest: /'
-		if [ $rc -eq 0 ] && [ $src -eq 0 ] && grep -q "^$iters iters in" <<<"$srv"; then
-			ok "$name"
-		else
-			not_ok "$name (host status $rc, guest status $src)"
-		fi
 	else
-		# iop-roce-peer serves on the bridge address; the guest's client connects to it
-		local log=$IOP_RUN/peer-$((step + 1)).log
-		iop_ns timeout -k 2 40 "$peer_bin" -t "$tr" -l "$IOP_BR_IP" -s "$size" -n "$iters" -T 30 "$@" >"$log" 2>&1 &
+		local log=$IOP_RUN/peer-$((step + 1)).log pid
+		iop_ns timeout -k 2 40 "$peer_bin" -t "$test" -l "$IOP_BR_IP" -s "$size" -n "$iters" -T 30 "$@" >"$log" 2>&1 &
 		pid=$!
 		iop_track_pid "$pid"
 		iop_wait_until 10 0.1 grep -q '^listening on' "$log" || { cat "$log"; not_ok "$name: host server listens"; return; }
-		srv=$(iop_peer_client 1 "$kind" 30 "$IOP_BR_IP" -s "$size" -n "$iters")
-		local src=$?
+		gout=$(iop_peer_client 1 "$kind" 30 "$IOP_BR_IP" "${gargs[@]}")
+		grc=$?
 		wait "$pid" || rc=$?
 		sed 's/^/#   host: /' "$log"
-		echo "$srv" | sed 's/^/#   guest: /'
-		if [ $rc -eq 0 ] && [ $src -eq 0 ] && grep -q "^$iters iters in" <<<"$srv"; then
-			ok "$name"
-		else
-			not_ok "$name (host status $rc, guest status $src)"
-		fi
+	fi
+	echo "$gout" | grep -vE '^ *(-+|\*+)? *$' | tail -n 4 | sed 's/^/#   guest: /'
+	if [ $rc -eq 0 ] && [ $grc -eq 0 ] && grep -qE "$done_re" <<<"$gout"; then
+		ok "$name"
+	else
+		echo "$gout" | sed 's/^/#   guest: /'
+		not_ok "$name (host status $rc, guest status $grc)"
 	fi
 }
 
-# lib/roce's transport state machines (engine qp) ...
+# SENDs with ibv_*_pingpong on lib/roce's transport state machines (engine qp) ...
 run_peer "qp: UD 1 B, lib/roce client vs ibv_ud_pingpong server; rxe drops a bad-ICRC probe" client ud 1 4 -x
 run_peer "qp: UD 1024 B (MTU), lib/roce client vs ibv_ud_pingpong server" client ud 1024 16
 run_peer "qp: UD 513 B, ibv_ud_pingpong client vs lib/roce server" server ud 513 8
@@ -114,31 +123,21 @@ run_peer "qp: RC 1 B, lib/roce client vs ibv_rc_pingpong server; rxe drops a bad
 run_peer "qp: RC 4096 B (4 packets), lib/roce client vs ibv_rc_pingpong server" client rc 4096 8
 run_peer "qp: RC 10000 B (10 packets), ibv_rc_pingpong client vs lib/roce server" server rc 10000 8
 run_peer "qp: RC 200000 B (196 packets), lib/roce client vs ibv_rc_pingpong server" client rc 200000 4
-# ... and its packet layer alone (engine pkt)
+# ... and on its packet layer alone (engine pkt)
 run_peer "pkt: UD 512 B, lib/roce client vs ibv_ud_pingpong server; rxe drops a bad-ICRC probe" client ud 512 4 -e pkt -x
 run_peer "pkt: RC 4096 B, lib/roce client vs ibv_rc_pingpong server" client rc 4096 8 -e pkt
 run_peer "pkt: RC 10000 B, ibv_rc_pingpong client vs lib/roce server" server rc 10000 8 -e pkt
 
-# --- 5. the perftest hooks the PMD's interop tests use: server and client in the guest,
-# over rxe0 (RDMA WRITE, RDMA READ, both atomics)
-run_perftest() {
-	local kind=$1 out srv rc=0 src
-	iop_peer_server 1 "$kind" -n 5 || { not_ok "$kind server starts in the guest"; return; }
-	out=$(iop_peer_client 1 "$kind" 30 "$(iop_guest_ip 1)" -n 5) || rc=$?
-	srv=$(iop_peer_wait 1 "$kind" 20)
-	src=$?
-	iop_peer_stop 1 "$kind"
-	echo "$out" | grep -E '^ *[0-9]+ +5 ' | sed 's/^/#   guest client: /'
-	if [ $rc -eq 0 ] && [ $src -eq 0 ] && grep -qE '^ *[0-9]+ +5 ' <<<"$out"; then
-		ok "hooks: ib_$kind server and client in guest 1"
-	else
-		echo "$out" "$srv" | sed 's/^/#   /'
-		not_ok "hooks: ib_$kind server and client in guest 1 (client status $rc, server status $src)"
-	fi
-}
-run_perftest write_lat
-run_perftest read_lat
-run_perftest atomic_lat
+# --- 5. RDMA WRITE, READ and both atomics with perftest (and through the hooks the PMD's
+# interop tests use), lib/roce in both roles
+run_peer "RDMA WRITE 64 B both ways, lib/roce client vs ib_write_lat server" client write_lat 64 5
+run_peer "RDMA WRITE 3000 B (3 packets) both ways, ib_write_lat client vs lib/roce server" server write_lat 3000 5
+run_peer "RDMA READ 2500 B (3 responses), lib/roce client vs ib_read_lat server" client read_lat 2500 5
+run_peer "RDMA READ 2500 B, ib_read_lat client vs lib/roce server" server read_lat 2500 5
+run_peer "FETCH_ADD, lib/roce client vs ib_atomic_lat server (consecutive values back)" client atomic_lat 8 5
+run_peer "FETCH_ADD, ib_atomic_lat client vs lib/roce server (our word + 5)" server atomic_lat 8 5
+run_peer "CMP_SWAP, lib/roce client vs ib_atomic_lat -A CMP_AND_SWAP server" client atomic_cs_lat 8 5
+run_peer "CMP_SWAP, ib_atomic_lat -A CMP_AND_SWAP client vs lib/roce server" server atomic_cs_lat 8 5
 
 # --- 6. teardown leaves nothing behind
 qpid=$(iop_guest_pid 1)

@@ -88,36 +88,83 @@ static void cb_recv_end(struct roce_qp *qp, uint64_t cookie, const struct roce_r
 	iop_message_done(pr, E(pr)->bufs[cookie], d->byte_len);
 }
 
-static int cb_no_remote_access(struct roce_qp *qp, uint32_t rkey, uint64_t va, uint32_t len,
-			       unsigned int access)
+/* The offset of [va, va+len) in the run's MR, or -1 if it is not inside or the key is wrong. */
+static int64_t mr_offset(struct iop_peer *pr, uint32_t rkey, uint64_t va, uint32_t len)
 {
-	(void)rkey, (void)va, (void)len, (void)access;
-	iop_fail(peer_of(qp), "the peer asked for remote access; ping-pong grants none");
-	return -EACCES;
+	const struct iop_mr *mr = &pr->mr;
+
+	if (mr->buf == NULL || rkey != mr->rkey || va < mr->va || len > mr->len ||
+	    va - mr->va > mr->len - len)
+		return -1;
+	return (int64_t)(va - mr->va);
+}
+
+static int cb_mr_check(struct roce_qp *qp, uint32_t rkey, uint64_t va, uint32_t len,
+		       unsigned int access)
+{
+	struct iop_peer *pr = peer_of(qp);
+
+	if (mr_offset(pr, rkey, va, len) < 0 || (access & ~pr->mr.access)) {
+		iop_fail(pr, "remote access to [0x%llx, +%u) with R_Key 0x%x (access 0x%x) refused",
+			 (unsigned long long)va, len, rkey, access);
+		return -EACCES;
+	}
+	if (access & ROCE_ACCESS_REMOTE_READ)
+		pr->mr.reads++;
+	return 0;
 }
 
 static int cb_mem_write(struct roce_qp *qp, uint32_t rkey, uint64_t va, const void *data,
 			uint32_t len)
 {
-	(void)rkey, (void)va, (void)data, (void)len;
-	iop_fail(peer_of(qp), "RDMA WRITE reached memory that was never granted");
-	return -EACCES;
+	struct iop_peer *pr = peer_of(qp);
+	int64_t off = mr_offset(pr, rkey, va, len);
+
+	if (off < 0) {
+		iop_fail(pr, "RDMA WRITE outside the region (lib/roce should have checked it)");
+		return -EACCES;
+	}
+	memcpy(pr->mr.buf + off, data, len);
+	pr->mr.writes++;
+	return 0;
 }
 
 static int cb_atomic(struct roce_qp *qp, uint32_t rkey, uint64_t va, int cmp_swap,
 		     uint64_t swap_add, uint64_t cmp, uint64_t *orig)
 {
-	(void)rkey, (void)va, (void)cmp_swap, (void)swap_add, (void)cmp, (void)orig;
-	iop_fail(peer_of(qp), "atomic reached memory that was never granted");
-	return -EACCES;
+	struct iop_peer *pr = peer_of(qp);
+	int64_t off = mr_offset(pr, rkey, va, 8);
+	uint64_t v;
+
+	if (off < 0) {
+		iop_fail(pr, "atomic outside the region (lib/roce should have checked it)");
+		return -EACCES;
+	}
+	/* memory holds host-order values, as verbs memory does */
+	memcpy(&v, pr->mr.buf + off, 8);
+	*orig = v;
+	if (cmp_swap)
+		v = v == cmp ? swap_add : v;
+	else
+		v += swap_add;
+	memcpy(pr->mr.buf + off, &v, 8);
+	pr->mr.atomics++;
+	return 0;
 }
 
 static int cb_read_place(struct roce_qp *qp, uint64_t wr_id, uint32_t off, const void *data,
 			 uint32_t len)
 {
-	(void)wr_id, (void)off, (void)data, (void)len;
-	iop_fail(peer_of(qp), "READ response for a QP that posts no READ");
-	return -EACCES;
+	struct iop_peer *pr = peer_of(qp);
+
+	(void)wr_id;
+	if (pr->rdbuf == NULL || off > pr->o.size || len > pr->o.size - off) {
+		iop_fail(pr, "READ response bytes %u..%u past the %u-byte request", off, off + len,
+			 pr->o.size);
+		return -EACCES;
+	}
+	memcpy(pr->rdbuf + off, data, len);
+	return 0;
 }
 
 static void cb_send_done(struct roce_qp *qp, const struct roce_send_done *d)
@@ -128,6 +175,7 @@ static void cb_send_done(struct roce_qp *qp, const struct roce_send_done *d)
 		iop_fail(pr, "send %llu completed with status %u", (unsigned long long)d->id, d->status);
 		return;
 	}
+	pr->last_orig = d->atomic_orig;
 	pr->send_pending = false;
 }
 
@@ -140,7 +188,7 @@ static const struct roce_qp_ops qp_ops = {
 	.recv_begin = cb_recv_begin,
 	.recv_place = cb_recv_place,
 	.recv_end = cb_recv_end,
-	.mr_check = cb_no_remote_access,
+	.mr_check = cb_mr_check,
 	.mem_write = cb_mem_write,
 	.atomic = cb_atomic,
 	.read_place = cb_read_place,
@@ -175,12 +223,12 @@ static int modify(struct iop_peer *pr, struct roce_qp_attr *a, uint32_t mask)
 
 static int qp_start(struct iop_peer *pr)
 {
-	bool rc_qp = pr->o.transport == T_RC;
+	bool rc_qp = pr->o.transport != T_UD;
 	struct roce_qp_init_attr ia = {
 		.type = rc_qp ? ROCE_QPT_RC : ROCE_QPT_UD,
 		.qpn = pr->mine.qpn,
 		.sq_depth = 4,
-		.max_rd_res = 1,
+		.max_rd_res = pr->ird ? pr->ird : 1,
 		.ops = &qp_ops,
 		.user = pr,
 	};
@@ -215,6 +263,7 @@ static int qp_start(struct iop_peer *pr)
 	memset(&a, 0, sizeof(a));
 	a.state = ROCE_QPS_INIT;
 	a.qkey = PP_QKEY;
+	a.access = pr->qp_access;
 	if (modify(pr, &a, ROCE_QP_STATE | ROCE_QP_ACCESS | (rc_qp ? 0 : ROCE_QP_QKEY)))
 		return -EINVAL;
 	a.state = ROCE_QPS_RTR;
@@ -222,7 +271,7 @@ static int qp_start(struct iop_peer *pr)
 	a.path_mtu = pr->o.mtu;
 	a.dest_qpn = pr->theirs.qpn;
 	a.rq_psn = pr->theirs.psn;
-	a.max_dest_rd_atomic = 1;
+	a.max_dest_rd_atomic = pr->ird ? pr->ird : 1;
 	a.min_rnr_timer = 12;
 	if (modify(pr, &a, ROCE_QP_STATE | (rc_qp ? ROCE_QP_AV | ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
 					   ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
@@ -233,7 +282,7 @@ static int qp_start(struct iop_peer *pr)
 	a.timeout = 14;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
+	a.max_rd_atomic = pr->ord ? pr->ord : 1;
 	if (modify(pr, &a, ROCE_QP_STATE | ROCE_QP_SQ_PSN |
 				   (rc_qp ? ROCE_QP_TIMEOUT | ROCE_QP_RETRY_CNT | ROCE_QP_RNR_RETRY |
 					    ROCE_QP_MAX_RD_ATOMIC : 0)))
@@ -263,9 +312,15 @@ static int pump_tx(struct iop_peer *pr)
 				return -1;
 			}
 			memcpy(frame + hl, pr->txbuf + tx.offset, tx.pkt.paylen);
-		} else if (tx.pl_src != ROCE_PL_NONE) {
-			iop_fail(pr, "tx descriptor with payload from memory on a ping-pong QP");
-			return -1;
+		} else if (tx.pl_src == ROCE_PL_MEM) {
+			/* a READ response: from the region, checked when the request came */
+			int64_t off = mr_offset(pr, tx.rkey, tx.va, tx.pkt.paylen);
+
+			if (off < 0) {
+				iop_fail(pr, "READ response from outside the region");
+				return -1;
+			}
+			memcpy(frame + hl, pr->mr.buf + off, tx.pkt.paylen);
 		}
 		tx.pkt.ip_id = pr->ip_id++;
 		tx.pkt.payload = NULL;
@@ -273,6 +328,19 @@ static int pump_tx(struct iop_peer *pr)
 			return -1;
 	}
 	return 0;
+}
+
+int iop_qp_post_wr(struct iop_peer *pr, const struct roce_send_wr *wr)
+{
+	int rc;
+
+	pr->send_pending = true;
+	rc = roce_qp_post_send(&E(pr)->qp, wr);
+	if (rc < 0) {
+		iop_fail(pr, "roce_qp_post_send: %s", strerror(-rc));
+		return rc;
+	}
+	return pump_tx(pr);
 }
 
 static int qp_post(struct iop_peer *pr)

@@ -16,10 +16,28 @@
 #include "iop_oob.h"
 #include "iop_port.h"
 #include "roce_pkt.h"
+#include "roce_qp.h"
 
 #define PP_QKEY 0x11111111u /* ibv_ud_pingpong's Q_Key */
 
-enum iop_transport { T_UD, T_RC };
+enum iop_transport {
+	T_UD,            /* ibv_ud_pingpong */
+	T_RC,            /* ibv_rc_pingpong */
+	T_WRITE_LAT,     /* ib_write_lat: RDMA WRITE both ways */
+	T_READ_LAT,      /* ib_read_lat: the client READs */
+	T_ATOMIC_LAT,    /* ib_atomic_lat: the client FETCH_ADDs */
+	T_ATOMIC_CS_LAT, /* ib_atomic_lat -A CMP_AND_SWAP */
+};
+
+/* The one memory region of a perftest run, which the peer accesses. */
+struct iop_mr {
+	uint8_t *buf;
+	uint64_t va;
+	uint32_t len;
+	uint32_t rkey;
+	uint8_t access; /* ROCE_ACCESS_* */
+	uint64_t reads, writes, atomics; /* remote accesses checked and allowed */
+};
 
 struct iop_opts {
 	enum iop_transport transport;
@@ -62,6 +80,12 @@ struct iop_peer {
 	/* progress the driver waits for; set by the engines */
 	bool send_pending;
 	uint32_t rx_msgs;
+	/* perftest runs (engine qp only) */
+	struct iop_mr mr;
+	uint8_t *rdbuf;      /* READ responses land here */
+	uint64_t last_orig;  /* atomics: the value before, from the last completion */
+	uint8_t qp_access;   /* remote access the QP grants */
+	uint8_t ord, ird;    /* READ/atomic depth: ours out, the peer's in */
 	/* frames */
 	uint64_t rx_frames, rx_bad, rx_foreign;
 	bool corrupt_icrc; /* the next frame goes out with its ICRC inverted */
@@ -87,5 +111,20 @@ int iop_pkt_accept(struct iop_peer *pr, const uint8_t *frame, int len, struct ro
 /* Checks a received message (GRH area + payload as verbs lays out a UD receive, or the
  * payload of an RC receive) and counts it. */
 void iop_message_done(struct iop_peer *pr, const uint8_t *buf, uint32_t byte_len);
+
+/* Engine qp: posts one send WR (WRITE, READ, atomics for the perftest modes). */
+int iop_qp_post_wr(struct iop_peer *pr, const struct roce_send_wr *wr);
+
+/* After the exchange (pr->theirs known): ARP for the peer, UDP source port, engine start.
+ * 0 or -1 (failed). */
+int iop_peer_attach(struct iop_peer *pr);
+
+/* Serves the wire until a perftest run is over; see iop_perf.c. 0 or -1 (failed). */
+int iop_perf_run(struct iop_peer *pr);
+
+static inline bool iop_is_perftest(enum iop_transport t)
+{
+	return t >= T_WRITE_LAT;
+}
 
 #endif /* IOP_PEER_H */

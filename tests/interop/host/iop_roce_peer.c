@@ -3,11 +3,13 @@
  * iop-roce-peer: the host side of the interop self-test. A RoCEv2 endpoint on lib/roce
  * over a raw AF_PACKET port that ping-pongs SENDs with rdma-core's ibv_ud_pingpong or
  * ibv_rc_pingpong on a real Linux rxe device, speaking the tools' 52-byte TCP exchange in
- * either role. Two engines (iop_peer.h): "pkt" exercises lib/roce's packet layer alone,
+ * either role; or runs ib_write_lat / ib_read_lat / ib_atomic_lat's traffic with perftest
+ * (iop_perf.c). Two engines (iop_peer.h): "pkt" exercises lib/roce's packet layer alone,
  * "qp" its transport state machines. Every frame from the peer must pass lib/roce's checks
  * (ICRC included) and every message must arrive whole, with the right length and layout.
  *
- *   iop-roce-peer -t ud|rc (-c GUEST_IP | -l BIND_IP) [-e pkt|qp] [-i IFNAME] [-a OUR_IP]
+ *   iop-roce-peer -t ud|rc|write_lat|read_lat|atomic_lat|atomic_cs_lat
+ *                 (-c GUEST_IP | -l BIND_IP) [-e pkt|qp] [-i IFNAME] [-a OUR_IP]
  *                 [-p PORT] [-s SIZE] [-n ITERS] [-m MTU] [-T SECONDS] [-x]
  *
  * -x first sends a probe whose ICRC is wrong and requires that the peer ignores it (rxe
@@ -169,9 +171,10 @@ static void icrc_probe(struct iop_peer *pr)
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: iop-roce-peer -t ud|rc (-c GUEST_IP | -l BIND_IP) [-e pkt|qp] [-i IFNAME]\n"
+	fprintf(f, "usage: iop-roce-peer -t TEST (-c GUEST_IP | -l BIND_IP) [-e pkt|qp] [-i IFNAME]\n"
 		   "                     [-a OUR_IP] [-p PORT] [-s SIZE] [-n ITERS] [-m MTU] [-T SECONDS] [-x]\n"
-		   "  -t  transport: ud (ibv_ud_pingpong) or rc (ibv_rc_pingpong)\n"
+		   "  -t  ud (ibv_ud_pingpong), rc (ibv_rc_pingpong), write_lat, read_lat, atomic_lat,\n"
+		   "      atomic_cs_lat (ib_write_lat, ib_read_lat, ib_atomic_lat [-A CMP_AND_SWAP])\n"
 		   "  -c  client role: connect to the pingpong server at GUEST_IP\n"
 		   "  -l  server role: accept the pingpong client on BIND_IP\n"
 		   "  -e  engine: pkt (lib/roce packet layer) or qp (lib/roce state machines; default)\n"
@@ -197,6 +200,10 @@ static int parse_u32(const char *s, const char *what, uint32_t min, uint32_t max
 	return 0;
 }
 
+/* -t names, in enum iop_transport order */
+static const char *const transports[] = { "ud", "rc", "write_lat", "read_lat", "atomic_lat",
+					  "atomic_cs_lat" };
+
 static int parse_opts(int argc, char **argv, struct iop_opts *o)
 {
 	uint32_t v;
@@ -208,14 +215,15 @@ static int parse_opts(int argc, char **argv, struct iop_opts *o)
 	while ((c = getopt(argc, argv, "t:c:l:e:i:a:p:s:n:m:T:xh")) != -1) {
 		switch (c) {
 		case 't':
-			if (strcmp(optarg, "ud") == 0)
-				o->transport = T_UD;
-			else if (strcmp(optarg, "rc") == 0)
-				o->transport = T_RC;
-			else {
-				fprintf(stderr, "iop-roce-peer: transport '%s' is not ud or rc\n", optarg);
+			for (v = 0; v < sizeof(transports) / sizeof(transports[0]); v++)
+				if (strcmp(optarg, transports[v]) == 0)
+					break;
+			if (v == sizeof(transports) / sizeof(transports[0])) {
+				fprintf(stderr, "iop-roce-peer: test '%s' is not ud, rc, write_lat, read_lat, "
+						"atomic_lat or atomic_cs_lat\n", optarg);
 				return -1;
 			}
+			o->transport = (enum iop_transport)v;
 			break;
 		case 'e':
 			if (strcmp(optarg, "pkt") && strcmp(optarg, "qp")) {
@@ -263,8 +271,12 @@ static int parse_opts(int argc, char **argv, struct iop_opts *o)
 		fprintf(stderr, "iop-roce-peer: give exactly one of -c GUEST_IP and -l BIND_IP\n");
 		return -1;
 	}
-	if (o->icrc_probe && !o->connect_ip) {
-		fprintf(stderr, "iop-roce-peer: -x needs the client role (-c): the server's peer talks first\n");
+	if (iop_is_perftest(o->transport) && strcmp(o->engine, "qp") != 0) {
+		fprintf(stderr, "iop-roce-peer: the perftest modes run on engine qp only\n");
+		return -1;
+	}
+	if (o->icrc_probe && (!o->connect_ip || iop_is_perftest(o->transport))) {
+		fprintf(stderr, "iop-roce-peer: -x needs a pingpong client (-t ud|rc -c ...)\n");
 		return -1;
 	}
 	if (o->transport == T_UD && o->size > o->mtu) {
@@ -302,6 +314,13 @@ static int connect_peer(struct iop_peer *pr)
 	}
 	print_dest("local ", &pr->mine);
 	print_dest("remote", &pr->theirs);
+	return iop_peer_attach(pr);
+}
+
+int iop_peer_attach(struct iop_peer *pr)
+{
+	int rc;
+
 	if (!roce_gid_is_ipv4(pr->theirs.gid)) {
 		iop_fail(pr, "the peer's GID is not IPv4-mapped (start it with -g <index>)");
 		return -1;
@@ -381,7 +400,9 @@ int main(int argc, char **argv)
 	roce_gid_from_ipv4(pr.mine.gid, pr.our_ip);
 
 	t0 = iop_now_ms();
-	if (connect_peer(&pr) == 0) {
+	if (iop_is_perftest(pr.o.transport)) {
+		iop_perf_run(&pr);
+	} else if (connect_peer(&pr) == 0) {
 		if (pr.o.icrc_probe)
 			icrc_probe(&pr);
 		t0 = iop_now_ms();
@@ -389,9 +410,9 @@ int main(int argc, char **argv)
 	}
 	if (pr.eng_priv)
 		pr.eng->report(&pr, stats, sizeof(stats));
-	printf("%s %s (engine %s): %u/%u messages of %u bytes received in %.3f s; rx %llu frames "
+	printf("%s %s (engine %s): %u/%u iterations of %u bytes in %.3f s; rx %llu frames "
 	       "(%llu rejected, %llu foreign), tx %llu frames, ARP replies %llu; %s\n",
-	       pr.o.transport == T_UD ? "ud" : "rc", pr.o.connect_ip ? "client" : "server",
+	       transports[pr.o.transport], pr.o.connect_ip ? "client" : "server",
 	       pr.eng->name, pr.rx_msgs, pr.o.iters, pr.o.size, (double)(iop_now_ms() - t0) / 1000.0,
 	       (unsigned long long)pr.rx_frames, (unsigned long long)pr.rx_bad,
 	       (unsigned long long)pr.rx_foreign, (unsigned long long)pr.port.tx_frames,
@@ -399,5 +420,7 @@ int main(int argc, char **argv)
 	pr.eng->stop(&pr);
 	iop_port_close(&pr.port);
 	free(pr.txbuf);
+	free(pr.mr.buf);
+	free(pr.rdbuf);
 	return pr.failed ? 1 : 0;
 }

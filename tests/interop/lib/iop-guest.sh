@@ -46,7 +46,8 @@ iop_guest_start() {
 	*) acc=(-accel tcg,thread=multi -cpu max) ;;
 	esac
 	IOP_GUEST_T0[$n]=$(iop_now)
-	iop_ns qemu-system-x86_64 "${acc[@]}" -m "$IOP_GUEST_MEM" -smp 1 \
+	# -daemonize returns once the guest runs; the timeout bounds a QEMU that never gets there
+	timeout 60 ip netns exec "$IOP_NS" qemu-system-x86_64 "${acc[@]}" -m "$IOP_GUEST_MEM" -smp 1 \
 		-display none -no-reboot -nodefaults \
 		-kernel "$IOP_VMLINUZ" -initrd "$IOP_INITRD" \
 		-append "console=ttyS0 panic=-1 quiet iop.ip=$(iop_guest_ip "$n")/$IOP_PREFIX iop.name=g$n $*" \
