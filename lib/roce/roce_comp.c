@@ -143,8 +143,14 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 		if (roce_psn_lt(p, qp->req.una))
 			return roce_drop(qp, ROCE_R_RESP_PSN);
 		qp->stats.rnr_naks_rx++;
-		ack_upto(qp, prev);
+		lost = ack_upto(qp, prev);
 		advance(qp, una_after(qp, prev), now);
+		if (lost) {
+			/* A READ/atomic response before p went missing: resend from it. */
+			qp->stats.implicit_naks++;
+			go_back(qp, qp->req.una);
+			return 0;
+		}
 		if (qp->req.rnr_wait && qp->req.nak_psn == p)
 			return 0; /* same episode */
 		if (qp->rnr_retry != 7) {
@@ -165,10 +171,17 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 	case ROCE_AETH_NAK:
 		if (roce_psn_lt(p, qp->req.una))
 			return roce_drop(qp, ROCE_R_RESP_PSN);
-		ack_upto(qp, prev);
+		lost = ack_upto(qp, prev);
 		advance(qp, una_after(qp, prev), now);
 		if (syn == ROCE_SYN_NAK_PSN_SEQ) {
 			qp->stats.seq_naks_rx++;
+			if (lost) {
+				/* The gap is a READ/atomic response: resend from that request,
+				 * not from p (p is past it). */
+				qp->stats.implicit_naks++;
+				go_back(qp, qp->req.una);
+				return 0;
+			}
 			if (qp->req.rnr_wait && qp->req.nak_psn == p)
 				return 0; /* the RNR wait already rewinds to p */
 			go_back(qp, p);

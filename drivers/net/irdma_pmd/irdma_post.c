@@ -374,7 +374,7 @@ rte_pmd_irdma_post_send(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 				     pub->qp_num, i);
 		} else {
 			qp->stats.tx_rejected_wrs++;
-			IRDMA_DP_LOG(tx, ERR, "%s qp %u: WR %u (wr_id 0x%" PRIx64 ") refused: %s",
+			IRDMA_DP_LOG(tx, DEBUG, "%s qp %u: WR %u (wr_id 0x%" PRIx64 ") refused: %s",
 				     pub->dev->name, pub->qp_num, i, wr[i].wr_id, strerror(-ret));
 		}
 	}

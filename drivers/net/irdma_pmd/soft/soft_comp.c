@@ -77,6 +77,7 @@ static void fail_oldest(struct soft_qp *qp, uint8_t status)
 	s->status = status;
 	if (s->read_like && qp->rd_outstanding)
 		qp->rd_outstanding--;
+	qp->sq_stalled = true;
 }
 
 static void comp_ack(struct soft_qp *qp, const struct roce_pkt *p)

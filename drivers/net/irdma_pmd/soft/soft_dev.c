@@ -105,6 +105,7 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->cfg.name = dev->name;
 	dev->cfg.port = NULL; /* not kept: the caller's string */
 	dev->gen = (uint8_t)cfg->gen;
+	dev->faults = cfg->drop_ppm || cfg->dup_ppm || cfg->reorder_ppm || cfg->corrupt_ppm;
 	dev->mtu = cfg->mtu ? cfg->mtu : 4096;
 	soft_fill_uk_attrs(&dev->uk_attrs, dev->gen);
 	dev->max_qp = cfg->max_qp ? cfg->max_qp : SOFT_DEF_MAX_QP;
@@ -587,9 +588,11 @@ static int soft_qp_modify(struct irdma_hw_dev *hw, uint32_t qp_id,
 			qp->state = attr->state;
 			if (attr->state == IRDMA_HW_QPS_RTR && (mask & IRDMA_HW_QP_ATTR_RQ_PSN))
 				qp->epsn = a->rq_psn;
-			if (attr->state == IRDMA_HW_QPS_RTS) {
+			if (attr->state == IRDMA_HW_QPS_RTS && old != IRDMA_HW_QPS_RTS &&
+			    old != IRDMA_HW_QPS_SQD) {
 				qp->retry_left = a->retry_cnt;
 				qp->rnr_left = a->rnr_retry;
+				qp->una_psn = qp->send_psn;
 			}
 		}
 		a->state = qp->state;
@@ -742,6 +745,8 @@ static const struct {
 	DEV_STAT(rx_icrc_errors), DEV_STAT(rx_malformed), DEV_STAT(rx_unknown_qp),
 	DEV_STAT(rx_bad_state), DEV_STAT(rx_qkey_errors), DEV_STAT(tx_backlog_full),
 	DEV_STAT(cq_overflows), DEV_STAT(doorbells), DEV_STAT(polls),
+	DEV_STAT(tx_fault_drops), DEV_STAT(tx_fault_dups), DEV_STAT(tx_fault_reorders),
+	DEV_STAT(tx_fault_corrupts),
 };
 
 #define QP_STAT(n) { #n, offsetof(struct soft_qp_stats, n) }

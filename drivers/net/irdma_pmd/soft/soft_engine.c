@@ -44,8 +44,9 @@ static unsigned int engine_step(struct soft_dev *dev, unsigned int budget)
 	unsigned int work = 0, i, qbudget;
 	uint64_t now = rte_get_tsc_cycles();
 
-	work += soft_wire_rx(dev, budget);
+	/* Arms first: a CQ armed before this step sees the completions it produces. */
 	work += soft_db_scan(dev);
+	work += soft_wire_rx(dev, budget);
 	qbudget = budget / (dev->n_active ? dev->n_active : 1);
 	if (qbudget < 4)
 		qbudget = 4;

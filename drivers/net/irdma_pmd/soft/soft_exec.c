@@ -223,6 +223,7 @@ static void flush_sq(struct soft_qp *qp)
 	qp->send_offset = 0;
 	qp->rd_outstanding = 0;
 	qp->sq_kick = false;
+	qp->sq_stalled = false;
 	qp->ack_deadline = 0;
 	qp->rnr_until = 0;
 }

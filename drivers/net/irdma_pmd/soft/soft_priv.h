@@ -287,6 +287,7 @@ struct soft_dev_stats {
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
 	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_bad_state, rx_qkey_errors;
 	uint64_t tx_backlog_full, cq_overflows, doorbells, polls;
+	uint64_t tx_fault_drops, tx_fault_dups, tx_fault_reorders, tx_fault_corrupts;
 };
 
 struct soft_dev {
@@ -294,6 +295,7 @@ struct soft_dev {
 	struct irdma_hw_dev_config cfg;
 	struct irdma_uk_attrs uk_attrs;
 	uint8_t gen;
+	bool faults;           /* any wire fault injection configured */
 	uint16_t mtu;
 	uint8_t mac[6];
 	uint8_t gid[IRDMA_HW_MAX_GIDS][16];

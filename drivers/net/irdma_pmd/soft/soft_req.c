@@ -24,6 +24,9 @@ static void req_done(struct soft_qp *qp, struct soft_swqe *s, uint8_t status)
 	s->status = status;
 	qp->swq_send = swq_next(qp, qp->swq_send);
 	qp->send_offset = 0;
+	/* After an error nothing more is transmitted; earlier work may still complete. */
+	if (status)
+		qp->sq_stalled = true;
 }
 
 static bool is_read_like(uint8_t op)
@@ -50,6 +53,7 @@ static void req_accept(struct soft_qp *qp, const struct soft_wqe *w, int rc)
 	if (rc < 0) {
 		s->state = SOFT_SWQE_DONE;
 		s->status = FLUSH_LOC_QP_OP_ERR;
+		qp->sq_stalled = true;
 		SOFT_LOG(DEBUG, "%s: QP %u: malformed WQE at %u (op 0x%x)", qp->dev->name,
 			 qp->id, w->idx, w->op);
 	}
@@ -368,7 +372,7 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget)
 			return 0;
 		qp->rnr_until = 0;
 	}
-	while (work < budget && qp->state != IRDMA_HW_QPS_ERR) {
+	while (work < budget && qp->state != IRDMA_HW_QPS_ERR && !qp->sq_stalled) {
 		int rc;
 
 		if (qp->swq_send == qp->swq_head) {

@@ -31,6 +31,7 @@ struct soft_wire {
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
 	struct soft_wire *next;            /* loop registry */
 	uint16_t ip_id;
+	uint64_t rng;                      /* fault injection (xorshift64*) */
 	unsigned int n_backlog;
 	struct rte_mbuf *backlog[SOFT_WIRE_BACKLOG];
 	uint16_t n_dst;                    /* destination of each backlog frame (loop) */
@@ -62,6 +63,7 @@ int soft_wire_open(struct soft_dev *dev)
 		return -ENOMEM;
 	w->kind = SOFT_WIRE_LOOP;
 	w->dev = dev;
+	w->rng = dev->cfg.seed ? dev->cfg.seed : 0x9E3779B97F4A7C15ull;
 	snprintf(name, sizeof(name), "irdma_rx_%p", (void *)w);
 	w->rx_ring = rte_ring_create(name, 4096, dev->cfg.socket_id, RING_F_SC_DEQ);
 	if (w->rx_ring == NULL) {
@@ -189,6 +191,64 @@ struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, const struct roce_pkt *p,
 	return m;
 }
 
+static uint32_t wire_rand_ppm(struct soft_wire *w)
+{
+	w->rng ^= w->rng >> 12;
+	w->rng ^= w->rng << 25;
+	w->rng ^= w->rng >> 27;
+	return (uint32_t)((w->rng * 0x2545F4914F6CDD1Dull) >> 32) % 1000000u;
+}
+
+static void backlog_add(struct soft_wire *w, struct rte_mbuf *m, struct soft_wire *dst)
+{
+	w->dst[w->n_backlog] = dst;
+	w->backlog[w->n_backlog++] = m;
+}
+
+/*
+ * Wire faults (devargs drop/dup/reorder/corrupt, in parts per million): applied to frames
+ * as they leave, after the ICRC was computed, so the receiver sees exactly what a faulty
+ * link would deliver.
+ */
+static bool wire_faults(struct soft_dev *dev, struct soft_wire *w, struct rte_mbuf *m,
+			struct soft_wire *dst)
+{
+	const struct irdma_hw_dev_config *c = &dev->cfg;
+
+	if (c->drop_ppm && wire_rand_ppm(w) < c->drop_ppm) {
+		dev->st.tx_fault_drops++;
+		rte_pktmbuf_free(m);
+		return true;
+	}
+	if (c->corrupt_ppm && wire_rand_ppm(w) < c->corrupt_ppm) {
+		uint8_t *b = rte_pktmbuf_mtod(m, uint8_t *);
+		uint32_t from = ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
+
+		if (m->data_len > from) {
+			b[from + wire_rand_ppm(w) % (m->data_len - from)] ^= 0x20;
+			dev->st.tx_fault_corrupts++;
+		}
+	}
+	if (c->dup_ppm && wire_rand_ppm(w) < c->dup_ppm &&
+	    w->n_backlog + 2 <= SOFT_WIRE_BACKLOG) {
+		struct rte_mbuf *d = rte_pktmbuf_copy(m, dev->pool, 0, UINT32_MAX);
+
+		if (d != NULL) {
+			backlog_add(w, d, dst);
+			dev->st.tx_fault_dups++;
+		}
+	}
+	if (c->reorder_ppm && w->n_backlog && wire_rand_ppm(w) < c->reorder_ppm) {
+		/* goes out before the frame queued ahead of it */
+		backlog_add(w, w->backlog[w->n_backlog - 1], w->dst[w->n_backlog - 1]);
+		w->backlog[w->n_backlog - 2] = m;
+		w->dst[w->n_backlog - 2] = dst;
+		dev->st.tx_fault_reorders++;
+		return true;
+	}
+	return false;
+}
+
 void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p)
 {
 	struct soft_wire *w = dev->wire;
@@ -196,6 +256,7 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	uint32_t l3 = ROCE_ETH_HLEN + (p->has_vlan ? ROCE_VLAN_HLEN : 0);
 	uint32_t pad = roce_pad_len(p->paylen);
 	uint32_t len = m->data_len + p->paylen;
+	struct soft_wire *dst;
 
 	memset(buf + len, 0, pad);
 	len += pad;
@@ -205,8 +266,10 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	m->pkt_len = len;
 	dev->st.tx_packets++;
 	dev->st.tx_bytes += len;
-	w->dst[w->n_backlog] = loop_lookup(p->dgid);
-	w->backlog[w->n_backlog++] = m;
+	dst = loop_lookup(p->dgid);
+	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
+		return;
+	backlog_add(w, m, dst);
 }
 
 unsigned int soft_wire_flush(struct soft_dev *dev)
