@@ -223,15 +223,38 @@ int oob_read_exact(int fd, void *buf, size_t len, int timeout_ms)
 	return 0;
 }
 
-int oob_swap(int fd, enum oob_role role, const void *mine, void *theirs, size_t len,
-	     int timeout_ms)
+int oob_read_exact_idle(int fd, void *buf, size_t len, int timeout_ms, int (*idle)(void *),
+			void *arg)
+{
+	int64_t deadline = deadline_of(timeout_ms);
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+
+	if (!idle)
+		return oob_read_exact(fd, buf, len, timeout_ms);
+	/* Serve until the first byte is there; the rest of a record follows at once. */
+	while (poll(&p, 1, 0) == 0) {
+		if (deadline >= 0 && oob_now_ms() >= deadline)
+			return -ETIMEDOUT;
+		idle(arg);
+	}
+	return oob_read_exact(fd, buf, len, left_ms(deadline));
+}
+
+int oob_swap_idle(int fd, enum oob_role role, const void *mine, void *theirs, size_t len,
+		  int timeout_ms, int (*idle)(void *), void *arg)
 {
 	int rc;
 
 	if (role == OOB_CLIENT) {
 		rc = oob_write_all(fd, mine, len, timeout_ms);
-		return rc ? rc : oob_read_exact(fd, theirs, len, timeout_ms);
+		return rc ? rc : oob_read_exact_idle(fd, theirs, len, timeout_ms, idle, arg);
 	}
-	rc = oob_read_exact(fd, theirs, len, timeout_ms);
+	rc = oob_read_exact_idle(fd, theirs, len, timeout_ms, idle, arg);
 	return rc ? rc : oob_write_all(fd, mine, len, timeout_ms);
+}
+
+int oob_swap(int fd, enum oob_role role, const void *mine, void *theirs, size_t len,
+	     int timeout_ms)
+{
+	return oob_swap_idle(fd, role, mine, theirs, len, timeout_ms, NULL, NULL);
 }

@@ -39,10 +39,20 @@ int oob_write_all(int fd, const void *buf, size_t len, int timeout_ms);
  */
 int oob_read_exact(int fd, void *buf, size_t len, int timeout_ms);
 
+/**
+ * oob_read_exact() that keeps calling @p idle(@p arg) while no byte is waiting, for a
+ * caller whose device engine runs on its own thread (the inline engine must keep serving
+ * the peer while we wait for its TCP message). @p idle NULL: same as oob_read_exact().
+ */
+int oob_read_exact_idle(int fd, void *buf, size_t len, int timeout_ms, int (*idle)(void *),
+			void *arg);
+
 /** Client writes then reads, server reads then writes: one "step" of the exchange. */
 enum oob_role { OOB_CLIENT = 0, OOB_SERVER = 1 };
 int oob_swap(int fd, enum oob_role role, const void *mine, void *theirs, size_t len,
 	     int timeout_ms);
+int oob_swap_idle(int fd, enum oob_role role, const void *mine, void *theirs, size_t len,
+		  int timeout_ms, int (*idle)(void *), void *arg);
 
 /** Monotonic milliseconds. */
 int64_t oob_now_ms(void);

@@ -120,7 +120,8 @@ static uint32_t get_be32(const uint8_t *p)
 static int step(struct perftest_conn *c, const char *name, const void *mine, void *theirs,
 		size_t len)
 {
-	int rc = oob_swap(c->fd, c->role, mine, theirs, len, c->timeout_ms);
+	int rc = oob_swap_idle(c->fd, c->role, mine, theirs, len, c->timeout_ms, c->idle,
+			       c->idle_arg);
 
 	if (rc < 0)
 		c->failed_step = name;
@@ -230,7 +231,8 @@ int perftest_conn_done(struct perftest_conn *c)
 	/* Both sides write first (the captures show either order on the wire). */
 	rc = oob_write_all(c->fd, done, sizeof(done), c->timeout_ms);
 	if (rc == 0)
-		rc = oob_read_exact(c->fd, in, sizeof(in), c->timeout_ms);
+		rc = oob_read_exact_idle(c->fd, in, sizeof(in), c->timeout_ms, c->idle,
+					 c->idle_arg);
 	if (rc == 0 && memcmp(in, done, sizeof(done)) != 0)
 		rc = -EPROTO;
 	if (rc < 0)

@@ -96,6 +96,8 @@ struct perftest_conn {
 	uint32_t cache_line;       /**< negotiated (max) */
 	int mtu;                   /**< negotiated ibv_mtu enum (min) */
 	const char *failed_step;   /**< names the step of the last failure */
+	int (*idle)(void *);       /**< called while waiting for the peer (may be NULL) */
+	void *idle_arg;
 };
 
 /**
