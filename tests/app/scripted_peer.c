@@ -18,9 +18,14 @@ static void *sp_main(void *arg)
 	unsigned int i;
 	int fd, rc = 0;
 
-	if (p->is_client)
-		fd = oob_connect("127.0.0.1", p->port, SP_TIMEOUT_MS);
-	else
+	if (p->is_client) {
+		int64_t end = oob_now_ms() + SP_TIMEOUT_MS;
+		struct timespec ts = { 0, 20 * 1000000L };
+
+		while ((fd = oob_connect("127.0.0.1", p->port, SP_TIMEOUT_MS)) == -ECONNREFUSED &&
+		       oob_now_ms() < end)
+			nanosleep(&ts, NULL);
+	} else
 		fd = oob_accept(p->listen_fd, SP_TIMEOUT_MS);
 	if (fd < 0) {
 		p->failed_step = 0;
@@ -46,6 +51,11 @@ static void *sp_main(void *arg)
 				p->mismatch_at = k;
 				rc = 1;
 			}
+			free(buf);
+			break;
+		case SP_READ:
+			buf = malloc(s->len);
+			rc = buf ? oob_read_exact(fd, buf, s->len, SP_TIMEOUT_MS) : -ENOMEM;
 			free(buf);
 			break;
 		case SP_CLOSE:

@@ -11,7 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum sp_op { SP_WRITE, SP_EXPECT, SP_CLOSE, SP_SLEEP_MS };
+/* SP_READ: read len bytes, whatever they are. */
+enum sp_op { SP_WRITE, SP_EXPECT, SP_READ, SP_CLOSE, SP_SLEEP_MS };
 
 struct sp_step {
 	enum sp_op op;
@@ -34,7 +35,8 @@ struct scripted_peer {
 
 /** Start a server peer on a free port (peer->port). @return 0 or -errno. */
 int sp_start_server(struct scripted_peer *peer, const struct sp_step *steps, unsigned int n);
-/** Start a client peer that connects to 127.0.0.1:@p port. */
+/** Start a client peer that connects to 127.0.0.1:@p port (retrying while refused:
+ *  the program under test may still be starting). */
 int sp_start_client(struct scripted_peer *peer, uint16_t port, const struct sp_step *steps,
 		    unsigned int n);
 /** Wait for the peer thread. */
