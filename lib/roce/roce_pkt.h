@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * RoCEv2 frames: Ethernet (+ optional 802.1Q) / IPv4 or IPv6 / UDP 4791 / BTH / extension
+ * headers / payload / pad / ICRC, built from and parsed into one struct roce_pkt. The
+ * opcode table (roce_opcode.h) decides which extension headers are present.
+ */
+#ifndef ROCE_PKT_H
+#define ROCE_PKT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "roce_hdr.h"
+#include "roce_opcode.h"
+#include "roce_reason.h"
+
+struct roce_reth {
+	uint64_t va;
+	uint32_t rkey;
+	uint32_t len; /* whole message length */
+};
+
+struct roce_aeth {
+	uint8_t syndrome;
+	uint32_t msn;
+};
+
+struct roce_atmeth {
+	uint64_t va;
+	uint32_t rkey;
+	uint64_t swap_add; /* swap (CMP_SWAP) or add (FETCH_ADD) operand */
+	uint64_t cmp;      /* compare operand (CMP_SWAP only) */
+};
+
+struct roce_deth {
+	uint32_t qkey;
+	uint32_t sqpn;
+};
+
+struct roce_pkt {
+	/* Ethernet */
+	uint8_t dmac[6];
+	uint8_t smac[6];
+	uint8_t has_vlan;
+	uint16_t vlan_tci;
+	/* IP: addresses as GIDs (IPv4 as ::ffff:a.b.c.d) */
+	uint8_t ipv6;
+	uint8_t tclass;      /* IPv4 TOS / IPv6 traffic class */
+	uint8_t hop_limit;   /* IPv4 TTL / IPv6 hop limit */
+	uint16_t ip_id;      /* IPv4 identification */
+	uint16_t ip_frag;    /* IPv4 flags + fragment offset; senders put 0x4000 (DF) */
+	uint32_t flow_label; /* IPv6 */
+	uint8_t sgid[16];
+	uint8_t dgid[16];
+	/* UDP: the builder always sends checksum 0, as rxe does */
+	uint16_t sport;
+	uint16_t udp_csum; /* as received */
+	/* BTH */
+	uint8_t opcode;
+	uint8_t se;
+	uint8_t mig;
+	uint8_t padcnt;  /* parse output; the builder derives it from paylen */
+	uint8_t bth_b4;  /* FECN/BECN/reserved byte (0x40 in a CNP) */
+	uint8_t ackreq;
+	uint16_t pkey;
+	uint32_t dqpn;
+	uint32_t psn;
+	/* Extension headers: only those the opcode carries are meaningful. */
+	struct roce_reth reth;
+	struct roce_aeth aeth;
+	struct roce_atmeth atmeth;
+	uint64_t atmack;  /* original value in an ATOMIC ACKNOWLEDGE */
+	struct roce_deth deth;
+	uint32_t imm;     /* ImmDt as a host-order number of the big-endian field */
+	uint32_t ieth;    /* R_Key to invalidate */
+	uint32_t feth;
+	/* Payload (pad excluded). Build: copied from here unless NULL (then the caller
+	 * has already placed it at buf + roce_pkt_hdr_len()). Parse: points into the frame. */
+	const uint8_t *payload;
+	uint32_t paylen;
+	/* Parse outputs. */
+	const struct roce_opcode_info *oi;
+	const uint8_t *l3;   /* IP header inside the parsed frame (GRH area source) */
+	uint16_t l3_off;
+	uint16_t bth_off;
+	uint32_t wire_len;   /* bytes from the frame start through the ICRC */
+};
+
+/* roce_pkt_parse() flags. */
+#define ROCE_PARSE_NO_ICRC   (1u << 0) /* skip the ICRC check (checked elsewhere) */
+#define ROCE_PARSE_NO_CSUM   (1u << 1) /* skip IPv4 header and UDP checksum checks */
+
+/* Bytes before the payload: L2 + IP + UDP + BTH + extension headers. */
+uint32_t roce_pkt_hdr_len(const struct roce_pkt *p);
+
+/* Whole frame (without Ethernet FCS): headers + payload + pad + ICRC. */
+uint32_t roce_pkt_frame_len(const struct roce_pkt *p);
+
+static inline uint32_t roce_pad_len(uint32_t paylen)
+{
+	return (4u - (paylen & 3u)) & 3u;
+}
+
+/*
+ * Writes the complete frame into buf: headers, payload (copied from p->payload unless
+ * NULL), zero pad, IPv4 header checksum and ICRC. Returns the frame length, -EINVAL
+ * for an unknown opcode or a payload the opcode cannot carry, -ENOSPC if cap is short.
+ */
+int roce_pkt_build(const struct roce_pkt *p, uint8_t *buf, size_t cap);
+
+/*
+ * Writes only the headers (all lengths final, IPv4 checksum included) and returns their
+ * length; for frames whose payload is scattered. Finish with the pad bytes and
+ * roce_icrc_begin()/roce_crc32_update()/roce_icrc_put() over the pieces.
+ */
+int roce_pkt_write_hdrs(const struct roce_pkt *p, uint8_t *buf, size_t cap);
+
+/*
+ * Parses and validates a frame (starting at the Ethernet header; trailing Ethernet
+ * padding allowed). Returns 0 with *p filled, or -ROCE_R_* naming the first check that
+ * failed. Frames that are not RoCEv2 at all give -ROCE_R_ETHERTYPE, -ROCE_R_NOT_UDP or
+ * -ROCE_R_UDP_PORT.
+ */
+int roce_pkt_parse(const uint8_t *frame, size_t len, unsigned int flags, struct roce_pkt *p);
+
+#endif /* ROCE_PKT_H */
