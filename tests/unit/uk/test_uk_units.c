@@ -871,8 +871,8 @@ T_CASE(poll_rq_flush_park_vs_advance)
 	}
 }
 
-/* lib/uk pre-clears ahead for atomics too (the kernel does not); the posted WQE bytes are unchanged. */
-T_CASE(atomic_at_block_start_preclears)
+/* Atomics do not pre-clear ahead (kernel and rdma-core alike), even at a block start. */
+T_CASE(atomic_at_block_start_no_preclear)
 {
 	struct uqp *u = uqp_new(3, 0, false);
 	struct irdma_post_sq_info info = { .wr_id = 0xfa, .signaled = true };
@@ -884,7 +884,7 @@ T_CASE(atomic_at_block_start_preclears)
 	memset(&u->sq[256], 0x5a, 128 * 32);
 	info.op.atomic_fetch_add.fetch_add_data_bytes = 1;
 	T_EQ(irdma_uk_atomic_fetch_add(&u->qp, &info, false), 0);
-	T_CHECK(all_bytes(&u->sq[256], 128 * 32, 0x00));
+	T_CHECK(all_bytes(&u->sq[256], 128 * 32, 0x5a));
 	T_EQ(q(u->sq[128].elem, 3), 0xc000004f00000000ULL);
 	T_EQ(q(u->sq[128].elem, 7), 0x8000000000000000ULL);
 	uqp_free(u);
@@ -910,6 +910,39 @@ T_CASE(cq_resize_and_empty)
 	T_CHECK(c.cq.cq_base == (struct irdma_cqe *)other);
 	T_CHECK(irdma_uk_cq_empty(&c.cq));
 	free(c.ring);
+}
+
+/* A WR may not take more quanta than max_hw_sq_chunk (GEN_1: 2), and a read no more SGEs than the device
+ * reads (GEN_1: 1): -EINVAL, nothing written. */
+T_CASE(gen1_chunk_and_read_sge_limits)
+{
+	struct uqp *u = uqp_new(1, 0, false);
+	struct irdma_sge sg[4] = { { 0x1000, 1, 1 }, { 0x2000, 2, 2 }, { 0x3000, 3, 3 }, { 0x4000, 4, 4 } };
+	struct irdma_post_sq_info info = { .wr_id = 1, .signaled = true, .imm_data_valid = true };
+	uint8_t before[512 * 32];
+
+	u->qp.max_sq_frag_cnt = 3;
+	memcpy(before, u->sq, sizeof(before));
+	info.op.send.sg_list = sg;
+	info.op.send.num_sges = 3; /* + immediate: 4 fragments, 3 quanta */
+	T_EQ(irdma_uk_send(&u->qp, &info, true), -EINVAL);
+	info.op.rdma_write.lo_sg_list = sg;
+	info.op.rdma_write.num_lo_sges = 3;
+	T_EQ(irdma_uk_rdma_write(&u->qp, &info, true), -EINVAL);
+	info.imm_data_valid = false;
+	info.op.rdma_read.lo_sg_list = sg;
+	info.op.rdma_read.num_lo_sges = 2;
+	T_EQ(irdma_uk_rdma_read(&u->qp, &info, false, true), -EINVAL);
+	T_MEMEQ(u->sq, before, sizeof(before));
+	T_EQ(u->qp.sq_ring.head, 0);
+	T_EQ(u->db, 0);
+	info.op.rdma_read.num_lo_sges = 1;
+	T_EQ(irdma_uk_rdma_read(&u->qp, &info, false, true), 0);
+	info.imm_data_valid = true;
+	info.op.send.num_sges = 2; /* 3 fragments: 2 quanta */
+	T_EQ(irdma_uk_send(&u->qp, &info, true), 0);
+	T_EQ(u->qp.sq_ring.head, 4); /* read at 0, pad at 1, send at 2..3 */
+	uqp_free(u);
 }
 
 int main(int argc, char **argv)
