@@ -186,8 +186,11 @@ uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6)
 uint16_t roce_ip_csum(const void *hdr, size_t len)
 {
 	const uint8_t *p = hdr;
-	uint32_t sum = 0;
+	uint64_t sum = 0;
 
+	/* 32-bit words: 2^16 = 1 modulo 0xFFFF, so both halves count with weight one. */
+	for (; len >= 4; p += 4, len -= 4)
+		sum += roce_get_be32(p);
 	for (; len >= 2; p += 2, len -= 2)
 		sum += roce_get_be16(p);
 	if (len)
