@@ -137,35 +137,6 @@ bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n)
 	return dev->wire->n_backlog + n <= SOFT_WIRE_BACKLOG;
 }
 
-void soft_wire_address(struct soft_dev *dev, const struct soft_qp *qp,
-		       const struct irdma_hw_av *av, struct roce_pkt *p)
-{
-	const uint8_t *sgid = dev->gid[av->sgid_index < dev->n_gids ? av->sgid_index : 0];
-
-	memcpy(p->dmac, av->dmac, 6);
-	memcpy(p->smac, dev->mac, 6);
-	p->has_vlan = av->vlan_id != 0xFFFF && av->vlan_id != 0;
-	p->vlan_tci = av->vlan_id & 0x0FFF;
-	memcpy(p->dgid, av->dgid, 16);
-	/* The source address family follows the destination's. */
-	if (roce_gid_is_ipv4(av->dgid) && !roce_gid_is_ipv4(sgid)) {
-		uint32_t i;
-
-		for (i = 0; i < dev->n_gids; i++)
-			if (roce_gid_is_ipv4(dev->gid[i]))
-				sgid = dev->gid[i];
-	}
-	memcpy(p->sgid, sgid, 16);
-	p->ipv6 = !roce_gid_is_ipv4(av->dgid);
-	p->tclass = av->traffic_class;
-	p->hop_limit = av->hop_limit ? av->hop_limit : 64;
-	p->flow_label = av->flow_label;
-	p->ip_frag = 0x4000;
-	p->pkey = ROCE_PKEY_DEFAULT;
-	p->sport = roce_udp_sport(qp->id, qp->type == IRDMA_HW_QP_RC ? qp->attr.dest_qpn : 0,
-				  av->flow_label);
-}
-
 struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, const struct roce_pkt *p,
 				 uint8_t **payload)
 {
@@ -299,51 +270,18 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
 	return done;
 }
 
-/* Checks a parsed request/response against its QP and hands it to the right role. */
-static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p)
+/* Hands a parsed frame to its QP's transport, which checks it against the QP (state,
+ * transport class, addresses, Q_Key, PSN, opcode sequence) before anything happens. */
+static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_t now)
 {
 	struct soft_qp *qp = soft_qp_get(dev, p->dqpn);
-	uint8_t tr = ROCE_OP_TRANSPORT(p->opcode);
 
-	if (unlikely(qp == NULL)) {
+	if (unlikely(qp == NULL || qp->state == IRDMA_HW_QPS_RESET)) {
 		dev->st.rx_unknown_qp++;
 		return;
 	}
-	if (unlikely((qp->type == IRDMA_HW_QP_RC && tr != ROCE_TRANSPORT_RC) ||
-		     (qp->type == IRDMA_HW_QP_UD && tr != ROCE_TRANSPORT_UD))) {
-		qp->st.rx_dropped++;
-		dev->st.rx_malformed++;
-		return;
-	}
-	if (qp->type == IRDMA_HW_QP_UD) {
-		if (unlikely(p->deth.qkey != qp->attr.qkey)) {
-			qp->st.rx_dropped++;
-			dev->st.rx_qkey_errors++;
-			return;
-		}
-	} else if (unlikely(memcmp(p->sgid, qp->attr.av.dgid, 16) != 0)) {
-		qp->st.rx_dropped++; /* RC: only from the peer we were connected to */
-		return;
-	}
-	qp->st.rx_packets++;
-	qp->st.rx_bytes += p->paylen;
-	if (p->oi->flags & ROCE_OPF_REQ) {
-		if (unlikely(qp->state != IRDMA_HW_QPS_RTR && qp->state != IRDMA_HW_QPS_RTS &&
-			     qp->state != IRDMA_HW_QPS_SQD)) {
-			qp->st.rx_dropped++;
-			dev->st.rx_bad_state++;
-			return;
-		}
-		soft_resp_rx(qp, p);
-	} else {
-		if (unlikely(qp->state != IRDMA_HW_QPS_RTS && qp->state != IRDMA_HW_QPS_SQD)) {
-			qp->st.rx_dropped++;
-			dev->st.rx_bad_state++;
-			return;
-		}
-		soft_comp_rx(qp, p);
-	}
-	soft_engine_activate(dev, qp);
+	soft_xport_rx(qp, p, now);
+	soft_xport_settle(qp);
 }
 
 unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
@@ -351,10 +289,13 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 	struct soft_wire *w = dev->wire;
 	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
 	unsigned int n, i;
+	uint64_t now = 0;
 
 	if (budget > SOFT_WIRE_RX_BURST)
 		budget = SOFT_WIRE_RX_BURST;
 	n = rte_ring_dequeue_burst(w->rx_ring, (void **)pkts, budget, NULL);
+	if (n)
+		now = soft_now_ns(dev);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		struct roce_pkt p;
@@ -371,7 +312,7 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 		} else if (unlikely(!dev_owns_gid(dev, p.dgid))) {
 			dev->st.rx_malformed++;
 		} else if (p.opcode != ROCE_OP_CNP) {
-			wire_deliver(dev, &p);
+			wire_deliver(dev, &p, now);
 		}
 		rte_pktmbuf_free(m);
 	}
