@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The wire. Frames are complete RoCEv2 frames (Ethernet/IP/UDP/BTH/.../ICRC) built and
- * checked by lib/roce, in rte_mbufs, whatever the port. port=loop: every device of the
- * process that uses the loop owns an rx ring; transmitting means enqueueing onto the ring
- * of the device that owns the destination GID. Nothing received is trusted: frames that
- * fail a check are dropped and counted.
+ * checked by lib/roce, in rte_mbufs, whatever the port. Everything port-specific sits
+ * behind struct soft_port_ops (a transmit and a receive burst): port=loop delivers to the
+ * devices of this process, one rx ring each, by destination GID; an ethdev port is the same
+ * two calls over rte_eth_tx_burst/rte_eth_rx_burst. Nothing received is trusted: frames
+ * that fail a check are dropped and counted.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,12 +22,17 @@
 
 #include "soft_priv.h"
 
-enum soft_wire_kind {
-	SOFT_WIRE_LOOP,
+struct soft_wire;
+
+/* A port: both calls keep frame order and return how many frames they took/gave. */
+struct soft_port_ops {
+	const char *name;
+	unsigned int (*tx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
+	unsigned int (*rx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
 };
 
 struct soft_wire {
-	enum soft_wire_kind kind;
+	const struct soft_port_ops *port;
 	struct soft_dev *dev;
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
 	struct soft_wire *next;            /* loop registry */
@@ -34,8 +40,7 @@ struct soft_wire {
 	uint64_t rng;                      /* fault injection (xorshift64*) */
 	unsigned int n_backlog;
 	struct rte_mbuf *backlog[SOFT_WIRE_BACKLOG];
-	uint16_t n_dst;                    /* destination of each backlog frame (loop) */
-	struct soft_wire *dst[SOFT_WIRE_BACKLOG];
+	struct soft_wire *dst[SOFT_WIRE_BACKLOG]; /* loop: the device each frame goes to */
 };
 
 /* Devices on the loop. Changed only by open/close (control path), read by the engines:
@@ -43,6 +48,33 @@ struct soft_wire {
  * requires all QPs destroyed, and a frame in flight to it is dropped at lookup). */
 static struct soft_wire *loop_head;
 static rte_spinlock_t loop_lock = RTE_SPINLOCK_INITIALIZER;
+
+static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	struct soft_wire **dst = w->dst + (pkts - w->backlog);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (dst[i] == NULL) { /* nobody owns that address: the frame is lost */
+			rte_pktmbuf_free(pkts[i]);
+			continue;
+		}
+		if (rte_ring_enqueue(dst[i]->rx_ring, pkts[i]) != 0)
+			break; /* peer ring full: keep order, retry on the next step */
+	}
+	return i;
+}
+
+static unsigned int loop_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	return rte_ring_dequeue_burst(w->rx_ring, (void **)pkts, n, NULL);
+}
+
+static const struct soft_port_ops loop_port = {
+	.name = "loop",
+	.tx = loop_tx,
+	.rx = loop_rx,
+};
 
 #define SOFT_POOL_MBUFS 4095u
 #define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
@@ -61,7 +93,7 @@ int soft_wire_open(struct soft_dev *dev)
 			       dev->cfg.socket_id);
 	if (w == NULL)
 		return -ENOMEM;
-	w->kind = SOFT_WIRE_LOOP;
+	w->port = &loop_port;
 	w->dev = dev;
 	w->rng = dev->cfg.seed ? dev->cfg.seed : 0x9E3779B97F4A7C15ull;
 	snprintf(name, sizeof(name), "irdma_rx_%p", (void *)w);
@@ -246,20 +278,11 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 unsigned int soft_wire_flush(struct soft_dev *dev)
 {
 	struct soft_wire *w = dev->wire;
-	unsigned int i, done = 0;
+	unsigned int done;
 
-	for (i = 0; i < w->n_backlog; i++) {
-		struct soft_wire *dst = w->dst[i];
-
-		if (dst == NULL) { /* nobody owns that address: the frame is lost */
-			rte_pktmbuf_free(w->backlog[i]);
-			done++;
-			continue;
-		}
-		if (rte_ring_enqueue(dst->rx_ring, w->backlog[i]) != 0)
-			break; /* peer ring full: keep order, retry on the next step */
-		done++;
-	}
+	if (w->n_backlog == 0)
+		return 0;
+	done = w->port->tx(w, w->backlog, w->n_backlog);
 	if (done && done < w->n_backlog) {
 		memmove(w->backlog, w->backlog + done, (w->n_backlog - done) * sizeof(w->backlog[0]));
 		memmove(w->dst, w->dst + done, (w->n_backlog - done) * sizeof(w->dst[0]));
@@ -293,7 +316,7 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 
 	if (budget > SOFT_WIRE_RX_BURST)
 		budget = SOFT_WIRE_RX_BURST;
-	n = rte_ring_dequeue_burst(w->rx_ring, (void **)pkts, budget, NULL);
+	n = w->port->rx(w, pkts, budget);
 	if (n)
 		now = soft_now_ns(dev);
 	for (i = 0; i < n; i++) {
