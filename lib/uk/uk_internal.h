@@ -17,6 +17,8 @@
 #ifndef unlikely
 #define unlikely(x) __builtin_expect(!!(x), 0)
 #endif
+/* Hot-path helpers must inline: a call costs more than most of them. */
+#define IRDMA_ALWAYS_INLINE static inline __attribute__((always_inline))
 
 /* ---- helpers that are static in the kernel's uk.c ---- */
 void irdma_set_fragment(uint64_t *wqe, uint32_t offset, struct irdma_sge *sge, uint8_t valid);
@@ -47,20 +49,32 @@ uint32_t irdma_recv_wqe_body(uint8_t hw_rev, uint64_t *wqe, struct irdma_sge *sg
 
 /* ---- inline pieces of the hot paths ---- */
 
+/* A WQE spans 1..8 quanta: address it through the ring, not through one quantum's elem[] (whose bounds the
+ * compiler would apply to the whole WQE). */
+#define IRDMA_QUANTA_PTR(base, idx) ((uint64_t *)((base) + (idx)))
+
+/* SQ quanta of a WQE with frag_cnt fragments (immediate included): 1 + frag_cnt / 2. A WR may not take
+ * more than max_hw_sq_chunk quanta (8 on GEN_2/3: 15 fragments; 2 on GEN_1: 3 fragments): padding could
+ * not place it, and at index 0 it would be written with the previous pass's polarity. */
+IRDMA_ALWAYS_INLINE uint32_t irdma_frag_quanta(uint32_t frag_cnt)
+{
+	return (frag_cnt >> 1) + 1;
+}
+
 /* (x + n) mod size for x < size, n <= size: no division. */
-static inline uint32_t irdma_ring_add(uint32_t x, uint32_t n, uint32_t size)
+IRDMA_ALWAYS_INLINE uint32_t irdma_ring_add(uint32_t x, uint32_t n, uint32_t size)
 {
 	x += n;
 	return x >= size ? x - size : x;
 }
 
-static inline uint32_t irdma_ring_used(const struct irdma_ring *r)
+IRDMA_ALWAYS_INLINE uint32_t irdma_ring_used(const struct irdma_ring *r)
 {
 	return r->head >= r->tail ? r->head - r->tail : r->head + r->size - r->tail;
 }
 
 /* GEN_2/3 fragment: address, then STag | length | valid. */
-static inline void irdma_frag_gen_2(uint64_t *wqe, uint32_t offset, const struct irdma_sge *sge,
+IRDMA_ALWAYS_INLINE void irdma_frag_gen_2(uint64_t *wqe, uint32_t offset, const struct irdma_sge *sge,
 				    uint8_t valid)
 {
 	if (likely(sge != NULL)) {
@@ -76,7 +90,7 @@ static inline void irdma_frag_gen_2(uint64_t *wqe, uint32_t offset, const struct
 }
 
 /* GEN_1 fragment: address, then length | STag; no valid bit. */
-static inline void irdma_frag_gen_1(uint64_t *wqe, uint32_t offset, const struct irdma_sge *sge)
+IRDMA_ALWAYS_INLINE void irdma_frag_gen_1(uint64_t *wqe, uint32_t offset, const struct irdma_sge *sge)
 {
 	if (likely(sge != NULL)) {
 		set_64bit_val(wqe, offset, IRDMA_FIELD_PREP(IRDMAQPSQ_FRAG_TO, sge->addr));
@@ -89,7 +103,7 @@ static inline void irdma_frag_gen_1(uint64_t *wqe, uint32_t offset, const struct
 	}
 }
 
-static inline void irdma_frag(bool gen_1, uint64_t *wqe, uint32_t offset, const struct irdma_sge *sge,
+IRDMA_ALWAYS_INLINE void irdma_frag(bool gen_1, uint64_t *wqe, uint32_t offset, const struct irdma_sge *sge,
 			      uint8_t valid)
 {
 	if (unlikely(gen_1))
@@ -103,7 +117,7 @@ static inline void irdma_frag(bool gen_1, uint64_t *wqe, uint32_t offset, const 
  * plus the GEN_2/3 null fragment that carries the valid bit when frag_cnt is even. Returns the additional
  * fragment count for the header.
  */
-static inline uint32_t irdma_write_tail_frags(bool gen_1, uint8_t hw_rev, uint64_t *wqe,
+IRDMA_ALWAYS_INLINE uint32_t irdma_write_tail_frags(bool gen_1, uint8_t hw_rev, uint64_t *wqe,
 					      const struct irdma_sge *sg_list, uint32_t first,
 					      uint32_t num_sges, uint32_t frag_cnt, uint8_t valid)
 {
@@ -127,7 +141,7 @@ static inline uint32_t irdma_write_tail_frags(bool gen_1, uint8_t hw_rev, uint64
  * The SQ slot allocation of irdma_qp_get_next_send_wqe: room check, NOP padding across a chunk boundary,
  * polarity flip at index 0, the GEN_1 odd-slot header, and the tracking entry.
  */
-static inline uint64_t *irdma_sq_alloc(struct irdma_qp_uk *qp, uint32_t *wqe_idx, uint16_t quanta,
+IRDMA_ALWAYS_INLINE uint64_t *irdma_sq_alloc(struct irdma_qp_uk *qp, uint32_t *wqe_idx, uint16_t quanta,
 				       uint32_t total_size, uint64_t wr_id, bool signaled)
 {
 	struct irdma_sq_uk_wr_trk_info *trk;
@@ -155,7 +169,7 @@ static inline uint64_t *irdma_sq_alloc(struct irdma_qp_uk *qp, uint32_t *wqe_idx
 
 	/* GEN_1 fetches WQEs in 64-byte pairs: hide the unused odd half from the device. */
 	if (unlikely(qp->hw_rev == IRDMA_GEN_1) && quanta == 1 && (new_head & 1))
-		set_64bit_val_release(qp->sq_base[new_head].elem, IRDMA_WQE_HDR_BYTE,
+		set_64bit_val_release(IRDMA_QUANTA_PTR(qp->sq_base, new_head), IRDMA_WQE_HDR_BYTE,
 				      IRDMA_FIELD_PREP(IRDMAQPSQ_VALID, !qp->swqe_polarity));
 
 	trk = &qp->sq_wrtrk_array[head];
@@ -164,33 +178,51 @@ static inline uint64_t *irdma_sq_alloc(struct irdma_qp_uk *qp, uint32_t *wqe_idx
 	trk->quanta = quanta;
 	trk->signaled = signaled;
 
-	return qp->sq_base[head].elem;
+	return IRDMA_QUANTA_PTR(qp->sq_base, head);
+}
+
+/* irdma_qp_get_next_recv_wqe / irdma_srq_get_next_recv_wqe: take the head entry of an RQ-style ring of
+ * (1 << shift)-quanta entries; full when the next head would meet the tail. Returns false when full. */
+IRDMA_ALWAYS_INLINE bool irdma_rq_take(struct irdma_ring *ring, uint8_t *polarity, uint32_t *wqe_idx)
+{
+	uint32_t head = ring->head;
+	uint32_t next = head + 1 == ring->size ? 0 : head + 1;
+
+	if (unlikely(next == ring->tail))
+		return false;
+	*wqe_idx = head;
+	if (unlikely(head == 0))
+		*polarity ^= 1;
+	ring->head = next;
+	return true;
 }
 
 /* irdma_clr_wqes: only every 128th index does anything. */
-static inline void irdma_clr_wqes_inl(struct irdma_qp_uk *qp, uint32_t wqe_idx)
+IRDMA_ALWAYS_INLINE void irdma_clr_wqes_inl(struct irdma_qp_uk *qp, uint32_t wqe_idx)
 {
 	if (unlikely(!(wqe_idx & (IRDMA_SQ_CLR_BLOCK - 1))))
 		irdma_clr_wqes_block(qp, wqe_idx);
 }
 
-static inline void irdma_sq_doorbell(struct irdma_qp_uk *qp)
+IRDMA_ALWAYS_INLINE void irdma_sq_doorbell(struct irdma_qp_uk *qp)
 {
 	irdma_uk_db_write(qp->wqe_alloc_db, qp->qp_id);
 }
 
 /* CQE slot idx: 32-byte stride, or 64 bytes with avoid_mem_cflct. */
-static inline uint64_t *irdma_cqe_at(const struct irdma_cq_uk *cq, uint32_t idx)
+IRDMA_ALWAYS_INLINE uint64_t *irdma_cqe_at(const struct irdma_cq_uk *cq, uint32_t idx)
 {
 	return (uint64_t *)cq->cq_base + ((size_t)idx << (2 + cq->avoid_mem_cflct));
 }
 
 /* Sum of SGE lengths (u32, wraps like the kernel's). */
-static inline uint32_t irdma_sge_total(const struct irdma_sge *sg_list, uint32_t num_sges)
+IRDMA_ALWAYS_INLINE uint32_t irdma_sge_total(const struct irdma_sge *sg_list, uint32_t num_sges)
 {
 	uint32_t total = 0;
 	uint32_t i;
 
+	if (likely(num_sges == 1))
+		return sg_list[0].length;
 	for (i = 0; i < num_sges; i++)
 		total += sg_list[i].length;
 	return total;

@@ -180,7 +180,7 @@ static int irdma_sq_flush_one(struct irdma_qp_uk *qp, struct irdma_cq_poll_info 
 		const struct irdma_sq_uk_wr_trk_info *trk = &qp->sq_wrtrk_array[tail];
 		uint64_t hdr;
 
-		get_64bit_val(qp->sq_base[tail].elem, IRDMA_WQE_HDR_BYTE, &hdr);
+		get_64bit_val(IRDMA_QUANTA_PTR(qp->sq_base, tail), IRDMA_WQE_HDR_BYTE, &hdr);
 		info->op_type = (uint8_t)IRDMA_FIELD_GET(IRDMAQPSQ_OPCODE, hdr);
 		qp->sq_ring.tail = irdma_ring_add(tail, trk->quanta ? trk->quanta : 1, qp->sq_ring.size);
 		if (info->op_type != IRDMAQP_OP_NOP) {
@@ -192,13 +192,9 @@ static int irdma_sq_flush_one(struct irdma_qp_uk *qp, struct irdma_cq_poll_info 
 	return -ENOENT; /* only NOPs were outstanding */
 }
 
-/**
- * irdma_uk_cq_poll_cmpl - report one completion
- * Return: 0 (info filled), -ENOENT (no completion to report), -EFAULT (a CQE was consumed that must not be
- * reported: its QP is gone or being destroyed, its index is out of range, or it completes an unsignaled
- * SQ WQE successfully).
- */
-int irdma_uk_cq_poll_cmpl(struct irdma_cq_uk *cq, struct irdma_cq_poll_info *info)
+/* Every case: extended CQEs, errors and flushes, SRQ, iWARP connection WQEs, unsignaled and bad CQEs. */
+static __attribute__((noinline)) int irdma_cq_poll_general(struct irdma_cq_uk *cq,
+							  struct irdma_cq_poll_info *info)
 {
 	struct irdma_ring *pring = NULL;
 	struct irdma_qp_uk *qp;
@@ -286,7 +282,7 @@ again:
 				}
 				idx = qp->rq_ring.tail;
 			}
-			if (unlikely(idx >= qp->rq_ring.size)) {
+			if (unlikely(idx >= qp->rq_size)) {
 				ret = -EFAULT;
 				goto exit;
 			}
@@ -359,4 +355,85 @@ exit:
 		set_64bit_val(cqe, IRDMA_BYTE_24, qword3);
 	}
 	return ret;
+}
+
+/**
+ * irdma_uk_cq_poll_cmpl - report one completion
+ * The common case (a successful, signaled SQ or RQ completion without extension) is decoded inline; every
+ * other CQE goes through the general path before anything is modified, so both give the same result.
+ * Return: 0 (info filled), -ENOENT (no completion to report), -EFAULT (a CQE was consumed that must not be
+ * reported: its QP is gone or being destroyed, its index is out of range, or it completes an unsignaled
+ * SQ WQE successfully).
+ */
+int irdma_uk_cq_poll_cmpl(struct irdma_cq_uk *cq, struct irdma_cq_poll_info *info)
+{
+	const uint32_t head = cq->cq_ring.head;
+	uint64_t *cqe = irdma_cqe_at(cq, head);
+	uint64_t qword0, qword2, qword3, ctx;
+	struct irdma_qp_uk *qp;
+	uint32_t wqe_idx, next;
+
+	get_64bit_val_acquire(cqe, IRDMA_BYTE_24, &qword3);
+	if (IRDMA_FIELD_GET(IRDMA_CQ_VALID, qword3) != cq->polarity)
+		return -ENOENT;
+	if (unlikely(qword3 & (IRDMA_CQ_EXTCQE | IRDMA_CQ_ERROR | IRDMA_CQ_SRQ)))
+		return irdma_cq_poll_general(cq, info);
+	get_64bit_val(cqe, IRDMA_BYTE_8, &ctx);
+	qp = (struct irdma_qp_uk *)(uintptr_t)ctx;
+	if (unlikely(!qp || qp->destroy_pending || qp->first_sq_wq))
+		return irdma_cq_poll_general(cq, info);
+
+	wqe_idx = (uint32_t)IRDMA_FIELD_GET(IRDMA_CQ_WQEIDX, qword3);
+	get_64bit_val(cqe, IRDMA_BYTE_0, &qword0);
+	get_64bit_val(cqe, IRDMA_BYTE_16, &qword2);
+	if (qword3 & IRDMA_CQ_SQ) {
+		const struct irdma_sq_uk_wr_trk_info *trk = &qp->sq_wrtrk_array[wqe_idx];
+
+		if (unlikely(wqe_idx >= qp->sq_ring.size || !trk->signaled))
+			return irdma_cq_poll_general(cq, info);
+		info->wr_id = trk->wrid;
+		info->bytes_xfered = trk->wr_len;
+		info->q_type = IRDMA_CQE_QTYPE_SQ;
+		info->stag_invalid_set = false;
+		qp->sq_ring.tail = irdma_ring_add(wqe_idx, trk->quanta, qp->sq_ring.size);
+	} else {
+		uint32_t idx = wqe_idx >> qp->rq_wqe_size;
+
+		if (unlikely(idx >= qp->rq_size))
+			return irdma_cq_poll_general(cq, info);
+		info->wr_id = qp->rq_wrid_array[idx];
+		info->bytes_xfered = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_PAYLDLEN, qword0);
+		info->q_type = IRDMA_CQE_QTYPE_RQ;
+		info->stag_invalid_set = IRDMA_FIELD_GET(IRDMACQ_STAG, qword3);
+		if (info->stag_invalid_set)
+			info->inv_stag = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_INVSTAG, qword2);
+		qp->rq_ring.tail = idx + 1 == qp->rq_ring.size ? 0 : idx + 1;
+	}
+	info->qp_handle = qp;
+	info->stat.raw = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_TCPSQN_ROCEPSN_RTT_TS, qword0);
+	info->qp_id = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_QPID, qword2);
+	info->ud_src_qpn = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_UDSRCQPN, qword2);
+	info->comp_status = IRDMA_COMPL_STATUS_SUCCESS;
+	info->major_err = 0;
+	info->minor_err = 0;
+	info->op_type = (uint8_t)IRDMA_FIELD_GET(IRDMACQ_OP, qword3);
+	info->error = false;
+	info->solicited_event = IRDMA_FIELD_GET(IRDMACQ_SOEVENT, qword3);
+	info->ipv4 = IRDMA_FIELD_GET(IRDMACQ_IPV4, qword3);
+	info->ud_vlan_valid = false;
+	info->ud_smac_valid = false;
+	info->imm_valid = false;
+
+	/* consume the slot */
+	next = head + 1;
+	if (unlikely(next == cq->cq_ring.size)) {
+		next = 0;
+		cq->polarity ^= 1;
+	}
+	/* the CQ tail always equals the head: both move together, in every path */
+	cq->cq_ring.head = next;
+	cq->cq_ring.tail = next;
+	if (likely(next & 0x3f) || irdma_uk_cq_empty(cq))
+		set_64bit_val_release(cq->shadow_area, IRDMA_BYTE_CQ_SHADOW_HEAD, next);
+	return 0;
 }

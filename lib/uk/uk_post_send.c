@@ -25,13 +25,13 @@ static inline void irdma_publish(struct irdma_qp_uk *qp, uint64_t *wqe, uint64_t
 /*
  * Fragment part shared by send and RDMA write: the immediate (when valid) or the first SGE in slot 0, the
  * remaining SGEs after the header quantum. Slot 0 always encodes sg_list[0] when there is no immediate,
- * even for zero SGEs (NULL list: null fragment), as the kernel does.
+ * even for zero SGEs (NULL list: null fragment), as the kernel does. Returns the additional fragment count.
  */
-static inline uint32_t irdma_write_sges(struct irdma_qp_uk *qp, uint64_t *wqe, struct irdma_sge *sg_list,
-					uint32_t num_sges, uint32_t frag_cnt,
-					const struct irdma_post_sq_info *info, uint8_t polarity)
+static __attribute__((noinline)) uint32_t
+irdma_sq_frags_general(struct irdma_qp_uk *qp, uint64_t *wqe, struct irdma_sge *sg_list, uint32_t num_sges,
+		       uint32_t frag_cnt, const struct irdma_post_sq_info *info, uint8_t polarity)
 {
-	const bool gen_1 = unlikely(qp->hw_rev == IRDMA_GEN_1);
+	const bool gen_1 = qp->hw_rev == IRDMA_GEN_1;
 
 	if (info->imm_data_valid) {
 		set_64bit_val(wqe, IRDMA_BYTE_0, IRDMA_FIELD_PREP(IRDMAQPSQ_IMMDATA, info->imm_data));
@@ -42,9 +42,22 @@ static inline uint32_t irdma_write_sges(struct irdma_qp_uk *qp, uint64_t *wqe, s
 	return irdma_write_tail_frags(gen_1, qp->hw_rev, wqe, sg_list, 1, num_sges, frag_cnt, polarity);
 }
 
+/* The common case inline: one SGE, no immediate, GEN_2 format. */
+IRDMA_ALWAYS_INLINE uint32_t irdma_write_sges(struct irdma_qp_uk *qp, uint64_t *wqe, struct irdma_sge *sg_list,
+					      uint32_t num_sges, uint32_t frag_cnt,
+					      const struct irdma_post_sq_info *info, uint8_t polarity)
+{
+	if (likely(frag_cnt == 1 && !info->imm_data_valid && qp->hw_rev != IRDMA_GEN_1)) {
+		irdma_frag_gen_2(wqe, IRDMA_BYTE_0, sg_list, polarity);
+		return 0;
+	}
+	return irdma_sq_frags_general(qp, wqe, sg_list, num_sges, frag_cnt, info, polarity);
+}
+
 /**
  * irdma_uk_send - post a send (plain, solicited, with invalidate, UD) with SGEs
- * Return: 0, -EINVAL (too many SGEs), -ENOMEM (SQ full).
+ * Return: 0, -EINVAL (too many SGEs, or more quanta than one WR may take: max_hw_sq_chunk, i.e. 15
+ * fragments with the immediate on GEN_2/3, 3 on GEN_1), -ENOMEM (SQ full).
  */
 int irdma_uk_send(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool post_sq)
 {
@@ -57,10 +70,10 @@ int irdma_uk_send(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool 
 	if (unlikely(num_sges > qp->max_sq_frag_cnt))
 		return -EINVAL;
 	frag_cnt = num_sges + info->imm_data_valid;
-	if (unlikely(frag_cnt > IRDMA_MAX_SQ_FRAG_CNT_ENCODABLE))
+	if (unlikely(irdma_frag_quanta(frag_cnt) > qp->max_hw_sq_chunk))
 		return -EINVAL;
 
-	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)((frag_cnt >> 1) + 1),
+	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(frag_cnt),
 			     irdma_sge_total(op_info->sg_list, num_sges), info->wr_id, info->signaled);
 	if (unlikely(!wqe))
 		return -ENOMEM;
@@ -88,7 +101,7 @@ int irdma_uk_send(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool 
 
 /**
  * irdma_uk_rdma_write - post an RDMA write (op_type 0x00 or solicited 0x0d), optionally with immediate
- * Return: 0, -EINVAL (too many SGEs), -ENOMEM (SQ full).
+ * Return: 0, -EINVAL (too many SGEs or quanta, as irdma_uk_send), -ENOMEM (SQ full).
  */
 int irdma_uk_rdma_write(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool post_sq)
 {
@@ -101,10 +114,10 @@ int irdma_uk_rdma_write(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info,
 	if (unlikely(num_sges > qp->max_sq_frag_cnt))
 		return -EINVAL;
 	frag_cnt = num_sges + info->imm_data_valid;
-	if (unlikely(frag_cnt > IRDMA_MAX_SQ_FRAG_CNT_ENCODABLE))
+	if (unlikely(irdma_frag_quanta(frag_cnt) > qp->max_hw_sq_chunk))
 		return -EINVAL;
 
-	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)((frag_cnt >> 1) + 1),
+	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(frag_cnt),
 			     irdma_sge_total(op_info->lo_sg_list, num_sges), info->wr_id, info->signaled);
 	if (unlikely(!wqe))
 		return -ENOMEM;
@@ -126,7 +139,7 @@ int irdma_uk_rdma_write(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info,
 
 /**
  * irdma_uk_rdma_read - post an RDMA read, or read with local invalidate when inv_stag is true
- * Return: 0, -EINVAL (too many SGEs), -ENOMEM (SQ full).
+ * Return: 0, -EINVAL (more SGEs than max_sq_frag_cnt or the device's max_hw_read_sges), -ENOMEM (SQ full).
  */
 int irdma_uk_rdma_read(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool inv_stag,
 		       bool post_sq)
@@ -138,19 +151,26 @@ int irdma_uk_rdma_read(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, 
 	uint8_t polarity;
 	uint64_t *wqe;
 
-	if (unlikely(num_sges > qp->max_sq_frag_cnt || num_sges > IRDMA_MAX_SQ_FRAG_CNT_ENCODABLE))
+	/* lib/uk also enforces what the kernel leaves to its verbs layer: the device's read SGE limit */
+	if (unlikely(num_sges > qp->max_sq_frag_cnt || num_sges > qp->uk_attrs->max_hw_read_sges ||
+		     irdma_frag_quanta(num_sges) > qp->max_hw_sq_chunk))
 		return -EINVAL;
 
-	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)((num_sges >> 1) + 1),
+	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(num_sges),
 			     irdma_sge_total(op_info->lo_sg_list, num_sges), info->wr_id, info->signaled);
 	if (unlikely(!wqe))
 		return -ENOMEM;
 	irdma_clr_wqes_inl(qp, wqe_idx);
 	polarity = qp->swqe_polarity;
 
-	irdma_frag(gen_1, wqe, IRDMA_BYTE_0, op_info->lo_sg_list, polarity);
-	addl = irdma_write_tail_frags(gen_1, qp->hw_rev, wqe, op_info->lo_sg_list, 1, num_sges, num_sges,
-				      polarity);
+	if (likely(num_sges == 1 && !gen_1)) {
+		irdma_frag_gen_2(wqe, IRDMA_BYTE_0, op_info->lo_sg_list, polarity);
+		addl = 0;
+	} else {
+		irdma_frag(gen_1, wqe, IRDMA_BYTE_0, op_info->lo_sg_list, polarity);
+		addl = irdma_write_tail_frags(gen_1, qp->hw_rev, wqe, op_info->lo_sg_list, 1, num_sges,
+					      num_sges, polarity);
+	}
 	set_64bit_val(wqe, IRDMA_BYTE_16, IRDMA_FIELD_PREP(IRDMAQPSQ_FRAG_TO, op_info->rem_addr.addr));
 	irdma_publish(qp, wqe,
 		      irdma_hdr_common(info, polarity) |

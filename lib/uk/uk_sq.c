@@ -28,7 +28,7 @@ int irdma_nop_1(struct irdma_qp_uk *qp)
 	if (!wqe_idx)
 		return -EINVAL;
 	qp->sq_wrtrk_array[wqe_idx].quanta = IRDMA_QP_WQE_MIN_QUANTA;
-	irdma_write_nop(qp, qp->sq_base[wqe_idx].elem, false);
+	irdma_write_nop(qp, IRDMA_QUANTA_PTR(qp->sq_base, wqe_idx), false);
 	return 0;
 }
 

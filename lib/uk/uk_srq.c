@@ -46,24 +46,16 @@ int irdma_uk_srq_init(struct irdma_srq_uk *srq, struct irdma_srq_uk_init_info *i
  */
 uint64_t *irdma_srq_get_next_recv_wqe(struct irdma_srq_uk *srq, uint32_t *wqe_idx)
 {
-	uint32_t head = srq->srq_ring.head;
-	uint32_t used;
+	uint64_t *wqe;
 
 	/* The tail moves in the poll path, possibly on another thread. */
-	if (srq->lock) {
+	if (srq->lock)
 		irdma_uk_spin_lock(srq->lock);
-		used = irdma_ring_used(&srq->srq_ring);
+	wqe = irdma_rq_take(&srq->srq_ring, &srq->srwqe_polarity, wqe_idx) ?
+		      IRDMA_QUANTA_PTR(srq->srq_base, (size_t)*wqe_idx << srq->wqe_size) : NULL;
+	if (srq->lock)
 		irdma_uk_spin_unlock(srq->lock);
-	} else {
-		used = irdma_ring_used(&srq->srq_ring);
-	}
-	if (unlikely(used == srq->srq_ring.size - 1))
-		return NULL;
-	*wqe_idx = head;
-	if (unlikely(head == 0))
-		srq->srwqe_polarity ^= 1;
-	srq->srq_ring.head = irdma_ring_add(head, 1, srq->srq_ring.size);
-	return srq->srq_base[(size_t)head * srq->wqe_size_multiplier].elem;
+	return wqe;
 }
 
 /**

@@ -48,27 +48,29 @@
 #endif
 
 /* Queue memory is an array of little-endian qwords; byte_off is a multiple of 8. */
+#define irdma_qword_at(words, byte_off) ((uint64_t *)((const uint8_t *)(words) + (byte_off)))
+
 static inline void set_64bit_val(uint64_t *wqe_words, uint32_t byte_off, uint64_t val)
 {
-	wqe_words[byte_off >> 3] = irdma_cpu_to_le64(val);
+	*irdma_qword_at(wqe_words, byte_off) = irdma_cpu_to_le64(val);
 }
 
 static inline void get_64bit_val(const uint64_t *wqe_words, uint32_t byte_off, uint64_t *val)
 {
-	*val = irdma_le64_to_cpu(wqe_words[byte_off >> 3]);
+	*val = irdma_le64_to_cpu(*irdma_qword_at(wqe_words, byte_off));
 }
 
 /* Publishes a qword the device polls (WQE header, shadow words): every earlier store is visible first. */
 static inline void set_64bit_val_release(uint64_t *wqe_words, uint32_t byte_off, uint64_t val)
 {
-	atomic_store_explicit((_Atomic uint64_t *)&wqe_words[byte_off >> 3], irdma_cpu_to_le64(val),
+	atomic_store_explicit((_Atomic uint64_t *)irdma_qword_at(wqe_words, byte_off), irdma_cpu_to_le64(val),
 			      memory_order_release);
 }
 
 /* Reads a qword the device publishes (CQE qword 3): later reads see what was written before it. */
 static inline void get_64bit_val_acquire(const uint64_t *wqe_words, uint32_t byte_off, uint64_t *val)
 {
-	*val = irdma_le64_to_cpu(atomic_load_explicit((const _Atomic uint64_t *)&wqe_words[byte_off >> 3],
+	*val = irdma_le64_to_cpu(atomic_load_explicit((const _Atomic uint64_t *)irdma_qword_at(wqe_words, byte_off),
 						      memory_order_acquire));
 }
 
