@@ -343,6 +343,7 @@ struct soft_cqe {
 	uint8_t op;
 	uint32_t wqe_idx;
 	uint32_t bytes;
+	uint32_t stat;         /* qword 0 high half (RoCE PSN / timestamp); 0 here */
 	uint64_t ctx;          /* qword 1 */
 	uint64_t srq_qp_ctx;   /* qword 5 for SRQ completions */
 	bool srq;
