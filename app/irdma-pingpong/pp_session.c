@@ -258,11 +258,13 @@ static int ctx_connect(struct pp_ctx *c, const struct pingpong_dest *rem, uint32
 static void print_addr(const char *which, const struct pingpong_dest *d, bool ud_local)
 {
 	char gid[INET6_ADDRSTRLEN];
+	bool local = which[0] == 'l';
 
 	inet_ntop(AF_INET6, d->gid, gid, sizeof(gid));
-	/* rdma-core's ud_pingpong prints a colon after its local PSN: kept for scripts. */
-	printf("  %s address:  LID 0x%04x, QPN 0x%06x, PSN 0x%06x%s GID %s\n", which, d->lid,
-	       d->qpn, d->psn, ud_local ? ":" : ",", gid);
+	/* rdma-core's layout: "local address:  LID" (two spaces) but "remote address: LID";
+	 * ud_pingpong prints a colon after its local PSN. Kept for scripts that parse them. */
+	printf("  %s address: %sLID 0x%04x, QPN 0x%06x, PSN 0x%06x%s GID %s\n", which,
+	       local ? " " : "", d->lid, d->qpn, d->psn, ud_local ? ":" : ",", gid);
 }
 
 /* Wait for one completion event (armed CQ): the inline engine is stepped meanwhile. */
@@ -305,21 +307,26 @@ static int run(struct pp_ctx *c, bool client)
 		return die("cannot arm the CQ");
 	gettimeofday(&start, NULL);
 	while (rcnt < o->iters || scnt < o->iters) {
-		if (o->use_events) {
-			rc = wait_event(c, last + tmo);
-			if (rc == 0 && rte_pmd_irdma_cq_req_notify(c->cq, 0) < 0)
-				return die("cannot re-arm the CQ");
-		}
 		n = rte_pmd_irdma_poll_cq(c->cq, wc, RTE_DIM(wc));
 		if (n < 0)
 			return die("poll_cq: %s", n == -EIO ? "CQ overflow" : strerror(-n));
 		if (n == 0) {
-			if (rte_rdtsc() - last > tmo)
+			/* The CQ stays armed from the last event on: a completion after the arm
+			 * always writes the eventfd, so none is lost between poll and wait. */
+			if (o->use_events) {
+				rc = wait_event(c, last + tmo);
+				if (rc == 0 && rte_pmd_irdma_cq_req_notify(c->cq, 0) < 0)
+					return die("cannot re-arm the CQ");
+			} else {
+				rc = rte_rdtsc() - last > tmo ? -ETIMEDOUT : 0;
+				rte_pmd_irdma_idle(c->dev);
+			}
+			if (rc == -ETIMEDOUT)
 				return die("no completion for %u s (sent %u, received %u of %u): "
 					   "the peer is gone or unreachable", o->timeout_s, scnt,
 					   rcnt, o->iters);
-			if (!o->use_events)
-				rte_pmd_irdma_idle(c->dev);
+			if (rc < 0)
+				return die("waiting for a completion event: %s", strerror(-rc));
 			continue;
 		}
 		last = rte_rdtsc();

@@ -116,17 +116,17 @@ static int pp_server_main(void *arg)
 	return 0;
 }
 
-static void pingpong(bool ud, uint32_t size, struct pp_ctx *srv, struct pp_ctx *cli,
+static void pingpong(bool ud, bool events, uint32_t size, struct pp_ctx *srv, struct pp_ctx *cli,
 		     struct pp_arg *sa, int *crc)
 {
 	static struct pp_opts so, co;
 	char port[8];
 	char *const sargv[] = { "--", "--devargs", "soft,port=loop,name=pp_srv,ip=198.18.0.1",
 				"-g", "1", "-n", "50", "-s", NULL, "-p", port, "--timeout", "10",
-				ud ? "--ud" : "--rc", NULL };
+				ud ? "--ud" : "--rc", events ? "-e" : "-i1", NULL };
 	char *const cargv[] = { "--", "--devargs", "soft,port=loop,name=pp_cli,ip=198.18.0.2",
 				"-g", "1", "-n", "50", "-s", NULL, "-p", port, "--timeout", "10",
-				ud ? "--ud" : "--rc", "127.0.0.1", NULL };
+				ud ? "--ud" : "--rc", events ? "-e" : "-i1", "127.0.0.1", NULL };
 	char sz[12], err[256];
 	char **sv = (char **)sargv, **cv = (char **)cargv;
 
@@ -134,8 +134,8 @@ static void pingpong(bool ud, uint32_t size, struct pp_ctx *srv, struct pp_ctx *
 	snprintf(sz, sizeof(sz), "%u", size);
 	sv[8] = sz;
 	cv[8] = sz;
-	T_EQ(pp_opts_parse(&so, "irdma-pingpong", 14, sv, err, sizeof(err)), 0);
-	T_EQ(pp_opts_parse(&co, "irdma-pingpong", 15, cv, err, sizeof(err)), 0);
+	T_EQ(pp_opts_parse(&so, "irdma-pingpong", 15, sv, err, sizeof(err)), 0);
+	T_EQ(pp_opts_parse(&co, "irdma-pingpong", 16, cv, err, sizeof(err)), 0);
 	T_CHECK(co.server_host != NULL && so.server_host == NULL);
 	*crc = -1;
 	sa->c = srv;
@@ -156,13 +156,31 @@ T_CASE(pingpong_rc_over_the_path_mtu)
 	struct pp_arg sa;
 	int crc;
 
-	pingpong(false, 3000, &srv, &cli, &sa, &crc);
+	pingpong(false, false, 3000, &srv, &cli, &sa, &crc);
 	T_EQ(sa.rc, 0);
 	T_EQ(crc, 0);
 	/* ibv_rc_pingpong's report, from both sides */
 	T_EQ(count(captured, "300000 bytes in "), 2);
 	T_EQ(count(captured, "50 iters in "), 2);
 	T_EQ(count(captured, "GID ::ffff:198.18.0.2"), 2);
+	/* rdma-core's layout, spaces included */
+	T_EQ(count(captured, "  local address:  LID 0x0000, QPN 0x"), 2);
+	T_EQ(count(captured, "  remote address: LID 0x0000, QPN 0x"), 2);
+	pp_session_fini(&cli);
+	pp_session_fini(&srv);
+}
+
+/* -e: both sides sleep on their CQ's eventfd (re-armed after each event). */
+T_CASE(pingpong_rc_with_completion_events)
+{
+	struct pp_ctx srv, cli;
+	struct pp_arg sa;
+	int crc;
+
+	pingpong(false, true, 64, &srv, &cli, &sa, &crc);
+	T_EQ(sa.rc, 0);
+	T_EQ(crc, 0);
+	T_EQ(count(captured, "6400 bytes in "), 2);
 	pp_session_fini(&cli);
 	pp_session_fini(&srv);
 }
@@ -175,9 +193,11 @@ T_CASE(pingpong_ud_with_grh_area)
 	const uint8_t *g;
 	int crc;
 
-	pingpong(true, 512, &srv, &cli, &sa, &crc);
+	pingpong(true, false, 512, &srv, &cli, &sa, &crc);
 	T_EQ(sa.rc, 0);
 	T_EQ(crc, 0);
+	T_EQ(count(captured, ": GID ::ffff:198.18.0."), 2); /* ud_pingpong's local line */
+	T_EQ(count(captured, "51200 bytes in "), 2);
 	/* The client's last receive came from the server (198.18.0.1): RoCEv2/IPv4 leaves
 	 * the first 20 bytes of the GRH area zero and puts the IPv4 header in the last 20. */
 	g = cli.buf;
