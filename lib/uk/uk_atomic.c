@@ -16,9 +16,7 @@ static inline uint64_t *irdma_atomic_wqe(struct irdma_qp_uk *qp, const struct ir
 	wqe = irdma_sq_alloc(qp, &wqe_idx, IRDMA_ATOMIC_WQE_QUANTA, 0, info->wr_id, info->signaled);
 	if (unlikely(!wqe))
 		return NULL;
-	/* The kernel skips the pre-clear here; doing it keeps stale data out of the next pass (no byte of a
-	 * posted WQE changes). */
-	irdma_clr_wqes_inl(qp, wqe_idx);
+	/* As in the kernel, atomics do not pre-clear ahead (irdma_clr_wqes). */
 
 	set_64bit_val(wqe, IRDMA_BYTE_0, IRDMA_FIELD_PREP(IRDMAQPSQ_FRAG_TO, local_addr));
 	set_64bit_val(wqe, IRDMA_BYTE_8, IRDMA_FIELD_PREP(IRDMAQPSQ_LOCSTAG, lkey));

@@ -53,6 +53,14 @@ uint32_t irdma_recv_wqe_body(uint8_t hw_rev, uint64_t *wqe, struct irdma_sge *sg
  * compiler would apply to the whole WQE). */
 #define IRDMA_QUANTA_PTR(base, idx) ((uint64_t *)((base) + (idx)))
 
+/* SQ quanta of a WQE with frag_cnt fragments (immediate included): 1 + frag_cnt / 2. A WR may not take
+ * more than max_hw_sq_chunk quanta (8 on GEN_2/3: 15 fragments; 2 on GEN_1: 3 fragments): padding could
+ * not place it, and at index 0 it would be written with the previous pass's polarity. */
+IRDMA_ALWAYS_INLINE uint32_t irdma_frag_quanta(uint32_t frag_cnt)
+{
+	return (frag_cnt >> 1) + 1;
+}
+
 /* (x + n) mod size for x < size, n <= size: no division. */
 IRDMA_ALWAYS_INLINE uint32_t irdma_ring_add(uint32_t x, uint32_t n, uint32_t size)
 {

@@ -56,7 +56,8 @@ IRDMA_ALWAYS_INLINE uint32_t irdma_write_sges(struct irdma_qp_uk *qp, uint64_t *
 
 /**
  * irdma_uk_send - post a send (plain, solicited, with invalidate, UD) with SGEs
- * Return: 0, -EINVAL (too many SGEs), -ENOMEM (SQ full).
+ * Return: 0, -EINVAL (too many SGEs, or more quanta than one WR may take: max_hw_sq_chunk, i.e. 15
+ * fragments with the immediate on GEN_2/3, 3 on GEN_1), -ENOMEM (SQ full).
  */
 int irdma_uk_send(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool post_sq)
 {
@@ -69,10 +70,10 @@ int irdma_uk_send(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool 
 	if (unlikely(num_sges > qp->max_sq_frag_cnt))
 		return -EINVAL;
 	frag_cnt = num_sges + info->imm_data_valid;
-	if (unlikely(frag_cnt > IRDMA_MAX_SQ_FRAG_CNT_ENCODABLE))
+	if (unlikely(irdma_frag_quanta(frag_cnt) > qp->max_hw_sq_chunk))
 		return -EINVAL;
 
-	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)((frag_cnt >> 1) + 1),
+	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(frag_cnt),
 			     irdma_sge_total(op_info->sg_list, num_sges), info->wr_id, info->signaled);
 	if (unlikely(!wqe))
 		return -ENOMEM;
@@ -100,7 +101,7 @@ int irdma_uk_send(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool 
 
 /**
  * irdma_uk_rdma_write - post an RDMA write (op_type 0x00 or solicited 0x0d), optionally with immediate
- * Return: 0, -EINVAL (too many SGEs), -ENOMEM (SQ full).
+ * Return: 0, -EINVAL (too many SGEs or quanta, as irdma_uk_send), -ENOMEM (SQ full).
  */
 int irdma_uk_rdma_write(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool post_sq)
 {
@@ -113,10 +114,10 @@ int irdma_uk_rdma_write(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info,
 	if (unlikely(num_sges > qp->max_sq_frag_cnt))
 		return -EINVAL;
 	frag_cnt = num_sges + info->imm_data_valid;
-	if (unlikely(frag_cnt > IRDMA_MAX_SQ_FRAG_CNT_ENCODABLE))
+	if (unlikely(irdma_frag_quanta(frag_cnt) > qp->max_hw_sq_chunk))
 		return -EINVAL;
 
-	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)((frag_cnt >> 1) + 1),
+	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(frag_cnt),
 			     irdma_sge_total(op_info->lo_sg_list, num_sges), info->wr_id, info->signaled);
 	if (unlikely(!wqe))
 		return -ENOMEM;
@@ -138,7 +139,7 @@ int irdma_uk_rdma_write(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info,
 
 /**
  * irdma_uk_rdma_read - post an RDMA read, or read with local invalidate when inv_stag is true
- * Return: 0, -EINVAL (too many SGEs), -ENOMEM (SQ full).
+ * Return: 0, -EINVAL (more SGEs than max_sq_frag_cnt or the device's max_hw_read_sges), -ENOMEM (SQ full).
  */
 int irdma_uk_rdma_read(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool inv_stag,
 		       bool post_sq)
@@ -150,10 +151,12 @@ int irdma_uk_rdma_read(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, 
 	uint8_t polarity;
 	uint64_t *wqe;
 
-	if (unlikely(num_sges > qp->max_sq_frag_cnt || num_sges > IRDMA_MAX_SQ_FRAG_CNT_ENCODABLE))
+	/* lib/uk also enforces what the kernel leaves to its verbs layer: the device's read SGE limit */
+	if (unlikely(num_sges > qp->max_sq_frag_cnt || num_sges > qp->uk_attrs->max_hw_read_sges ||
+		     irdma_frag_quanta(num_sges) > qp->max_hw_sq_chunk))
 		return -EINVAL;
 
-	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)((num_sges >> 1) + 1),
+	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(num_sges),
 			     irdma_sge_total(op_info->lo_sg_list, num_sges), info->wr_id, info->signaled);
 	if (unlikely(!wqe))
 		return -ENOMEM;

@@ -167,3 +167,26 @@ int irdma_fragcnt_to_wqesize_rq(uint32_t frag_cnt, uint16_t *wqe_size)
 		return -EINVAL;
 	return 0;
 }
+
+/**
+ * irdma_uk_calc_cq_size - CQE slots for a CQ that must hold cqe completions (lib/uk extension)
+ * Kernel >= 6.19 rule: cqe + 2; doubled for 32-byte CQEs on GEN_2 and later (room for extended CQEs);
+ * rounded up to even; grown by 2 when the ring would be exactly one 4 KiB page (a GEN_3 hardware
+ * requirement the kernel applies to all); at least 4. The buffer is slots x 32 (or 64) bytes.
+ * Return: 0, or -EINVAL when cqe is 0 or not below max_hw_cq_size.
+ */
+int irdma_uk_calc_cq_size(struct irdma_uk_attrs *uk_attrs, uint32_t cqe, bool cqe_64byte, uint32_t *cq_size)
+{
+	uint64_t n;
+
+	if (!cqe || cqe >= uk_attrs->max_hw_cq_size)
+		return -EINVAL;
+	n = (uint64_t)cqe + 2;
+	if (!cqe_64byte && uk_attrs->hw_rev >= IRDMA_GEN_2)
+		n *= 2;
+	n += n & 1;
+	if (n * (cqe_64byte ? IRDMA_EXTENDED_CQE_BYTES : IRDMA_CQE_BYTES) == IRDMA_HW_PAGE_SIZE)
+		n += 2;
+	*cq_size = (uint32_t)(n < 4 ? 4 : n);
+	return 0;
+}

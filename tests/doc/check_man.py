@@ -5,7 +5,7 @@
 For every page in the man directory:
   render     groff -ww -z -man prints nothing and exits 0
   man        man -l renders it (to /dev/null) without a warning
-  sections   NAME, SYNOPSIS, ARGUMENTS, DESCRIPTION, RETURN VALUE, SEE ALSO, in this
+  sections   .TH names the page; NAME, SYNOPSIS, ARGUMENTS, DESCRIPTION, RETURN VALUE, SEE ALSO, in this
              order; NAME starts with the page's own function name
   synopsis   the #include'd header exists, declares the function, and the SYNOPSIS
              prototype equals that declaration (whitespace normalised)
@@ -170,7 +170,8 @@ def params_of(decl):
 # ---------------------------------------------------------------- pages
 
 def render_text(page):
-    r = subprocess.run(['groff', '-man', '-Tascii', '-P-c', '-P-b', '-P-o', '-P-u', page],
+    # A wide line so that long page names in the header line do not overlap.
+    r = subprocess.run(['groff', '-man', '-rLL=160n', '-Tascii', '-P-c', '-P-b', '-P-o', '-P-u', page],
                        capture_output=True, text=True)
     return r.stdout
 
@@ -199,7 +200,8 @@ def check_man(page):
     env = dict(os.environ, MANPAGER='cat', PAGER='cat', MANWIDTH='80', MAN_DISABLE_SECCOMP='1',
                LC_ALL='C.UTF-8')
     with open(os.devnull, 'w') as null:
-        r = subprocess.run(['man', '--warnings=all', '-l', page], stdout=null,
+        # groff's "all" leaves out the mac/di/reg categories; "w" enables every warning.
+        r = subprocess.run(['man', '--warnings=w', '-l', page], stdout=null,
                            stderr=subprocess.PIPE, text=True, env=env)
     errs = r.stderr.strip().splitlines()
     if r.returncode:
@@ -207,8 +209,12 @@ def check_man(page):
     return errs
 
 
-def check_sections(name, order, body):
+def check_sections(name, order, body, text=None):
     errs = []
+    if text is not None:
+        first = next((l for l in text.splitlines() if l.strip()), '')
+        if not first.startswith(f'{name}(3)'):
+            errs.append(f'.TH does not name the page {name}(3): "{first.strip()}"')
     present = [s for s in order if s in SECTIONS]
     for s in SECTIONS:
         if s not in order:
@@ -308,8 +314,9 @@ def check_page(tap, path, pages, include_dirs, cache, have_groff, have_man, gold
         tap.check(not errs, f'{name}: man -l renders without warnings', errs)
     else:
         tap.skip(f'{name}: man -l renders without warnings', 'man is not installed')
-    order, body = split_sections(render_text(path))
-    errs = check_sections(name, order, body)
+    text = render_text(path)
+    order, body = split_sections(text)
+    errs = check_sections(name, order, body, text)
     tap.check(not errs, f'{name}: required sections', errs)
     errs, proto = check_synopsis(name, body, include_dirs, cache)
     tap.check(not errs, f'{name}: SYNOPSIS matches the header', errs)
@@ -427,17 +434,21 @@ def selftest(tap, fixtures, include_dirs):
         syn_errs, proto = check_synopsis(name, body, include_dirs, cache)
         results = {
             'render': check_render(path),
+            'man': check_man(path) if shutil.which('man') else ['man is not installed'],
             'sections': check_sections(name, order, body),
             'synopsis': syn_errs,
             'arguments': check_arguments(body, proto),
             'see-also': check_see_also(body, pages),
         }
-        errs = results.get(want, [])
-        tap.check(bool(errs), f'selftest: {f}: the {want} check reports the defect',
-                  [] if errs else ['the defect went unnoticed'])
-        if errs:
-            print(f'#   detected: {errs[0]}')
-        others = [f'{k}: {e[0]}' for k, e in results.items() if k != want and e]
+        # A rendering defect must be seen by both renderers.
+        wanted = ['render', 'man'] if want == 'render' else [want]
+        for w in wanted:
+            errs = results.get(w, [])
+            tap.check(bool(errs), f'selftest: {f}: the {w} check reports the defect',
+                      [] if errs else ['the defect went unnoticed'])
+            if errs:
+                print(f'#   detected: {errs[0]}')
+        others = [f'{k}: {e[0]}' for k, e in results.items() if k not in wanted and e]
         tap.check(not others, f'selftest: {f}: the other checks pass', others)
 
 

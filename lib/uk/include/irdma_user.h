@@ -480,6 +480,8 @@ int irdma_get_rqdepth(struct irdma_uk_attrs *uk_attrs, uint32_t rq_size, uint8_t
 int irdma_get_srqdepth(struct irdma_uk_attrs *uk_attrs, uint32_t srq_size, uint8_t shift,
 		       uint32_t *srqdepth);
 int irdma_fragcnt_to_quanta_sq(uint32_t frag_cnt, uint16_t *quanta);
+/* lib/uk extension: the kernel's (>= 6.19) CQ sizing rule, slots for cqe completions. */
+int irdma_uk_calc_cq_size(struct irdma_uk_attrs *uk_attrs, uint32_t cqe, bool cqe_64byte, uint32_t *cq_size);
 int irdma_fragcnt_to_wqesize_rq(uint32_t frag_cnt, uint16_t *wqe_size);
 
 #ifdef __cplusplus
