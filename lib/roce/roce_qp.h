@@ -18,8 +18,10 @@
  *
  * The state machines call back into the device (struct roce_qp_ops) to check keys,
  * place received bytes, take receive WQEs and report completions; the device moves the
- * bytes and writes CQEs. Payload bytes of a returned tx descriptor must be consumed
- * before the next call on the same QP (UD/UC sends complete on that next call).
+ * bytes and writes CQEs. Callbacks run synchronously inside roce_qp_rx/tx/timer, and
+ * send_done also inside roce_qp_post_send/modify when the QP is in (or enters) ERR.
+ * Payload bytes of a returned tx descriptor must be consumed before the next call on
+ * the same QP (UD/UC sends complete on that next call).
  */
 #ifndef ROCE_QP_H
 #define ROCE_QP_H
@@ -190,6 +192,7 @@ struct roce_qp_init_attr {
 	uint32_t qpn;
 	uint32_t sq_depth;        /* outstanding send WRs, rounded up to a power of two */
 	uint32_t max_rd_res;      /* upper bound for max_dest_rd_atomic (responder resources) */
+	uint32_t max_unacked_psn; /* requester window in PSNs; 0 = 128 (as rxe) */
 	const struct roce_qp_ops *ops;
 	void *user;               /* the device's per-QP context, qp->user */
 };
@@ -229,7 +232,7 @@ struct roce_qp_attr {
 	uint8_t timeout;            /* local ACK timeout code */
 	uint8_t retry_cnt;          /* 0..7 */
 	uint8_t rnr_retry;          /* 0..7, 7 = infinite */
-	uint8_t max_rd_atomic;      /* ORD */
+	uint8_t max_rd_atomic;      /* ORD (0 is taken as 1 so READs can still run) */
 	uint32_t flags;             /* ROCE_QP_F_* */
 };
 
@@ -410,6 +413,23 @@ uint64_t roce_qp_next_deadline(const struct roce_qp *qp);
 
 /* Moves the QP to ERR with the given cause: flushes the send queue, calls qp_error. */
 void roce_qp_set_error(struct roce_qp *qp, uint8_t status);
+
+/*
+ * Cheap test for an engine's scheduler: 1 when roce_qp_tx() may produce a packet or a
+ * UD/UC completion now (responses queued, or send work that is not waiting for an RNR
+ * timer); 0 means the QP needs attention only on rx or at roce_qp_next_deadline().
+ */
+static inline int roce_qp_wants_tx(const struct roce_qp *qp, uint64_t now)
+{
+	if (qp->resp.jhead != qp->resp.jtail)
+		return 1;
+	if (qp->state != ROCE_QPS_RTS && qp->state != ROCE_QPS_SQD)
+		return qp->req.head != qp->req.next && qp->type != ROCE_QPT_RC;
+	if (qp->req.rnr_wait && now < qp->req.rnr_deadline)
+		return 0;
+	return qp->req.next != qp->req.tail ||
+	       (qp->type != ROCE_QPT_RC && qp->req.head != qp->req.next);
+}
 
 /* Send WRs posted and not yet completed. */
 static inline uint32_t roce_qp_sq_outstanding(const struct roce_qp *qp)
