@@ -9,14 +9,6 @@
 
 #include "itest_pair.h"
 
-static struct rte_pmd_irdma_sge
-sge_of(const struct endpoint *e, size_t off, uint32_t len)
-{
-	struct rte_pmd_irdma_sge s = { (uintptr_t)(e->buf + off), len, e->mr->lkey };
-
-	return s;
-}
-
 static struct rte_pmd_irdma_send_wr
 mk_wr(enum rte_pmd_irdma_wr_opcode op, uint64_t id, struct rte_pmd_irdma_sge *s, uint32_t n)
 {

@@ -159,6 +159,8 @@ void irdma_registry_lock(void);
 void irdma_registry_unlock(void);
 struct rte_pmd_irdma_dev *irdma_registry_first(void);
 struct rte_pmd_irdma_dev *irdma_registry_next(struct rte_pmd_irdma_dev *dev);
+/* By name; the caller holds the registry lock. */
+struct rte_pmd_irdma_dev *irdma_registry_find(const char *name);
 
 /* MR table maintenance (irdma_mr.c). */
 void irdma_keys_set(struct rte_pmd_irdma_dev *dev, uint32_t stag, uint32_t pd_id);
