@@ -297,6 +297,7 @@ static int run_mode(const struct perf_opts *o, enum perf_mode m,
 	cfg.inline_size = p.inline_size;
 	cfg.gid_index = o->gid_index;
 	cfg.atomics = m == PERF_ATOMIC_LAT;
+	cfg.reads = m == PERF_ATOMIC_LAT || m == PERF_READ_LAT || m == PERF_READ_BW;
 	for (i = 0; i < 2; i++) {
 		rc = perf_res_create(&r[i], devs[i], &cfg, err, errlen);
 		if (rc < 0)
