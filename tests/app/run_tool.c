@@ -42,7 +42,7 @@ static void slurp(int fd, char *buf, size_t len)
 int run_tool(const char *exe, const char *name, const char *lcores, const char *const *args,
 	     int limit_ms, struct tool_result *r)
 {
-	char prefix[96], prefix_arg[128], dir[160], out_tmpl[] = "/tmp/irdma_app_outXXXXXX",
+	char prefix[96], prefix_arg[128], dir[160], lcores_arg[64], out_tmpl[] = "/tmp/irdma_app_outXXXXXX",
 	     err_tmpl[] = "/tmp/irdma_app_errXXXXXX";
 	const char *argv[64];
 	posix_spawn_file_actions_t fa;
@@ -62,8 +62,13 @@ int run_tool(const char *exe, const char *name, const char *lcores, const char *
 		argv[argc++] = "512";
 		argv[argc++] = "--no-shconf";
 		argv[argc++] = prefix_arg;
-		argv[argc++] = "-l";
-		argv[argc++] = lcores;
+		if (strchr(lcores, '@')) { /* lcore@cpu mapping */
+			snprintf(lcores_arg, sizeof(lcores_arg), "--lcores=%s", lcores);
+			argv[argc++] = lcores_arg;
+		} else {
+			argv[argc++] = "-l";
+			argv[argc++] = lcores;
+		}
 		argv[argc++] = "--log-level=lib.eal:notice";
 	}
 	argv[argc++] = "--";

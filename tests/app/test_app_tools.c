@@ -318,6 +318,17 @@ T_CASE(loop_write_bw)   { loop_run("write_bw", "0-1", 65536, NULL); }
 T_CASE(loop_read_bw)    { loop_run("read_bw", "0-1", 4096, "-s4096"); }
 T_CASE(loop_send_bw)    { loop_run("send_bw", "0", 1024, "--size=1024"); }
 
+/* Two lcores on one CPU: no two spinning pollers there, both sides from one loop. */
+T_CASE(loop_lcores_sharing_a_cpu_run_one_loop)
+{
+	T_EQ(run_tool(perf_exe, "shared", "0@0,1@0", ARGS("--test", "send_lat", "-n", "50"),
+		      60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.err, "irdma-perf: lcores 0 and 1 share a CPU: both sides run from one "
+			      "loop on lcore 0") != NULL);
+	check_table(" #bytes #iterations", 9, 2, 50);
+}
+
 T_CASE(loop_all_on_one_lcore)
 {
 	static const char *const heads[] = { "RDMA_Write Latency Test", "Send Latency Test",
