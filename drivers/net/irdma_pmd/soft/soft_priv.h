@@ -245,7 +245,7 @@ struct soft_wire;
 
 struct soft_dev_stats {
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
-	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp;
+	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_not_roce;
 	uint64_t tx_backlog_full, cq_overflows, doorbells, polls;
 	uint64_t tx_fault_drops, tx_fault_dups, tx_fault_reorders, tx_fault_corrupts;
 };
