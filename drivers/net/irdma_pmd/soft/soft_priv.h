@@ -39,6 +39,7 @@ extern int soft_logtype;
 #define SOFT_FIRST_QPN   2u    /* QP0/QP1 are the IB special QPs */
 #define SOFT_MAX_ORD     16u /* READ/atomics in flight per QP */
 #define SOFT_MAX_IRD     16u /* responder resources per QP */
+#define SOFT_MAX_WR_IN_FLIGHT 1024u /* remote WRs a QP hands to lib/roce at once */
 #define SOFT_MAX_MSG     (1u << 31)
 #define SOFT_MAX_SGE     16u   /* addl frag cnt is 4 bits */
 
