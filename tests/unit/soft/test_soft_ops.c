@@ -288,6 +288,34 @@ T_CASE(nop_signaled)
 	}
 }
 
+/* The device executes a WQE only once its valid bit matches the pass: a doorbell for a WQE
+ * whose header is not valid yet does nothing, and the next doorbell picks it up. */
+T_CASE(valid_bit_gates_fetch)
+{
+	struct irdma_cq_poll_info info;
+	struct t_pair p;
+	uint64_t *hdr;
+	int i;
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	T_EQ(irdma_nop(&p.qa.uk, 7, true, false), 0);
+	hdr = &((uint64_t *)p.qa.sq)[3];
+	T_EQ(*hdr >> 63, 1);
+	*hdr &= ~(1ull << 63); /* as if the header store were not visible yet */
+	irdma_uk_qp_post_wr(&p.qa.uk);
+	for (i = 0; i < 100; i++)
+		t_progress();
+	T_EQ(irdma_uk_cq_poll_cmpl(&p.ca.uk, &info), -ENOENT);
+	*hdr |= 1ull << 63;
+	irdma_uk_qp_post_wr(&p.qa.uk);
+	T_EQ(t_poll(&p.ca, &info), 0);
+	T_EQ(info.wr_id, 7);
+	T_EQ(info.op_type, IRDMA_OP_TYPE_NOP);
+	/* the device published its SQ tail (one quantum) in the QP shadow area */
+	T_EQ(p.qa.shadow[0] & 0x7FFF, 1);
+	t_pair_close(&p);
+}
+
 /* Inline SEND and inline WRITE at every size boundary of the generation's inline layout. */
 static void inline_sizes(uint8_t gen)
 {
