@@ -71,6 +71,9 @@ struct irdma_cq_old_ring {
 struct irdma_pmd_cq {
 	struct rte_pmd_irdma_cq pub;
 	struct irdma_cq_uk uk;
+	/* engine=inline: the poll steps the device first (NULL with engine=service) */
+	int (*progress)(struct irdma_hw_dev *hw, unsigned int budget);
+	struct irdma_hw_dev *hw;
 	struct irdma_qmem mem;
 	struct irdma_shadow shadow;
 	uint32_t n_slots;        /* ring slots given to lib/uk */
@@ -159,6 +162,8 @@ void irdma_registry_lock(void);
 void irdma_registry_unlock(void);
 struct rte_pmd_irdma_dev *irdma_registry_first(void);
 struct rte_pmd_irdma_dev *irdma_registry_next(struct rte_pmd_irdma_dev *dev);
+/* By name; the caller holds the registry lock. */
+struct rte_pmd_irdma_dev *irdma_registry_find(const char *name);
 
 /* MR table maintenance (irdma_mr.c). */
 void irdma_keys_set(struct rte_pmd_irdma_dev *dev, uint32_t stag, uint32_t pd_id);
