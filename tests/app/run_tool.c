@@ -62,7 +62,12 @@ int run_tool(const char *exe, const char *name, const char *lcores, const char *
 		argv[argc++] = "512";
 		argv[argc++] = "--no-shconf";
 		argv[argc++] = prefix_arg;
-		if (strchr(lcores, '@')) { /* lcore@cpu mapping */
+		if (!strncmp(lcores, "service:", 8)) { /* main lcore 0, service lcore 1 */
+			argv[argc++] = "-l";
+			argv[argc++] = "0,1";
+			argv[argc++] = "-s";
+			argv[argc++] = "0x2";
+		} else if (strchr(lcores, '@')) { /* lcore@cpu mapping */
 			snprintf(lcores_arg, sizeof(lcores_arg), "--lcores=%s", lcores);
 			argv[argc++] = lcores_arg;
 		} else {

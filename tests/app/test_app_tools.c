@@ -329,6 +329,20 @@ T_CASE(loop_lcores_sharing_a_cpu_run_one_loop)
 	check_table(" #bytes #iterations", 9, 2, 50);
 }
 
+/* engine=service: the devices' engines run as an rte_service on a service lcore. */
+T_CASE(loop_with_the_service_engine)
+{
+	T_EQ(run_tool(perf_exe, "svc", "service:", ARGS("--loop", "--test", "send_lat", "-n", "50",
+							"--devargs", "soft,port=loop,engine=service"),
+		      60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	check_table(" #bytes #iterations", 9, 2, 50);
+	/* without a service lcore it says what is missing */
+	T_EQ(run_tool(perf_exe, "svc", "0", ARGS("--test", "send_lat", "--loop", "--devargs",
+						 "soft,port=loop,engine=service"), 60000, &r), 0);
+	check_one_line_error("irdma-perf: ", "engine=service needs a service lcore");
+}
+
 T_CASE(loop_all_on_one_lcore)
 {
 	static const char *const heads[] = { "RDMA_Write Latency Test", "Send Latency Test",
