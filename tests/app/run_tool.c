@@ -42,8 +42,8 @@ static void slurp(int fd, char *buf, size_t len)
 int run_tool(const char *exe, const char *name, const char *lcores, const char *const *args,
 	     int limit_ms, struct tool_result *r)
 {
-	char prefix[96], prefix_arg[128], dir[160], lcores_arg[64], out_tmpl[] = "/tmp/irdma_app_outXXXXXX",
-	     err_tmpl[] = "/tmp/irdma_app_errXXXXXX";
+	char prefix[96], prefix_arg[128], dir[160], lcores_arg[64];
+	char out_tmpl[] = "/tmp/irdma_app_outXXXXXX", err_tmpl[] = "/tmp/irdma_app_errXXXXXX";
 	const char *argv[64];
 	posix_spawn_file_actions_t fa;
 	struct timespec ts = { 0, 5 * 1000000L };
