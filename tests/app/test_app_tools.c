@@ -343,6 +343,27 @@ T_CASE(loop_with_the_service_engine)
 	check_one_line_error("irdma-perf: ", "engine=service needs a service lcore");
 }
 
+/* -a: every size from 2 bytes to 8 MiB, doubling, one row each, data checked per size. */
+T_CASE(loop_all_sizes)
+{
+	unsigned long size = 2, b, it;
+	const char *p;
+	unsigned int rows = 0;
+
+	T_EQ(run_tool(perf_exe, "sizes", "0-1", ARGS("--test", "send_lat", "-a", "-n", "5"),
+		      120000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	p = strstr(r.out, " #bytes #iterations");
+	for (p = p ? strchr(p, '\n') : NULL; p && sscanf(p + 1, " %lu %lu", &b, &it) == 2;
+	     p = strchr(p + 1, '\n')) {
+		T_EQ(b, size);
+		T_EQ(it, 5);
+		size *= 2;
+		rows++;
+	}
+	T_EQ(rows, 23);
+}
+
 T_CASE(loop_all_on_one_lcore)
 {
 	static const char *const heads[] = { "RDMA_Write Latency Test", "Send Latency Test",
