@@ -145,6 +145,12 @@ T_CASE(srq_receives_for_two_qps)
 		r[i] = (struct rte_pmd_irdma_recv_wr){ 900 + (uint64_t)i, &rs[i], 1 };
 	}
 	T_EQ(rte_pmd_irdma_srq_post_recv(srq, r, 8, NULL), 8);
+	/* Armed at 7 WRs: falling to 6 raises SRQ_LIMIT_REACHED once. */
+	{
+		struct rte_pmd_irdma_srq_attr lim = { .srq_limit = 7 };
+
+		T_EQ(rte_pmd_irdma_srq_modify(srq, &lim, RTE_PMD_IRDMA_SRQ_LIMIT), 0);
+	}
 	fill_pattern(p.a.buf, 64, 1);
 	s = sge_of(&p.a, 0, 64);
 	wr = mk_wr(RTE_PMD_IRDMA_WR_SEND, 1, &s, 1);
@@ -161,6 +167,17 @@ T_CASE(srq_receives_for_two_qps)
 	}
 	T_EQ(__builtin_popcountll(seen), 2);
 	T_EQ(itest_poll(&p, p.a.cq, wc, 2), 2);
+	{
+		struct rte_pmd_irdma_async_event ev;
+		struct rte_pmd_irdma_srq_attr q;
+
+		T_EQ(rte_pmd_irdma_async_event_get(p.b.dev, &ev), 0);
+		T_EQ(ev.event_type, RTE_PMD_IRDMA_EVENT_SRQ_LIMIT_REACHED);
+		T_CHECK(ev.element.srq == srq);
+		T_EQ(rte_pmd_irdma_async_event_get(p.b.dev, &ev), -EAGAIN);
+		T_EQ(rte_pmd_irdma_srq_query(srq, &q), 0);
+		T_EQ(q.srq_limit, 0); /* disarmed */
+	}
 	/* post_recv on a QP that uses an SRQ is a misuse. */
 	T_EQ(rte_pmd_irdma_post_recv(b2, r, 1, &n), 0);
 	T_EQ(n, -EINVAL);
