@@ -494,7 +494,7 @@ T_CASE(qp_destroy_with_work_outstanding)
 	struct rte_pmd_irdma_send_wr wr[100];
 	struct rte_pmd_irdma_wc wc[128];
 	struct rte_pmd_irdma_sge s;
-	struct rte_pmd_irdma_qp *victim;
+	struct rte_pmd_irdma_qp *victim, *vpeer;
 	struct pair p;
 	int i, n, r;
 
@@ -505,8 +505,16 @@ T_CASE(qp_destroy_with_work_outstanding)
 	qa.qp_type = RTE_PMD_IRDMA_QPT_RC;
 	qa.cap = cap;
 	victim = rte_pmd_irdma_qp_create(p.a.pd, &qa);
-	T_CHECK(victim != NULL);
-	T_EQ(qp_to_rts(victim, &p.b.gid, p.b.qp->qp_num, 7), 0);
+	/* RC is one to one: the victim gets its own peer on B. */
+	qa.send_cq = p.b.cq;
+	qa.recv_cq = p.b.cq;
+	qa.cap = cap;
+	vpeer = rte_pmd_irdma_qp_create(p.b.pd, &qa);
+	T_CHECK(victim != NULL && vpeer != NULL);
+	if (victim == NULL || vpeer == NULL)
+		return;
+	T_EQ(qp_to_rts(victim, &p.b.gid, vpeer->qp_num, 7), 0);
+	T_EQ(qp_to_rts(vpeer, &p.a.gid, victim->qp_num, 7), 0);
 	s = sge_of(&p.a, 0, 4096);
 	for (i = 0; i < 100; i++) {
 		wr[i] = mk_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 0xDEAD0000 + (uint64_t)i, &s, 1);
@@ -533,6 +541,7 @@ T_CASE(qp_destroy_with_work_outstanding)
 		T_EQ(wc[i].qp_num, p.a.qp->qp_num);
 		T_EQ(wc[i].status, RTE_PMD_IRDMA_WC_SUCCESS);
 	}
+	T_EQ(rte_pmd_irdma_qp_destroy(vpeer), 0);
 	pair_close(&p);
 }
 
