@@ -20,19 +20,12 @@
 #include "roce_addr.h"
 #include "roce_icrc.h"
 
+#include "soft_port.h" /* wire branch: struct soft_port_ops lives there */
 #include "soft_priv.h"
-
-struct soft_wire;
-
-/* A port: both calls keep frame order and return how many frames they took/gave. */
-struct soft_port_ops {
-	const char *name;
-	unsigned int (*tx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
-	unsigned int (*rx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
-};
 
 struct soft_wire {
 	const struct soft_port_ops *port;
+	void *port_priv;                   /* wire branch: port=<ethdev> state */
 	struct soft_dev *dev;
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
 	struct soft_wire *next;            /* loop registry */
@@ -84,11 +77,10 @@ int soft_wire_open(struct soft_dev *dev)
 	char name[RTE_MEMPOOL_NAMESIZE];
 	struct soft_wire *w;
 
-	if (strcmp(dev->cfg.port ? dev->cfg.port : "loop", "loop") != 0) {
-		SOFT_LOG(ERR, "%s: port=%s: only port=loop is supported by this build",
-			 dev->name, dev->cfg.port);
-		return -ENOTSUP;
-	}
+	/* wire branch: any port but loop is a DPDK ethdev (soft_port_eth.c) */
+	bool loop = strcmp(dev->cfg.port ? dev->cfg.port : "loop", "loop") == 0;
+	int rc;
+
 	w = rte_zmalloc_socket("soft_wire", sizeof(*w), RTE_CACHE_LINE_SIZE,
 			       dev->cfg.socket_id);
 	if (w == NULL)
@@ -110,6 +102,19 @@ int soft_wire_open(struct soft_dev *dev)
 		rte_ring_free(w->rx_ring);
 		rte_free(w);
 		return -ENOMEM;
+	}
+	/* wire branch: an ethdev port, kept off the loop registry */
+	if (!loop) {
+		rc = soft_port_eth_open(dev, &w->port, &w->port_priv);
+		if (rc != 0) {
+			rte_mempool_free(dev->pool);
+			dev->pool = NULL;
+			rte_ring_free(w->rx_ring);
+			rte_free(w);
+			return rc;
+		}
+		dev->wire = w;
+		return 0;
 	}
 	dev->wire = w;
 	rte_spinlock_lock(&loop_lock);
@@ -135,6 +140,7 @@ void soft_wire_close(struct soft_dev *dev)
 	}
 	rte_spinlock_unlock(&loop_lock);
 	rte_pktmbuf_free_bulk(w->backlog, w->n_backlog);
+	soft_port_eth_close(w->port_priv); /* wire branch: before the pool goes */
 	while (rte_ring_dequeue(w->rx_ring, (void **)&m) == 0)
 		rte_pktmbuf_free(m);
 	rte_ring_free(w->rx_ring);
@@ -269,7 +275,7 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	m->pkt_len = len;
 	dev->st.tx_packets++;
 	dev->st.tx_bytes += len;
-	dst = loop_lookup(p->dgid);
+	dst = w->port == &loop_port ? loop_lookup(p->dgid) : NULL; /* wire branch */
 	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
 		return;
 	backlog_add(w, m, dst);
@@ -332,6 +338,7 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 				dev->st.rx_icrc_errors++;
 			else
 				dev->st.rx_malformed++;
+			soft_wire_stats_parse_drop(&dev->st.wire, rc); /* wire branch */
 		} else if (unlikely(!dev_owns_gid(dev, p.dgid))) {
 			dev->st.rx_malformed++;
 		} else if (p.opcode != ROCE_OP_CNP) {
@@ -340,4 +347,15 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 		rte_pktmbuf_free(m);
 	}
 	return n;
+}
+
+/* wire branch: accessors for ports (soft_port.h) */
+void *soft_wire_port_priv(struct soft_wire *w)
+{
+	return w->port_priv;
+}
+
+struct soft_dev *soft_wire_dev(struct soft_wire *w)
+{
+	return w->dev;
 }
