@@ -129,7 +129,6 @@ rte_pmd_irdma_cq_create(struct rte_pmd_irdma_dev *dev, const struct rte_pmd_irdm
 	info.cqe_alloc_db = db;
 	irdma_uk_cq_init(&cq->uk, &info);
 
-	cq->n_slots = n;
 	cq->hw = dev->hw;
 	cq->progress = dev->da.cfg.engine == IRDMA_HW_ENGINE_INLINE ? dev->ops->progress : NULL;
 	cq->pub.dev = dev;
@@ -314,7 +313,6 @@ rte_pmd_irdma_cq_resize(struct rte_pmd_irdma_cq *pub, uint32_t cqe)
 	old->mem = cq->mem;
 	cq->old[cq->n_old++] = old;
 	cq->mem = mem;
-	cq->n_slots = n;
 	irdma_uk_cq_resize(&cq->uk, mem.addr, (int)n);
 	pub->cqe = cqe;
 	rte_spinlock_unlock(&dev->lock);

@@ -76,12 +76,10 @@ struct irdma_pmd_cq {
 	struct irdma_hw_dev *hw;
 	struct irdma_qmem mem;
 	struct irdma_shadow shadow;
-	uint32_t n_slots;        /* ring slots given to lib/uk */
 	uint32_t refcnt;         /* QPs using it as send or recv CQ */
 	uint8_t n_old;
 	struct irdma_cq_old_ring *old[IRDMA_CQ_MAX_OLD_RINGS];
 	volatile uint8_t in_error; /* overflowed: set from the engine's async event */
-	uint64_t events;         /* armed completion events delivered */
 	struct irdma_cq_stats stats;
 	TAILQ_ENTRY(irdma_pmd_cq) next;
 };
@@ -95,8 +93,6 @@ struct irdma_pmd_srq {
 	uint32_t pd_id;
 	uint32_t refcnt;         /* QPs attached */
 	irdma_uk_spinlock_t tail_lock; /* the SRQ tail moves from polls of several CQs */
-	uint64_t rx_wr;
-	uint64_t rx_wr_errors;
 	TAILQ_ENTRY(irdma_pmd_srq) next;
 };
 
@@ -156,7 +152,6 @@ struct rte_pmd_irdma_dev {
 	/* Counters of destroyed QPs and CQs, so device totals do not go backwards. */
 	struct irdma_qp_stats retired_qp;
 	struct irdma_cq_stats retired_cq;
-	uint64_t post_errors;               /* misuse detected by the PMD (all objects) */
 };
 
 /* Registry (irdma_dev.c). */
