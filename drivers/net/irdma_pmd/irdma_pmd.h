@@ -71,6 +71,9 @@ struct irdma_cq_old_ring {
 struct irdma_pmd_cq {
 	struct rte_pmd_irdma_cq pub;
 	struct irdma_cq_uk uk;
+	/* engine=inline: the poll steps the device first (NULL with engine=service) */
+	int (*progress)(struct irdma_hw_dev *hw, unsigned int budget);
+	struct irdma_hw_dev *hw;
 	struct irdma_qmem mem;
 	struct irdma_shadow shadow;
 	uint32_t n_slots;        /* ring slots given to lib/uk */

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
@@ -35,6 +36,7 @@ struct soft_wire {
 	const struct soft_port_ops *port;
 	struct soft_dev *dev;
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
+	uint16_t port_id;                  /* ethdev */
 	struct soft_wire *next;            /* loop registry */
 	uint16_t ip_id;
 	uint64_t rng;                      /* fault injection (xorshift64*) */
@@ -76,41 +78,100 @@ static const struct soft_port_ops loop_port = {
 	.rx = loop_rx,
 };
 
+/* An ethdev: queue 0 of the port, which this device configures and starts. */
+static unsigned int eth_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	return rte_eth_tx_burst(w->port_id, 0, pkts, (uint16_t)n);
+}
+
+static unsigned int eth_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	return rte_eth_rx_burst(w->port_id, 0, pkts, (uint16_t)n);
+}
+
+static const struct soft_port_ops eth_port = {
+	.name = "ethdev",
+	.tx = eth_tx,
+	.rx = eth_rx,
+};
+
+static int eth_port_start(struct soft_dev *dev, struct soft_wire *w, const char *name)
+{
+	struct rte_eth_conf conf;
+	struct rte_ether_addr mac;
+	int rc;
+
+	if (rte_eth_dev_get_port_by_name(name, &w->port_id) != 0) {
+		SOFT_LOG(ERR, "%s: port=%s: no such ethdev (or 'loop')", dev->name, name);
+		return -ENODEV;
+	}
+	memset(&conf, 0, sizeof(conf));
+	rc = rte_eth_dev_configure(w->port_id, 1, 1, &conf);
+	if (rc == 0)
+		rc = rte_eth_rx_queue_setup(w->port_id, 0, 1024, (unsigned int)dev->cfg.socket_id,
+					    NULL, dev->pool);
+	if (rc == 0)
+		rc = rte_eth_tx_queue_setup(w->port_id, 0, 1024, (unsigned int)dev->cfg.socket_id,
+					    NULL);
+	if (rc == 0)
+		rc = rte_eth_dev_start(w->port_id);
+	if (rc != 0) {
+		SOFT_LOG(ERR, "%s: port=%s: cannot start it: %s", dev->name, name,
+			 rte_strerror(-rc));
+		return rc;
+	}
+	rte_eth_promiscuous_enable(w->port_id); /* best effort: RoCE frames are ours by IP */
+	if (rte_eth_macaddr_get(w->port_id, &mac) == 0 &&
+	    !(dev->mac[0] | dev->mac[1] | dev->mac[2] | dev->mac[3] | dev->mac[4] | dev->mac[5]))
+		memcpy(dev->mac, mac.addr_bytes, 6);
+	w->port = &eth_port;
+	return 0;
+}
+
 #define SOFT_POOL_MBUFS 4095u
 #define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
 
 int soft_wire_open(struct soft_dev *dev)
 {
+	const char *port = dev->cfg.port ? dev->cfg.port : "loop";
 	char name[RTE_MEMPOOL_NAMESIZE];
 	struct soft_wire *w;
+	int rc;
 
-	if (strcmp(dev->cfg.port ? dev->cfg.port : "loop", "loop") != 0) {
-		SOFT_LOG(ERR, "%s: port=%s: only port=loop is supported by this build",
-			 dev->name, dev->cfg.port);
-		return -ENOTSUP;
-	}
 	w = rte_zmalloc_socket("soft_wire", sizeof(*w), RTE_CACHE_LINE_SIZE,
 			       dev->cfg.socket_id);
 	if (w == NULL)
 		return -ENOMEM;
-	w->port = &loop_port;
 	w->dev = dev;
 	w->rng = dev->cfg.seed ? dev->cfg.seed : 0x9E3779B97F4A7C15ull;
-	snprintf(name, sizeof(name), "irdma_rx_%p", (void *)w);
-	w->rx_ring = rte_ring_create(name, 4096, dev->cfg.socket_id, RING_F_SC_DEQ);
-	if (w->rx_ring == NULL) {
-		rte_free(w);
-		return -rte_errno;
-	}
 	snprintf(name, sizeof(name), "irdma_mb_%p", (void *)w);
 	dev->pool = rte_pktmbuf_pool_create(name, SOFT_POOL_MBUFS, 128, 0, SOFT_MBUF_DATA,
 					    dev->cfg.socket_id);
 	if (dev->pool == NULL) {
 		SOFT_LOG(ERR, "%s: mbuf pool: %s", dev->name, rte_strerror(rte_errno));
-		rte_ring_free(w->rx_ring);
 		rte_free(w);
 		return -ENOMEM;
 	}
+	if (strcmp(port, "loop") != 0) {
+		rc = eth_port_start(dev, w, port);
+		if (rc) {
+			rte_mempool_free(dev->pool);
+			dev->pool = NULL;
+			rte_free(w);
+			return rc;
+		}
+		dev->wire = w;
+		return 0;
+	}
+	snprintf(name, sizeof(name), "irdma_rx_%p", (void *)w);
+	w->rx_ring = rte_ring_create(name, 4096, dev->cfg.socket_id, RING_F_SC_DEQ);
+	if (w->rx_ring == NULL) {
+		rte_mempool_free(dev->pool);
+		dev->pool = NULL;
+		rte_free(w);
+		return -ENOMEM;
+	}
+	w->port = &loop_port;
 	dev->wire = w;
 	rte_spinlock_lock(&loop_lock);
 	w->next = loop_head;
@@ -126,18 +187,23 @@ void soft_wire_close(struct soft_dev *dev)
 
 	if (w == NULL)
 		return;
-	rte_spinlock_lock(&loop_lock);
-	for (pp = &loop_head; *pp; pp = &(*pp)->next) {
-		if (*pp == w) {
-			*pp = w->next;
-			break;
-		}
-	}
-	rte_spinlock_unlock(&loop_lock);
 	rte_pktmbuf_free_bulk(w->backlog, w->n_backlog);
-	while (rte_ring_dequeue(w->rx_ring, (void **)&m) == 0)
-		rte_pktmbuf_free(m);
-	rte_ring_free(w->rx_ring);
+	if (w->port == &eth_port) {
+		/* the application owns the port; ours were its queues and its started state */
+		rte_eth_dev_stop(w->port_id);
+	} else {
+		rte_spinlock_lock(&loop_lock);
+		for (pp = &loop_head; *pp; pp = &(*pp)->next) {
+			if (*pp == w) {
+				*pp = w->next;
+				break;
+			}
+		}
+		rte_spinlock_unlock(&loop_lock);
+		while (rte_ring_dequeue(w->rx_ring, (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		rte_ring_free(w->rx_ring);
+	}
 	rte_mempool_free(dev->pool);
 	dev->pool = NULL;
 	rte_free(w);
@@ -269,7 +335,7 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	m->pkt_len = len;
 	dev->st.tx_packets++;
 	dev->st.tx_bytes += len;
-	dst = loop_lookup(p->dgid);
+	dst = w->port == &loop_port ? loop_lookup(p->dgid) : NULL;
 	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
 		return;
 	backlog_add(w, m, dst);
@@ -330,6 +396,9 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 		if (unlikely(rc != 0)) {
 			if (rc == -ROCE_R_ICRC)
 				dev->st.rx_icrc_errors++;
+			else if (rc == -ROCE_R_ETHERTYPE || rc == -ROCE_R_NOT_UDP ||
+				 rc == -ROCE_R_UDP_PORT)
+				dev->st.rx_not_roce++; /* ARP/ND and other traffic: not ours yet */
 			else
 				dev->st.rx_malformed++;
 		} else if (unlikely(!dev_owns_gid(dev, p.dgid))) {
