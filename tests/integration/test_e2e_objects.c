@@ -23,8 +23,10 @@ mk_wr(enum rte_pmd_irdma_wr_opcode op, uint64_t id, struct rte_pmd_irdma_sge *s,
 	return wr;
 }
 
-T_CASE(ud_send_with_grh_area)
+static void
+ud_send_with_grh_area(unsigned int gen)
 {
+	struct rte_pmd_irdma_dev_info ia;
 	struct rte_pmd_irdma_qp_cap cap = { 16, 16, 1, 1, 32 };
 	struct rte_pmd_irdma_ah_attr aa;
 	struct rte_pmd_irdma_send_wr wr;
@@ -35,7 +37,8 @@ T_CASE(ud_send_with_grh_area)
 	struct pair p;
 	int k;
 
-	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_UD, &cap, 7), 0);
+	T_EQ(pair_open(&p, gen, RTE_PMD_IRDMA_QPT_UD, &cap, 7), 0);
+	rte_pmd_irdma_dev_info(p.a.dev, &ia);
 	memset(&aa, 0, sizeof(aa));
 	aa.is_global = 1;
 	aa.port_num = 1;
@@ -72,6 +75,9 @@ T_CASE(ud_send_with_grh_area)
 		T_CHECK(wc.wc_flags & RTE_PMD_IRDMA_WC_GRH);
 		T_CHECK(wc.wc_flags & RTE_PMD_IRDMA_WC_WITH_IMM);
 		T_EQ(rte_be_to_cpu_32(wc.imm_data), 0x1234);
+		/* The sender's MAC from the extended CQE. */
+		T_CHECK(wc.wc_flags & RTE_PMD_IRDMA_WC_WITH_SMAC);
+		T_MEMEQ(wc.smac, ia.mac, 6);
 		T_MEMEQ(p.b.buf + 40, p.a.buf, len);
 		T_EQ(p.b.buf[40 + len], 0xEE);
 	}
@@ -89,6 +95,17 @@ T_CASE(ud_send_with_grh_area)
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 0);
 	T_EQ(rte_pmd_irdma_ah_destroy(ah), 0);
 	pair_close(&p);
+}
+
+/* GEN_2: 32-byte CQEs with the extension in the next slot; GEN_3: 64-byte CQEs. */
+T_CASE(ud_send_with_grh_area_gen2)
+{
+	ud_send_with_grh_area(2);
+}
+
+T_CASE(ud_send_with_grh_area_gen3)
+{
+	ud_send_with_grh_area(3);
 }
 
 T_CASE(srq_receives_for_two_qps)

@@ -115,6 +115,10 @@ to_wc(struct irdma_pmd_cq *cq, const struct irdma_cq_poll_info *info, struct rte
 		wc->status = info->comp_status == IRDMA_COMPL_STATUS_FLUSHED ?
 			flush_status(info->minor_err) : RTE_PMD_IRDMA_WC_GENERAL_ERR;
 		wc->vendor_err = ((uint32_t)info->major_err << 16) | info->minor_err;
+		/* An error completion means the device moved the QP to ERR: the post path then
+		 * asks for a flush of what it adds, as it would after a modify to ERR. */
+		if (unlikely(qp->state != RTE_PMD_IRDMA_QPS_ERR))
+			irdma_qp_mark_error((struct irdma_pmd_qp *)(uintptr_t)qp);
 		if (wc->status == RTE_PMD_IRDMA_WC_WR_FLUSH_ERR)
 			cq->stats.flush_completions++;
 		else
