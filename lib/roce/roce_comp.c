@@ -16,6 +16,26 @@ static uint32_t first_missing(const struct roce_qp *qp, const struct roce_swqe *
 }
 
 /*
+ * Retires the head WR. `next` may have been rewound onto it (go-back-N in progress):
+ * then it moves along, and the WR was not counted in rd_atomic.
+ */
+static void retire_head(struct roce_qp *qp, struct roce_swqe *w)
+{
+	if (qp->req.next == qp->req.head) {
+		uint32_t after = roce_psn_add(w->last_psn, 1);
+
+		/* Keep (next, psn) consistent: the next packet is the next WR's first. */
+		qp->req.next++;
+		qp->req.off = 0;
+		if (roce_psn_lt(qp->req.psn, after))
+			qp->req.psn = after;
+	} else if (roce_wr_is_rd_atomic(w->wr.op)) {
+		qp->req.rd_atomic--;
+	}
+	qp->req.head++;
+}
+
+/*
  * Implicit acknowledgement of every PSN <= psn: completes SEND/WRITE WRs in order and
  * stops at a READ/atomic WR. Returns 1 when that WR's missing response PSN is <= psn,
  * i.e. the responder moved past it and its response was lost.
@@ -31,12 +51,7 @@ static int ack_upto(struct roce_qp *qp, uint32_t psn)
 			return roce_psn_le(first_missing(qp, w), psn);
 		if (!roce_psn_le(w->last_psn, psn))
 			return 0;
-		/* A WR may be complete while `next` was rewound onto or before it. */
-		if (qp->req.next == qp->req.head) {
-			qp->req.next++;
-			qp->req.off = 0;
-		}
-		qp->req.head++;
+		retire_head(qp, w);
 		roce_send_complete(qp, w, ROCE_WC_SUCCESS);
 	}
 	return 0;
@@ -143,8 +158,14 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 		if (roce_psn_lt(p, qp->req.una))
 			return roce_drop(qp, ROCE_R_RESP_PSN);
 		qp->stats.rnr_naks_rx++;
-		ack_upto(qp, prev);
+		lost = ack_upto(qp, prev);
 		advance(qp, una_after(qp, prev), now);
+		if (lost) {
+			/* A READ/atomic response before p went missing: resend from it. */
+			qp->stats.implicit_naks++;
+			go_back(qp, qp->req.una);
+			return 0;
+		}
 		if (qp->req.rnr_wait && qp->req.nak_psn == p)
 			return 0; /* same episode */
 		if (qp->rnr_retry != 7) {
@@ -165,10 +186,17 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 	case ROCE_AETH_NAK:
 		if (roce_psn_lt(p, qp->req.una))
 			return roce_drop(qp, ROCE_R_RESP_PSN);
-		ack_upto(qp, prev);
+		lost = ack_upto(qp, prev);
 		advance(qp, una_after(qp, prev), now);
 		if (syn == ROCE_SYN_NAK_PSN_SEQ) {
 			qp->stats.seq_naks_rx++;
+			if (lost) {
+				/* The gap is a READ/atomic response: resend from that request,
+				 * not from p (p is past it). */
+				qp->stats.implicit_naks++;
+				go_back(qp, qp->req.una);
+				return 0;
+			}
 			if (qp->req.rnr_wait && qp->req.nak_psn == p)
 				return 0; /* the RNR wait already rewinds to p */
 			go_back(qp, p);
@@ -184,8 +212,10 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 }
 
 /* The head WR for a READ response / atomic ACK at psn p, after implicit ACKs below p. */
-static struct roce_swqe *resp_target(struct roce_qp *qp, uint32_t p, int *reason)
+static struct roce_swqe *resp_target(struct roce_qp *qp, uint32_t p, int *reason,
+				     uint64_t now)
 {
+	uint32_t prev = roce_psn_add(p, ROCE_PSN_MASK);
 	struct roce_swqe *w;
 
 	if (!roce_psn_lt(p, qp->req.hi_psn)) {
@@ -196,7 +226,9 @@ static struct roce_swqe *resp_target(struct roce_qp *qp, uint32_t p, int *reason
 		*reason = ROCE_R_RESP_PSN; /* duplicate */
 		return NULL;
 	}
-	ack_upto(qp, roce_psn_add(p, ROCE_PSN_MASK));
+	/* A response at p implies the responder executed everything before it. */
+	ack_upto(qp, prev);
+	advance(qp, una_after(qp, prev), now);
 	if (qp->req.head == qp->req.tail) {
 		*reason = ROCE_R_RESP_UNEXPECTED;
 		return NULL;
@@ -215,7 +247,7 @@ static int on_read_resp(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t
 	struct roce_swqe *w;
 	int reason = 0, r, final;
 
-	w = resp_target(qp, p, &reason);
+	w = resp_target(qp, p, &reason, now);
 	if (!w)
 		return roce_drop(qp, reason);
 	if (w->wr.op != ROCE_WR_READ) {
@@ -247,8 +279,7 @@ static int on_read_resp(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t
 	}
 	w->done += seg;
 	if (final) {
-		qp->req.head++;
-		qp->req.rd_atomic--;
+		retire_head(qp, w);
 		roce_send_complete(qp, w, ROCE_WC_SUCCESS);
 	}
 	advance(qp, roce_psn_add(p, 1), now);
@@ -261,7 +292,7 @@ static int on_atomic_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_
 	struct roce_swqe *w;
 	int reason = 0;
 
-	w = resp_target(qp, p, &reason);
+	w = resp_target(qp, p, &reason, now);
 	if (!w)
 		return roce_drop(qp, reason);
 	if (w->wr.op != ROCE_WR_CMP_SWAP && w->wr.op != ROCE_WR_FETCH_ADD) {
@@ -278,8 +309,7 @@ static int on_atomic_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_
 		return roce_drop(qp, ROCE_R_RESP_UNEXPECTED);
 	}
 	w->orig = pkt->atmack;
-	qp->req.head++;
-	qp->req.rd_atomic--;
+	retire_head(qp, w);
 	roce_send_complete(qp, w, ROCE_WC_SUCCESS);
 	advance(qp, roce_psn_add(p, 1), now);
 	return 0;

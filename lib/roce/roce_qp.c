@@ -39,7 +39,7 @@ int roce_qp_init(struct roce_qp *qp, const struct roce_qp_init_attr *ia, void *m
 
 	if (!qp || !ia || !mem || !ia->ops || ia->type > ROCE_QPT_UD ||
 	    (ia->qpn & ~ROCE_QPN_MASK) || !ia->qpn || ia->max_rd_res > 255 ||
-	    !ia->sq_depth || ia->sq_depth > (1u << 24))
+	    !ia->sq_depth || ia->sq_depth > (1u << 24) || ia->max_unacked_psn >= (1u << 23))
 		return -EINVAL;
 	depth = pow2_roundup(ia->sq_depth);
 	memset(qp, 0, sizeof(*qp));
@@ -49,7 +49,7 @@ int roce_qp_init(struct roce_qp *qp, const struct roce_qp_init_attr *ia, void *m
 	qp->ops = ia->ops;
 	qp->user = ia->user;
 	qp->pmtu = 1024;
-	qp->max_unacked_psn = ROCE_DEFAULT_MAX_UNACKED;
+	qp->max_unacked_psn = ia->max_unacked_psn ? ia->max_unacked_psn : ROCE_DEFAULT_MAX_UNACKED;
 	qp->req.ring = (struct roce_swqe *)m;
 	qp->req.mask = depth - 1;
 	m += sizeof(struct roce_swqe) * depth;

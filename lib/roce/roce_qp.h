@@ -190,6 +190,7 @@ struct roce_qp_init_attr {
 	uint32_t qpn;
 	uint32_t sq_depth;        /* outstanding send WRs, rounded up to a power of two */
 	uint32_t max_rd_res;      /* upper bound for max_dest_rd_atomic (responder resources) */
+	uint32_t max_unacked_psn; /* requester window in PSNs; 0 = 128 (as rxe) */
 	const struct roce_qp_ops *ops;
 	void *user;               /* the device's per-QP context, qp->user */
 };
@@ -410,6 +411,23 @@ uint64_t roce_qp_next_deadline(const struct roce_qp *qp);
 
 /* Moves the QP to ERR with the given cause: flushes the send queue, calls qp_error. */
 void roce_qp_set_error(struct roce_qp *qp, uint8_t status);
+
+/*
+ * Cheap test for an engine's scheduler: 1 when roce_qp_tx() may produce a packet or a
+ * UD/UC completion now (responses queued, or send work that is not waiting for an RNR
+ * timer); 0 means the QP needs attention only on rx or at roce_qp_next_deadline().
+ */
+static inline int roce_qp_wants_tx(const struct roce_qp *qp, uint64_t now)
+{
+	if (qp->resp.jhead != qp->resp.jtail)
+		return 1;
+	if (qp->state != ROCE_QPS_RTS && qp->state != ROCE_QPS_SQD)
+		return qp->req.head != qp->req.next && qp->type != ROCE_QPT_RC;
+	if (qp->req.rnr_wait && now < qp->req.rnr_deadline)
+		return 0;
+	return qp->req.next != qp->req.tail ||
+	       (qp->type != ROCE_QPT_RC && qp->req.head != qp->req.next);
+}
 
 /* Send WRs posted and not yet completed. */
 static inline uint32_t roce_qp_sq_outstanding(const struct roce_qp *qp)

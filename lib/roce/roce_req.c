@@ -31,6 +31,16 @@ void roce_req_rewind(struct roce_qp *qp, uint32_t psn)
 {
 	uint32_t i, n = 0;
 
+	/* Never before the oldest outstanding WR (its earlier PSNs are acknowledged). */
+	if (qp->req.head != qp->req.tail) {
+		struct roce_swqe *h = roce_swqe_at(qp, qp->req.head);
+		uint32_t first = h->first_psn;
+
+		if (h->wr.op == ROCE_WR_READ)
+			first = roce_psn_add(first, h->done / qp->pmtu);
+		if (h->started && roce_psn_lt(psn, first))
+			psn = first;
+	}
 	for (i = qp->req.head; i != qp->req.tail; i++) {
 		struct roce_swqe *w = roce_swqe_at(qp, i);
 

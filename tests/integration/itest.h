@@ -52,7 +52,7 @@ enum itest_mem { ITEST_NO_HUGE, ITEST_HUGE };
 static inline int
 itest_eal_init(const char *name, const char *lcores, enum itest_mem mem)
 {
-	char prefix_arg[96];
+	char prefix_arg[96], lcores_arg[96];
 	char *argv[16];
 	int argc = 0, ret;
 
@@ -60,8 +60,13 @@ itest_eal_init(const char *name, const char *lcores, enum itest_mem mem)
 	snprintf(prefix_arg, sizeof(prefix_arg), "--file-prefix=%s", itest_prefix);
 	argv[argc++] = (char *)name;
 	argv[argc++] = (char *)"--no-pci";
-	argv[argc++] = (char *)"-l";
-	argv[argc++] = (char *)lcores;
+	if (strchr(lcores, '@') != NULL) { /* an lcore-to-CPU map: --lcores */
+		snprintf(lcores_arg, sizeof(lcores_arg), "--lcores=%s", lcores);
+		argv[argc++] = lcores_arg;
+	} else {
+		argv[argc++] = (char *)"-l";
+		argv[argc++] = (char *)lcores;
+	}
 	argv[argc++] = prefix_arg;
 	argv[argc++] = (char *)"--log-level=lib.eal:error";
 	if (getenv("ITEST_DEBUG") != NULL)

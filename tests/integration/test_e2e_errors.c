@@ -11,14 +11,6 @@ static const struct rte_pmd_irdma_qp_cap cap = {
 	.max_inline_data = 64,
 };
 
-static struct rte_pmd_irdma_sge
-sge_of(const struct endpoint *e, size_t off, uint32_t len)
-{
-	struct rte_pmd_irdma_sge s = { (uintptr_t)(e->buf + off), len, e->mr->lkey };
-
-	return s;
-}
-
 static struct rte_pmd_irdma_send_wr
 write_wr(struct pair *p, struct rte_pmd_irdma_sge *s, uint64_t id, uint64_t raddr, uint32_t rkey)
 {

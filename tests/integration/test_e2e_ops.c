@@ -10,14 +10,6 @@ static const struct rte_pmd_irdma_qp_cap cap13 = {
 	.max_inline_data = 101,
 };
 
-static struct rte_pmd_irdma_sge
-sge_of(const struct endpoint *e, size_t off, uint32_t len)
-{
-	struct rte_pmd_irdma_sge s = { (uintptr_t)(e->buf + off), len, e->mr->lkey };
-
-	return s;
-}
-
 static int
 post_recv1(struct endpoint *e, uint64_t wr_id, size_t off, uint32_t len)
 {

@@ -130,6 +130,8 @@ rte_pmd_irdma_cq_create(struct rte_pmd_irdma_dev *dev, const struct rte_pmd_irdm
 	irdma_uk_cq_init(&cq->uk, &info);
 
 	cq->n_slots = n;
+	cq->hw = dev->hw;
+	cq->progress = dev->da.cfg.engine == IRDMA_HW_ENGINE_INLINE ? dev->ops->progress : NULL;
 	cq->pub.dev = dev;
 	cq->pub.cq_context = attr->cq_context;
 	cq->pub.cqe = attr->cqe;

@@ -39,8 +39,8 @@ struct rte_pmd_irdma_dev *irdma_registry_next(struct rte_pmd_irdma_dev *d)
 	return TAILQ_NEXT(d, next);
 }
 
-static struct rte_pmd_irdma_dev *
-find_locked(const char *name)
+struct rte_pmd_irdma_dev *
+irdma_registry_find(const char *name)
 {
 	struct rte_pmd_irdma_dev *dev;
 
@@ -119,7 +119,7 @@ rte_pmd_irdma_dev_create(const char *devargs)
 		da.cfg.socket_id = port_socket != SOCKET_ID_ANY ? port_socket : (int)rte_socket_id();
 
 	rte_spinlock_lock(&irdma_registry);
-	if (da.name[0] != '\0' && find_locked(da.name) != NULL) {
+	if (da.name[0] != '\0' && irdma_registry_find(da.name) != NULL) {
 		rte_spinlock_unlock(&irdma_registry);
 		IRDMA_LOG(init, ERR, "devargs: name=%s: a device of that name exists", da.name);
 		ret = -EEXIST;
@@ -134,7 +134,7 @@ rte_pmd_irdma_dev_create(const char *devargs)
 	slot = (unsigned int)__builtin_ctzll(~irdma_dev_slots);
 	if (da.name[0] == '\0') {
 		snprintf(da.name, sizeof(da.name), "irdma%u", slot);
-		if (find_locked(da.name) != NULL) /* taken by an explicit name= */
+		if (irdma_registry_find(da.name) != NULL) /* taken by an explicit name= */
 			snprintf(da.name, sizeof(da.name), "irdma%u_%u", slot, slot);
 	}
 	irdma_dev_slots |= 1ull << slot;
@@ -159,6 +159,7 @@ rte_pmd_irdma_dev_create(const char *devargs)
 	rte_spinlock_init(&dev->ev_lock);
 	TAILQ_INIT(&dev->qps);
 	TAILQ_INIT(&dev->cqs);
+	TAILQ_INIT(&dev->srqs);
 
 	ret = ops->dev_open(&dev->da.cfg, &dev->hw, &dev->hw_info);
 	if (ret < 0) {
@@ -319,7 +320,7 @@ rte_pmd_irdma_dev_get_by_name(const char *name)
 		return NULL;
 	}
 	rte_spinlock_lock(&irdma_registry);
-	dev = find_locked(name);
+	dev = irdma_registry_find(name);
 	rte_spinlock_unlock(&irdma_registry);
 	if (dev == NULL)
 		rte_errno = ENODEV;
@@ -403,11 +404,21 @@ rte_pmd_irdma_async_event_get(struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdm
 			}
 			ret = 0;
 			break;
-		case IRDMA_HW_EVENT_SRQ_LIMIT:
+		case IRDMA_HW_EVENT_SRQ_LIMIT: {
+			struct irdma_pmd_srq *srq;
+
+			TAILQ_FOREACH(srq, &dev->srqs, next)
+				if (srq->pub.handle == hw.id)
+					break;
+			if (srq == NULL)
+				continue;
 			ev->event_type = RTE_PMD_IRDMA_EVENT_SRQ_LIMIT_REACHED;
-			ev->element.srq = NULL;
+			ev->element.srq = &srq->pub;
+			/* The limit fires once: it must be armed again (srq_modify). */
+			srq->attr.srq_limit = 0;
 			ret = 0;
 			break;
+		}
 		case IRDMA_HW_EVENT_PORT_ERR:
 			ev->event_type = RTE_PMD_IRDMA_EVENT_PORT_ERR;
 			ret = 0;

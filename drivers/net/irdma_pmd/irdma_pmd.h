@@ -71,6 +71,9 @@ struct irdma_cq_old_ring {
 struct irdma_pmd_cq {
 	struct rte_pmd_irdma_cq pub;
 	struct irdma_cq_uk uk;
+	/* engine=inline: the poll steps the device first (NULL with engine=service) */
+	int (*progress)(struct irdma_hw_dev *hw, unsigned int budget);
+	struct irdma_hw_dev *hw;
 	struct irdma_qmem mem;
 	struct irdma_shadow shadow;
 	uint32_t n_slots;        /* ring slots given to lib/uk */
@@ -94,6 +97,7 @@ struct irdma_pmd_srq {
 	irdma_uk_spinlock_t tail_lock; /* the SRQ tail moves from polls of several CQs */
 	uint64_t rx_wr;
 	uint64_t rx_wr_errors;
+	TAILQ_ENTRY(irdma_pmd_srq) next;
 };
 
 struct irdma_pmd_qp {
@@ -135,6 +139,7 @@ struct rte_pmd_irdma_dev {
 	uint32_t n_pd, n_mr, n_mw, n_cq, n_qp, n_srq, n_ah;
 	TAILQ_HEAD(, irdma_pmd_qp) qps;
 	TAILQ_HEAD(, irdma_pmd_cq) cqs;
+	TAILQ_HEAD(, irdma_pmd_srq) srqs;
 	struct irdma_key_entry *keys;
 	uint32_t n_keys;
 	struct irdma_pmd_cq **cq_by_id;     /* for async events; n_cq_ids entries */
@@ -157,6 +162,8 @@ void irdma_registry_lock(void);
 void irdma_registry_unlock(void);
 struct rte_pmd_irdma_dev *irdma_registry_first(void);
 struct rte_pmd_irdma_dev *irdma_registry_next(struct rte_pmd_irdma_dev *dev);
+/* By name; the caller holds the registry lock. */
+struct rte_pmd_irdma_dev *irdma_registry_find(const char *name);
 
 /* MR table maintenance (irdma_mr.c). */
 void irdma_keys_set(struct rte_pmd_irdma_dev *dev, uint32_t stag, uint32_t pd_id);

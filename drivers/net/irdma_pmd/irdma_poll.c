@@ -203,15 +203,13 @@ int
 rte_pmd_irdma_poll_cq(struct rte_pmd_irdma_cq *pub, struct rte_pmd_irdma_wc *wc, uint16_t nb)
 {
 	struct irdma_pmd_cq *cq = IRDMA_PRIV(irdma_pmd_cq, pub);
-	struct rte_pmd_irdma_dev *dev;
 	uint16_t n = 0;
 	bool empty;
 
 	if (unlikely(cq == NULL || (wc == NULL && nb != 0)))
 		return -EINVAL;
-	dev = pub->dev;
-	if (dev->da.cfg.engine == IRDMA_HW_ENGINE_INLINE)
-		dev->ops->progress(dev->hw, IRDMA_INLINE_BUDGET);
+	if (cq->progress != NULL)
+		cq->progress(cq->hw, IRDMA_INLINE_BUDGET);
 
 	while (unlikely(cq->n_old != 0) && n < nb) {
 		n += poll_ring(cq, &cq->old[0]->uk, wc + n, nb - n, &empty);

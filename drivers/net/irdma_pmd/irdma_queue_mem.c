@@ -40,6 +40,7 @@ irdma_qmem_alloc(struct rte_pmd_irdma_dev *dev, struct irdma_qmem *m, const char
 {
 	char name[RTE_MEMZONE_NAMESIZE];
 	const struct rte_memzone *mz;
+	bool contig = true;
 
 	memset(m, 0, sizeof(*m));
 	qmem_name(dev, kind, name, sizeof(name));
@@ -48,6 +49,7 @@ irdma_qmem_alloc(struct rte_pmd_irdma_dev *dev, struct irdma_qmem *m, const char
 	if (mz == NULL && rte_errno == ENOMEM && rte_eal_iova_mode() == RTE_IOVA_PA) {
 		/* Physically contiguous memory ends at a hugepage: take a page list. */
 		mz = rte_memzone_reserve_aligned(name, len, dev->socket_id, 0, IRDMA_QMEM_ALIGN);
+		contig = false;
 		if (mz != NULL)
 			IRDMA_LOG(mem, INFO, "%s: %s of %zu bytes is not IOVA-contiguous (IOVA as PA); "
 				  "using a page list (--iova-mode=va avoids it)", dev->name, name, len);
@@ -63,8 +65,8 @@ irdma_qmem_alloc(struct rte_pmd_irdma_dev *dev, struct irdma_qmem *m, const char
 	m->entry_size = entry_size;
 	m->depth = depth;
 	m->socket_id = mz->socket_id;
-	m->contig = (mz->flags & RTE_MEMZONE_IOVA_CONTIG) != 0 ||
-		    rte_eal_iova_mode() == RTE_IOVA_VA;
+	/* IOVA as VA: any zone is contiguous in IOVA space. */
+	m->contig = contig || rte_eal_iova_mode() == RTE_IOVA_VA;
 	m->iova = mz->iova;
 	/* Hardware starts from a ring whose valid bits are all clear. */
 	memset(m->addr, 0, len);

@@ -477,7 +477,7 @@ T_CASE(error_naks)
 	/* Remote access: bad R_Key on a WRITE. */
 	pair_default();
 	memset(&wr, 0, sizeof(wr));
-	wr.id = 0;
+	wr.id = next_id++;
 	wr.op = ROCE_WR_WRITE;
 	wr.len = 64;
 	wr.raddr = B.mem_va;
@@ -532,6 +532,7 @@ T_CASE(error_naks)
 	/* Misaligned atomic: invalid request. */
 	pair_default();
 	memset(&wr, 0, sizeof(wr));
+	wr.id = next_id++;
 	wr.op = ROCE_WR_FETCH_ADD;
 	wr.len = 8;
 	wr.raddr = B.mem_va + 4;
@@ -898,6 +899,194 @@ T_CASE(reset_and_modify_checks)
 		T_EQ(roce_qp_post_send(&A.qp, &wr), -EINVAL); /* not in RTS */
 	}
 	T_CHECK(strcmp(roce_qp_state_name(ROCE_QPS_RTS), "RTS") == 0);
+}
+
+T_CASE(read_response_dup_and_reorder_every_position)
+{
+	const uint32_t len = 4 * 1024 + 100;
+	unsigned int k, i, mode;
+
+	for (mode = 0; mode < 2; mode++) {
+		for (k = 0; k < 5; k++) {
+			uint32_t rid;
+
+			if (mode == 1 && k == 4)
+				continue;
+			pair_default();
+			rid = post_rdma(&A, &B, ROCE_WR_READ, 100, len, 0);
+			ep_pump(&A, now);
+			ep_flush_to(&A, &B, now);
+			T_EQ(ep_pump(&B, now), 5);
+			for (i = 0; i < 5; i++) {
+				unsigned int j = i;
+
+				if (mode == 1)
+					j = i == k ? k + 1 : i == k + 1 ? k : i;
+				ep_deliver(&A, B.tx[j].b, B.tx[j].len, now);
+				if (mode == 0 && i == k)
+					T_EQ(ep_deliver(&A, B.tx[j].b, B.tx[j].len, now),
+					     -ROCE_R_RESP_PSN);
+			}
+			B.ntx = 0;
+			settle();
+			T_EQ(A.nsdone, 1);
+			T_EQ(A.sdone[0].status, ROCE_WC_SUCCESS);
+			T_MEMEQ(A.wr_buf[rid], B.mem + 100, len);
+			/* A duplicate costs nothing; a swap is a gap the timer recovers. */
+			T_EQ(A.qp.stats.timeouts, mode == 1 ? 1 : 0);
+		}
+	}
+}
+
+T_CASE(write_imm_rnr_at_last_packet)
+{
+	uint8_t exp[2500];
+	uint32_t i;
+
+	pair_default();
+	post_rdma(&A, &B, ROCE_WR_WRITE_IMM, 256, 2500, 3);
+	T_EQ(ep_pump(&A, now), 3);
+	T_EQ(fr_op(&A.tx[0]), ROCE_OP_RC_WRITE_FIRST);
+	T_EQ(fr_op(&A.tx[2]), ROCE_OP_RC_WRITE_LAST_IMM);
+	ep_flush_to(&A, &B, now);
+	/* FIRST and MIDDLE are placed; LAST needs a receive WQE: RNR NAK at its PSN. */
+	T_EQ(ep_pump(&B, now), 1);
+	T_EQ(fr_syndrome(&B.tx[0]) & 0x60, 0x20);
+	T_EQ(fr_psn(&B.tx[0]), 0x102);
+	ep_flush_to(&B, &A, now);
+	ep_post_recv(&B, 0);
+	now = roce_qp_next_deadline(&A.qp);
+	roce_qp_timer(&A.qp, now);
+	T_EQ(ep_pump(&A, now), 1); /* only the LAST again */
+	T_EQ(fr_psn(&A.tx[0]), 0x102);
+	settle();
+	T_EQ(A.nsdone, 1);
+	T_EQ(A.sdone[0].status, ROCE_WC_SUCCESS);
+	T_EQ(B.nrdone, 1);
+	T_EQ(B.rdone[0].d.opcode, ROCE_RECV_WRITE_IMM);
+	T_EQ(B.rdone[0].d.byte_len, 2500);
+	T_EQ(B.rdone[0].d.flags & ROCE_RECV_F_IMM, ROCE_RECV_F_IMM);
+	T_EQ(B.rdone[0].d.imm, 0xBEEF0003u);
+	fill(exp, sizeof(exp), 3);
+	T_MEMEQ(B.mem + 256, exp, sizeof(exp));
+	for (i = 0; i < 1; i++)
+		T_EQ(B.qp.resp.msn, 1);
+}
+
+T_CASE(send_with_invalidate_and_solicited)
+{
+	struct roce_send_wr wr;
+
+	pair_default();
+	ep_post_recv(&B, 2000);
+	ep_post_recv(&B, 16);
+	memset(&wr, 0, sizeof(wr));
+	wr.id = next_id++;
+	wr.op = ROCE_WR_SEND_INV;
+	wr.len = 1500;
+	wr.imm = 0x4242;
+	wr.flags = ROCE_WR_F_SOLICITED;
+	ep_post(&A, &wr, NULL);
+	post_send_op(&A, ROCE_WR_SEND_IMM, 16, 4);
+	T_EQ(ep_pump(&A, now), 3);
+	T_EQ(fr_op(&A.tx[0]), ROCE_OP_RC_SEND_FIRST);
+	T_EQ(A.tx[0].b[43] & 0x80, 0); /* SE only on the last packet */
+	T_EQ(fr_op(&A.tx[1]), ROCE_OP_RC_SEND_LAST_INV);
+	T_EQ(A.tx[1].b[43] & 0x80, 0x80);
+	T_EQ(fr_op(&A.tx[2]), ROCE_OP_RC_SEND_ONLY_IMM);
+	T_EQ(A.tx[2].b[43] & 0x80, 0);
+	settle();
+	T_EQ(B.nrdone, 2);
+	T_EQ(B.rdone[0].d.flags, ROCE_RECV_F_INV | ROCE_RECV_F_SOLICITED);
+	T_EQ(B.rdone[0].d.imm, 0x4242);
+	T_EQ(B.rdone[0].d.byte_len, 1500);
+	T_EQ(B.rdone[1].d.flags, ROCE_RECV_F_IMM);
+	T_EQ(B.rdone[1].d.imm, 0xC0DE0004u);
+}
+
+T_CASE(ipv6_and_vlan_connection)
+{
+	struct roce_qp_attr a;
+	struct roce_pkt q;
+
+	pair_default();
+	memset(&a, 0, sizeof(a));
+	a.av = A.av;
+	roce_gid_parse("fd00::a", a.av.sgid);
+	roce_gid_parse("fd00::b", a.av.dgid);
+	a.av.has_vlan = 1;
+	a.av.vlan_tci = 7;
+	a.av.flow_label = 0x12345;
+	a.av.sport = 0;
+	roce_qp_modify(&A.qp, &a, ROCE_QP_AV);
+	a.av = B.av;
+	roce_gid_parse("fd00::b", a.av.sgid);
+	roce_gid_parse("fd00::a", a.av.dgid);
+	a.av.has_vlan = 1;
+	a.av.vlan_tci = 7;
+	a.av.flow_label = 0x12345;
+	a.av.sport = 0;
+	roce_qp_modify(&B.qp, &a, ROCE_QP_AV);
+	ep_post_recv(&B, 3000);
+	post_send_op(&A, ROCE_WR_SEND, 3000, 8);
+	ep_pump(&A, now);
+	T_EQ(roce_pkt_parse(A.tx[0].b, A.tx[0].len, 0, &q), 0);
+	T_EQ(q.ipv6, 1);
+	T_EQ(q.has_vlan, 1);
+	T_EQ(q.flow_label, 0x12345);
+	T_EQ(q.sport, roce_udp_sport(0, 0, 0x12345));
+	/* Delivery through the VLAN/IPv6 parse path (fr_* helpers assume IPv4). */
+	{
+		uint32_t i;
+
+		for (i = 0; i < A.ntx; i++)
+			T_EQ(ep_deliver(&B, A.tx[i].b, A.tx[i].len, now), 0);
+		A.ntx = 0;
+	}
+	settle();
+	T_EQ(A.nsdone, 1);
+	T_EQ(A.sdone[0].status, ROCE_WC_SUCCESS);
+	check_sent_data(&B, 0, 3000, 8);
+}
+
+T_CASE(wants_tx_and_init_checks)
+{
+	struct roce_qp_init_attr ia = { .type = ROCE_QPT_RC, .qpn = 5, .sq_depth = 3,
+					.max_rd_res = 2, .ops = &ep_ops };
+	struct roce_qp q;
+	void *mem;
+
+	pair_default();
+	T_EQ(roce_qp_wants_tx(&A.qp, now), 0);
+	post_send_op(&A, ROCE_WR_SEND, 8, 1);
+	T_EQ(roce_qp_wants_tx(&A.qp, now), 1);
+	ep_pump(&A, now);
+	T_EQ(roce_qp_wants_tx(&A.qp, now), 0);
+	ep_flush_to(&A, &B, now);
+	T_EQ(roce_qp_wants_tx(&B.qp, now), 1); /* the RNR NAK */
+	ep_pump(&B, now);
+	ep_flush_to(&B, &A, now);
+	T_EQ(roce_qp_wants_tx(&A.qp, now), 0); /* waiting out the RNR timer */
+	T_EQ(roce_qp_wants_tx(&A.qp, roce_qp_next_deadline(&A.qp)), 1);
+	ep_post_recv(&B, 8);
+	settle();
+	T_EQ(A.nsdone, 1);
+
+	/* sq_depth rounds up to a power of two; memory is exactly what was asked for */
+	T_EQ(roce_qp_mem_size(&ia), 4 * sizeof(struct roce_swqe) + 2 * sizeof(struct roce_rd_res) +
+					    16 * sizeof(struct roce_job));
+	mem = malloc(roce_qp_mem_size(&ia));
+	T_EQ(roce_qp_init(&q, &ia, mem), 0);
+	T_EQ(q.req.mask, 3);
+	T_EQ(q.max_unacked_psn, 128);
+	ia.qpn = 0;
+	T_EQ(roce_qp_init(&q, &ia, mem), -EINVAL);
+	ia.qpn = 1u << 24;
+	T_EQ(roce_qp_init(&q, &ia, mem), -EINVAL);
+	ia.qpn = 5;
+	ia.ops = NULL;
+	T_EQ(roce_qp_init(&q, &ia, mem), -EINVAL);
+	free(mem);
 }
 
 int main(int argc, char **argv)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The wire. Frames are complete RoCEv2 frames (Ethernet/IP/UDP/BTH/.../ICRC) built and
- * checked by lib/roce, in rte_mbufs, whatever the port. port=loop: every device of the
- * process that uses the loop owns an rx ring; transmitting means enqueueing onto the ring
- * of the device that owns the destination GID. Nothing received is trusted: frames that
- * fail a check are dropped and counted.
+ * checked by lib/roce, in rte_mbufs, whatever the port. Everything port-specific sits
+ * behind struct soft_port_ops (a transmit and a receive burst): port=loop delivers to the
+ * devices of this process, one rx ring each, by destination GID; an ethdev port is the same
+ * two calls over rte_eth_tx_burst/rte_eth_rx_burst. Nothing received is trusted: frames
+ * that fail a check are dropped and counted.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -21,20 +22,25 @@
 
 #include "soft_priv.h"
 
-enum soft_wire_kind {
-	SOFT_WIRE_LOOP,
+struct soft_wire;
+
+/* A port: both calls keep frame order and return how many frames they took/gave. */
+struct soft_port_ops {
+	const char *name;
+	unsigned int (*tx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
+	unsigned int (*rx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
 };
 
 struct soft_wire {
-	enum soft_wire_kind kind;
+	const struct soft_port_ops *port;
 	struct soft_dev *dev;
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
 	struct soft_wire *next;            /* loop registry */
 	uint16_t ip_id;
+	uint64_t rng;                      /* fault injection (xorshift64*) */
 	unsigned int n_backlog;
 	struct rte_mbuf *backlog[SOFT_WIRE_BACKLOG];
-	uint16_t n_dst;                    /* destination of each backlog frame (loop) */
-	struct soft_wire *dst[SOFT_WIRE_BACKLOG];
+	struct soft_wire *dst[SOFT_WIRE_BACKLOG]; /* loop: the device each frame goes to */
 };
 
 /* Devices on the loop. Changed only by open/close (control path), read by the engines:
@@ -42,6 +48,33 @@ struct soft_wire {
  * requires all QPs destroyed, and a frame in flight to it is dropped at lookup). */
 static struct soft_wire *loop_head;
 static rte_spinlock_t loop_lock = RTE_SPINLOCK_INITIALIZER;
+
+static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	struct soft_wire **dst = w->dst + (pkts - w->backlog);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (dst[i] == NULL) { /* nobody owns that address: the frame is lost */
+			rte_pktmbuf_free(pkts[i]);
+			continue;
+		}
+		if (rte_ring_enqueue(dst[i]->rx_ring, pkts[i]) != 0)
+			break; /* peer ring full: keep order, retry on the next step */
+	}
+	return i;
+}
+
+static unsigned int loop_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	return rte_ring_dequeue_burst(w->rx_ring, (void **)pkts, n, NULL);
+}
+
+static const struct soft_port_ops loop_port = {
+	.name = "loop",
+	.tx = loop_tx,
+	.rx = loop_rx,
+};
 
 #define SOFT_POOL_MBUFS 4095u
 #define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
@@ -60,8 +93,9 @@ int soft_wire_open(struct soft_dev *dev)
 			       dev->cfg.socket_id);
 	if (w == NULL)
 		return -ENOMEM;
-	w->kind = SOFT_WIRE_LOOP;
+	w->port = &loop_port;
 	w->dev = dev;
+	w->rng = dev->cfg.seed ? dev->cfg.seed : 0x9E3779B97F4A7C15ull;
 	snprintf(name, sizeof(name), "irdma_rx_%p", (void *)w);
 	w->rx_ring = rte_ring_create(name, 4096, dev->cfg.socket_id, RING_F_SC_DEQ);
 	if (w->rx_ring == NULL) {
@@ -135,35 +169,6 @@ bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n)
 	return dev->wire->n_backlog + n <= SOFT_WIRE_BACKLOG;
 }
 
-void soft_wire_address(struct soft_dev *dev, const struct soft_qp *qp,
-		       const struct irdma_hw_av *av, struct roce_pkt *p)
-{
-	const uint8_t *sgid = dev->gid[av->sgid_index < dev->n_gids ? av->sgid_index : 0];
-
-	memcpy(p->dmac, av->dmac, 6);
-	memcpy(p->smac, dev->mac, 6);
-	p->has_vlan = av->vlan_id != 0xFFFF && av->vlan_id != 0;
-	p->vlan_tci = av->vlan_id & 0x0FFF;
-	memcpy(p->dgid, av->dgid, 16);
-	/* The source address family follows the destination's. */
-	if (roce_gid_is_ipv4(av->dgid) && !roce_gid_is_ipv4(sgid)) {
-		uint32_t i;
-
-		for (i = 0; i < dev->n_gids; i++)
-			if (roce_gid_is_ipv4(dev->gid[i]))
-				sgid = dev->gid[i];
-	}
-	memcpy(p->sgid, sgid, 16);
-	p->ipv6 = !roce_gid_is_ipv4(av->dgid);
-	p->tclass = av->traffic_class;
-	p->hop_limit = av->hop_limit ? av->hop_limit : 64;
-	p->flow_label = av->flow_label;
-	p->ip_frag = 0x4000;
-	p->pkey = ROCE_PKEY_DEFAULT;
-	p->sport = roce_udp_sport(qp->id, qp->type == IRDMA_HW_QP_RC ? qp->attr.dest_qpn : 0,
-				  av->flow_label);
-}
-
 struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, const struct roce_pkt *p,
 				 uint8_t **payload)
 {
@@ -189,6 +194,64 @@ struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, const struct roce_pkt *p,
 	return m;
 }
 
+static uint32_t wire_rand_ppm(struct soft_wire *w)
+{
+	w->rng ^= w->rng >> 12;
+	w->rng ^= w->rng << 25;
+	w->rng ^= w->rng >> 27;
+	return (uint32_t)((w->rng * 0x2545F4914F6CDD1Dull) >> 32) % 1000000u;
+}
+
+static void backlog_add(struct soft_wire *w, struct rte_mbuf *m, struct soft_wire *dst)
+{
+	w->dst[w->n_backlog] = dst;
+	w->backlog[w->n_backlog++] = m;
+}
+
+/*
+ * Wire faults (devargs drop/dup/reorder/corrupt, in parts per million): applied to frames
+ * as they leave, after the ICRC was computed, so the receiver sees exactly what a faulty
+ * link would deliver.
+ */
+static bool wire_faults(struct soft_dev *dev, struct soft_wire *w, struct rte_mbuf *m,
+			struct soft_wire *dst)
+{
+	const struct irdma_hw_dev_config *c = &dev->cfg;
+
+	if (c->drop_ppm && wire_rand_ppm(w) < c->drop_ppm) {
+		dev->st.tx_fault_drops++;
+		rte_pktmbuf_free(m);
+		return true;
+	}
+	if (c->corrupt_ppm && wire_rand_ppm(w) < c->corrupt_ppm) {
+		uint8_t *b = rte_pktmbuf_mtod(m, uint8_t *);
+		uint32_t from = ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
+
+		if (m->data_len > from) {
+			b[from + wire_rand_ppm(w) % (m->data_len - from)] ^= 0x20;
+			dev->st.tx_fault_corrupts++;
+		}
+	}
+	if (c->dup_ppm && wire_rand_ppm(w) < c->dup_ppm &&
+	    w->n_backlog + 2 <= SOFT_WIRE_BACKLOG) {
+		struct rte_mbuf *d = rte_pktmbuf_copy(m, dev->pool, 0, UINT32_MAX);
+
+		if (d != NULL) {
+			backlog_add(w, d, dst);
+			dev->st.tx_fault_dups++;
+		}
+	}
+	if (c->reorder_ppm && w->n_backlog && wire_rand_ppm(w) < c->reorder_ppm) {
+		/* goes out before the frame queued ahead of it */
+		backlog_add(w, w->backlog[w->n_backlog - 1], w->dst[w->n_backlog - 1]);
+		w->backlog[w->n_backlog - 2] = m;
+		w->dst[w->n_backlog - 2] = dst;
+		dev->st.tx_fault_reorders++;
+		return true;
+	}
+	return false;
+}
+
 void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p)
 {
 	struct soft_wire *w = dev->wire;
@@ -196,6 +259,7 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	uint32_t l3 = ROCE_ETH_HLEN + (p->has_vlan ? ROCE_VLAN_HLEN : 0);
 	uint32_t pad = roce_pad_len(p->paylen);
 	uint32_t len = m->data_len + p->paylen;
+	struct soft_wire *dst;
 
 	memset(buf + len, 0, pad);
 	len += pad;
@@ -205,27 +269,20 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	m->pkt_len = len;
 	dev->st.tx_packets++;
 	dev->st.tx_bytes += len;
-	w->dst[w->n_backlog] = loop_lookup(p->dgid);
-	w->backlog[w->n_backlog++] = m;
+	dst = loop_lookup(p->dgid);
+	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
+		return;
+	backlog_add(w, m, dst);
 }
 
 unsigned int soft_wire_flush(struct soft_dev *dev)
 {
 	struct soft_wire *w = dev->wire;
-	unsigned int i, done = 0;
+	unsigned int done;
 
-	for (i = 0; i < w->n_backlog; i++) {
-		struct soft_wire *dst = w->dst[i];
-
-		if (dst == NULL) { /* nobody owns that address: the frame is lost */
-			rte_pktmbuf_free(w->backlog[i]);
-			done++;
-			continue;
-		}
-		if (rte_ring_enqueue(dst->rx_ring, w->backlog[i]) != 0)
-			break; /* peer ring full: keep order, retry on the next step */
-		done++;
-	}
+	if (w->n_backlog == 0)
+		return 0;
+	done = w->port->tx(w, w->backlog, w->n_backlog);
 	if (done && done < w->n_backlog) {
 		memmove(w->backlog, w->backlog + done, (w->n_backlog - done) * sizeof(w->backlog[0]));
 		memmove(w->dst, w->dst + done, (w->n_backlog - done) * sizeof(w->dst[0]));
@@ -236,51 +293,18 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
 	return done;
 }
 
-/* Checks a parsed request/response against its QP and hands it to the right role. */
-static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p)
+/* Hands a parsed frame to its QP's transport, which checks it against the QP (state,
+ * transport class, addresses, Q_Key, PSN, opcode sequence) before anything happens. */
+static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_t now)
 {
 	struct soft_qp *qp = soft_qp_get(dev, p->dqpn);
-	uint8_t tr = ROCE_OP_TRANSPORT(p->opcode);
 
-	if (unlikely(qp == NULL)) {
+	if (unlikely(qp == NULL || qp->state == IRDMA_HW_QPS_RESET)) {
 		dev->st.rx_unknown_qp++;
 		return;
 	}
-	if (unlikely((qp->type == IRDMA_HW_QP_RC && tr != ROCE_TRANSPORT_RC) ||
-		     (qp->type == IRDMA_HW_QP_UD && tr != ROCE_TRANSPORT_UD))) {
-		qp->st.rx_dropped++;
-		dev->st.rx_malformed++;
-		return;
-	}
-	if (qp->type == IRDMA_HW_QP_UD) {
-		if (unlikely(p->deth.qkey != qp->attr.qkey)) {
-			qp->st.rx_dropped++;
-			dev->st.rx_qkey_errors++;
-			return;
-		}
-	} else if (unlikely(memcmp(p->sgid, qp->attr.av.dgid, 16) != 0)) {
-		qp->st.rx_dropped++; /* RC: only from the peer we were connected to */
-		return;
-	}
-	qp->st.rx_packets++;
-	qp->st.rx_bytes += p->paylen;
-	if (p->oi->flags & ROCE_OPF_REQ) {
-		if (unlikely(qp->state != IRDMA_HW_QPS_RTR && qp->state != IRDMA_HW_QPS_RTS &&
-			     qp->state != IRDMA_HW_QPS_SQD)) {
-			qp->st.rx_dropped++;
-			dev->st.rx_bad_state++;
-			return;
-		}
-		soft_resp_rx(qp, p);
-	} else {
-		if (unlikely(qp->state != IRDMA_HW_QPS_RTS && qp->state != IRDMA_HW_QPS_SQD)) {
-			qp->st.rx_dropped++;
-			dev->st.rx_bad_state++;
-			return;
-		}
-		soft_comp_rx(qp, p);
-	}
-	soft_engine_activate(dev, qp);
+	soft_xport_rx(qp, p, now);
+	soft_xport_settle(qp);
 }
 
 unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
@@ -288,10 +312,13 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 	struct soft_wire *w = dev->wire;
 	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
 	unsigned int n, i;
+	uint64_t now = 0;
 
 	if (budget > SOFT_WIRE_RX_BURST)
 		budget = SOFT_WIRE_RX_BURST;
-	n = rte_ring_dequeue_burst(w->rx_ring, (void **)pkts, budget, NULL);
+	n = w->port->rx(w, pkts, budget);
+	if (n)
+		now = soft_now_ns(dev);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		struct roce_pkt p;
@@ -308,7 +335,7 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 		} else if (unlikely(!dev_owns_gid(dev, p.dgid))) {
 			dev->st.rx_malformed++;
 		} else if (p.opcode != ROCE_OP_CNP) {
-			wire_deliver(dev, &p);
+			wire_deliver(dev, &p, now);
 		}
 		rte_pktmbuf_free(m);
 	}
