@@ -18,8 +18,10 @@
  *
  * The state machines call back into the device (struct roce_qp_ops) to check keys,
  * place received bytes, take receive WQEs and report completions; the device moves the
- * bytes and writes CQEs. Payload bytes of a returned tx descriptor must be consumed
- * before the next call on the same QP (UD/UC sends complete on that next call).
+ * bytes and writes CQEs. Callbacks run synchronously inside roce_qp_rx/tx/timer, and
+ * send_done also inside roce_qp_post_send/modify when the QP is in (or enters) ERR.
+ * Payload bytes of a returned tx descriptor must be consumed before the next call on
+ * the same QP (UD/UC sends complete on that next call).
  */
 #ifndef ROCE_QP_H
 #define ROCE_QP_H
@@ -230,7 +232,7 @@ struct roce_qp_attr {
 	uint8_t timeout;            /* local ACK timeout code */
 	uint8_t retry_cnt;          /* 0..7 */
 	uint8_t rnr_retry;          /* 0..7, 7 = infinite */
-	uint8_t max_rd_atomic;      /* ORD */
+	uint8_t max_rd_atomic;      /* ORD (0 is taken as 1 so READs can still run) */
 	uint32_t flags;             /* ROCE_QP_F_* */
 };
 

@@ -292,8 +292,8 @@ struct irdma_hw_ops {
 	int (*progress)(struct irdma_hw_dev *dev, unsigned int budget);
 
 	/* Counters: qp_id < 0 selects the device's own set, else that QP's. Names are DPDK
-	 * style (rx_icrc_errors, tx_rdma_write_requests...). Both return the number of
-	 * counters (when n is smaller, nothing is written). */
+	 * style (rx_icrc_errors, tx_packets, retransmits, rx_rnr_naks...). Both return the
+	 * number of counters (when n is smaller, nothing is written). */
 	int (*xstats_names)(struct irdma_hw_dev *dev, int64_t qp_id, const char **names,
 			    unsigned int n);
 	int (*xstats_get)(struct irdma_hw_dev *dev, int64_t qp_id, uint64_t *values,

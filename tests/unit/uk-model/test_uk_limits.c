@@ -346,6 +346,33 @@ T_CASE(read_over_max_hw_read_sges_gen1)
 	ukt_qp_destroy(&t);
 }
 
+/*
+ * GEN_1 fetches at most 2 quanta per WR (max_hw_sq_chunk 2): a WR that needs 3 (immediate data
+ * plus 3 SGEs = 4 fragments) cannot be represented. It must be refused; posting it pads the
+ * whole chunk, and at SQ index 0 the padding skips slot 0 without flipping the polarity, so the
+ * WQE is written with the previous pass's valid bit and the device would never see it.
+ */
+T_CASE(gen1_wr_over_chunk_einval)
+{
+	struct ukt_qp_cfg cfg = { .gen = 1, .max_send_wr = 16, .max_recv_wr = 8, .sq_sge = 3,
+				  .rq_sge = 1 };
+	struct ukt_qp t;
+
+	T_EQ(ukt_qp_create(&t, &cfg), 0);
+	for (int kind = UKT_SEND; kind <= UKT_WRITE; kind++) {
+		struct ukt_wr wr = { .kind = (enum ukt_kind)kind, .nsge = 3, .imm = true,
+				     .signaled = true, .wr_id = 0x77 };
+		char what[80];
+
+		snprintf(what, sizeof(what), "GEN_1 %s with immediate data and 3 SGEs (3 quanta)",
+			 ukt_kind_name[kind]);
+		expect_einval(&t, &wr, what);
+		wr.nsge = 2; /* 3 fragments: 2 quanta, fine */
+		expect_ok(&t, &wr, what);
+	}
+	ukt_qp_destroy(&t);
+}
+
 T_CASE(rq_srq_einval)
 {
 	struct irdma_sge sg[16];
@@ -403,6 +430,109 @@ T_CASE(init_einval)
 
 		T_EQ(ukt_srq_create(&s, 8, 15), -EINVAL);
 	}
+}
+
+/*
+ * irdma_uk_qp_init's checks that protect memory (lib/uk, beyond the kernel's fragment checks):
+ * inline limit above the device's, an SQ ring that is not a multiple of 128 quanta above the
+ * 257 reserved, a non-power-of-two or oversized chunk, an RQ WQE over 256 bytes; a QP without
+ * RQ (it receives through an SRQ) refuses receives with -EINVAL, writing nothing;
+ * irdma_uk_srq_init refuses an empty SRQ.
+ */
+T_CASE(qp_init_memory_checks)
+{
+	struct ukt_qp_cfg cfg = { .gen = 2, .max_send_wr = 8, .max_recv_wr = 8, .sq_sge = 1,
+				  .rq_sge = 1, .max_inline = 101 };
+	struct ukt_qp t;
+	struct irdma_qp_uk qp;
+	struct irdma_qp_uk_init_info info;
+	struct irdma_uk_attrs a;
+
+	T_EQ(ukt_qp_create(&t, &cfg), 0);
+	info = t.info;
+	a = t.attrs;
+	info.uk_attrs = &a;
+	memset(&qp, 0, sizeof(qp));
+	T_EQ(irdma_uk_qp_init(&qp, &info), 0);
+
+	info.max_inline_data = 102;
+	T_EQ(irdma_uk_qp_init(&qp, &info), -EINVAL);
+	info.max_inline_data = 101;
+	info.sq_size = 256 >> info.sq_shift; /* 256 quanta: not above the 257 reserved */
+	T_EQ(irdma_uk_qp_init(&qp, &info), -EINVAL);
+	info.sq_size = (512 + 64) >> info.sq_shift; /* not a multiple of 128 */
+	T_EQ(irdma_uk_qp_init(&qp, &info), -EINVAL);
+	info.sq_size = t.info.sq_size;
+	a.max_hw_sq_chunk = 6;
+	T_EQ(irdma_uk_qp_init(&qp, &info), -EINVAL);
+	a.max_hw_sq_chunk = 16;
+	T_EQ(irdma_uk_qp_init(&qp, &info), -EINVAL);
+	a.max_hw_sq_chunk = 0;
+	T_EQ(irdma_uk_qp_init(&qp, &info), -EINVAL);
+	a.max_hw_sq_chunk = 8;
+	info.rq_shift = 4;
+	T_EQ(irdma_uk_qp_init(&qp, &info), -EINVAL);
+	info.rq_shift = t.info.rq_shift;
+	info.uk_attrs = NULL;
+	T_EQ(irdma_uk_qp_init(&qp, &info), -EINVAL);
+	info.uk_attrs = &a;
+
+	/* No RQ (the QP uses an SRQ): receives are refused, nothing written. */
+	info.rq_size = 0;
+	info.rq = NULL;
+	info.rq_wrid_array = NULL;
+	T_EQ(irdma_uk_qp_init(&qp, &info), 0);
+	{
+		struct irdma_post_rq_info ri = { .wr_id = 1 };
+		struct irdma_qp_uk before = qp;
+
+		T_EQ(irdma_uk_post_receive(&qp, &ri), -EINVAL);
+		T_MEMEQ(&qp, &before, sizeof(qp));
+	}
+	ukt_qp_destroy(&t);
+
+	{
+		struct ukt_srq s;
+		struct irdma_srq_uk srq;
+		struct irdma_srq_uk_init_info si = { 0 };
+
+		T_EQ(ukt_srq_create(&s, 8, 1), 0);
+		si.srq = (struct irdma_qp_quanta *)s.mem;
+		si.uk_attrs = &s.attrs;
+		si.shadow_area = s.shadow;
+		si.srq_size = 0;
+		si.max_srq_frag_cnt = 1;
+		T_EQ(irdma_uk_srq_init(&srq, &si), -EINVAL);
+		ukt_srq_destroy(&s);
+	}
+}
+
+/* CQ sizing (kernel >= 6.19 rule, spec §6.4) and its limits. */
+T_CASE(calc_cq_size)
+{
+	struct irdma_uk_attrs a2, a3, a1;
+	uint32_t n = 0xdead;
+
+	ukt_attrs(&a1, 1);
+	ukt_attrs(&a2, 2);
+	ukt_attrs(&a3, 3);
+	T_EQ(irdma_uk_calc_cq_size(&a2, 62, false, &n), 0);
+	T_EQ(n, 130); /* (62 + 2) x 2 = 128 slots = exactly 4 KiB -> +2 */
+	T_EQ(irdma_uk_calc_cq_size(&a3, 62, true, &n), 0);
+	T_EQ(n, 66);
+	T_EQ(irdma_uk_calc_cq_size(&a2, 1, false, &n), 0);
+	T_EQ(n, 6);
+	T_EQ(irdma_uk_calc_cq_size(&a1, 1, false, &n), 0);
+	T_EQ(n, 4); /* GEN_1: no doubling, 3 -> 4 */
+	T_EQ(irdma_uk_calc_cq_size(&a2, 63, false, &n), 0);
+	T_EQ(n, 130);
+	T_EQ(irdma_uk_calc_cq_size(&a2, 1048574, false, &n), 0);
+	T_EQ(n, 2097152);
+	n = 0xdead;
+	T_EQ(irdma_uk_calc_cq_size(&a2, 0, false, &n), -EINVAL);
+	T_EQ(irdma_uk_calc_cq_size(&a2, 1048575, false, &n), -EINVAL);
+	T_EQ(irdma_uk_calc_cq_size(&a2, 0xffffffffu, true, &n), -EINVAL);
+	T_EQ(n, 0xdead);
 }
 
 T_CASE(calc_einval)

@@ -15,6 +15,7 @@
 #include <sched.h>
 #include <stdatomic.h>
 #include <string.h>
+#include <time.h>
 
 #include "irdma_test.h"
 #include "ukm_model.h"
@@ -47,7 +48,19 @@ struct pc {
 	uint32_t hw_bad;      /* WQE bodies that did not match what was posted */
 	uint32_t hw_pads;     /* padding NOPs seen */
 	char hw_msg[160];
+	atomic_bool stop;     /* the producer gave up: the hardware thread ends too */
 };
+
+/* No progress for this long means a lost completion or a WQE the hardware never sees. */
+#define STALL_SECONDS 20
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
 
 static void yield_after(uint32_t *spins)
 {
@@ -94,6 +107,8 @@ static void *hardware(void *arg)
 		struct ukt_cqe c;
 
 		if ((hdr >> 63) != sq_pol) {
+			if (atomic_load_explicit(&P->stop, memory_order_relaxed))
+				break;
 			yield_after(&spins);
 			continue;
 		}
@@ -123,7 +138,8 @@ static void *hardware(void *arg)
 			/* One receive per send: wait for the next RQ WQE to be valid (RNR otherwise). */
 			for (;;) {
 				rwqe = P->rq + 32u * P->rq_mult * rq_tail;
-				if ((ukt_load_acquire64(rwqe + 24) >> 63) == rq_pol)
+				if ((ukt_load_acquire64(rwqe + 24) >> 63) == rq_pol ||
+				    atomic_load_explicit(&P->stop, memory_order_relaxed))
 					break;
 				yield_after(&spins);
 			}
@@ -157,7 +173,8 @@ static void prodcons(int gen)
 				  .rq_sge = 1 };
 	struct pc *P = calloc(1, sizeof(*P));
 	uint64_t posted = 0, sq_done = 0, rq_posted = 0, rq_done = 0;
-	uint32_t spins = 0, bad_order = 0;
+	uint32_t spins = 0, bad_order = 0, idle = 0;
+	double last_progress = now_s();
 	pthread_t hw;
 
 	P->gen = gen;
@@ -230,16 +247,31 @@ static void prodcons(int gen)
 				bad_order++;
 			(*done)++;
 			progress = true;
-		} else {
+		} else if (ret != -ENOENT) {
 			T_EQ(ret, -ENOENT);
 		}
-		if (progress)
+		if (progress) {
 			spins = 0;
-		else
+			idle = 0;
+		} else {
 			yield_after(&spins);
+			if (++idle % 4096 == 0) {
+				if (idle == 4096)
+					last_progress = now_s();
+				else if (now_s() - last_progress > STALL_SECONDS) {
+					T_CHECK_MSG(0, "no progress for %d s: %llu posted, %llu/%llu completed (SQ/RQ)",
+						    STALL_SECONDS, (unsigned long long)posted,
+						    (unsigned long long)sq_done, (unsigned long long)rq_done);
+					break;
+				}
+			}
+		}
 	}
+	atomic_store(&P->stop, true);
 	T_EQ(pthread_join(hw, NULL), 0);
 	T_EQ(bad_order, 0);
+	if (t_case_failures)
+		goto out;
 	T_CHECK_MSG(P->hw_bad == 0, "hardware saw %u bad WQEs, first: %s", P->hw_bad, P->hw_msg);
 	T_EQ(sq_done, N_SENDS);
 	T_EQ(rq_done, N_SENDS);
@@ -250,6 +282,7 @@ static void prodcons(int gen)
 	T_CHECK(P->hw_pads > 0);
 	printf("# GEN_%d: %u sends and receives, %u padding NOPs seen by the hardware thread\n", gen,
 	       N_SENDS, P->hw_pads);
+out:
 	ukt_cq_destroy(&P->cq);
 	ukt_qp_destroy(&P->t);
 	free(P);

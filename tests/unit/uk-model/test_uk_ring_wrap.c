@@ -499,6 +499,65 @@ T_CASE(cq_burst_wrap_64b)
 	cq_burst_wrap(true);
 }
 
+/*
+ * irdma_clr_wqes: a WQE starting on a 128-quantum block pre-fills the block 128 quanta ahead
+ * (0x00 while the pass polarity is 1, 0xFF in the block that starts the next pass). The atomic
+ * posting functions do not pre-clear (spec §3.3 notes, §5 step 4).
+ */
+T_CASE(clr_wqes_block_and_atomics_gen3)
+{
+	struct ukt_qp_cfg cfg = { .gen = 3, .max_send_wr = 16, .max_recv_wr = 8, .sq_sge = 1,
+				  .rq_sge = 1 };
+	struct ukt_qp t;
+	struct ukt_cq cq;
+	struct ukm_sq m;
+	uint8_t *blk, pattern[128 * 32];
+	struct ukt_wr faa = { .kind = UKT_FAA, .signaled = true, .wr_id = 0xfa };
+
+	T_EQ(ukt_qp_create(&t, &cfg), 0);
+	T_EQ(t.sq_depth, 512);
+	T_EQ(ukt_cq_create(&cq, 8, true), 0);
+	ukm_sq_init(&m, 3, t.sq_depth, 0, 0);
+	/* The NOP at 0 (polarity 1) clears [128, 256) to 0x00. */
+	memset((uint8_t *)t.sq_mem + 128 * 32, 0x5a, 128 * 32);
+	step_nop(&t, &cq, &m);
+	memset(pattern, 0x00, sizeof(pattern));
+	T_MEMEQ((uint8_t *)t.sq_mem + 128 * 32, pattern, sizeof(pattern));
+	while (m.head != 128)
+		step_nop(&t, &cq, &m);
+	/* An atomic at 128 leaves [256, 384) alone. */
+	blk = (uint8_t *)t.sq_mem + 256 * 32;
+	memset(blk, 0x5a, 128 * 32);
+	memcpy(pattern, blk, sizeof(pattern));
+	{
+		struct ukm_sq_post p;
+
+		ukm_sq_post(&m, 2, false, &p);
+		T_EQ(p.wqe_idx, 128);
+		T_CHECK(!p.clr);
+	}
+	T_EQ(ukt_post(&t, &faa, true), 0);
+	T_MEMEQ(blk, pattern, sizeof(pattern));
+	ukt_hw_sq_done(&cq, &t, 128, 0x0f);
+	{
+		struct irdma_cq_poll_info pi;
+
+		T_EQ(poll_one(&cq, &pi), 0);
+		T_EQ(pi.wr_id, 0xfa);
+		T_EQ(pi.bytes_xfered, 0); /* atomics report 0 bytes (wr_len 0) */
+		T_EQ(pi.op_type, 0x0f);
+	}
+	ukm_sq_complete(&m, 128, 2);
+	while (m.head != 384)
+		step_nop(&t, &cq, &m);
+	/* A NOP at 384 clears the first block of the next pass, [0, 128), to 0xFF. */
+	memset(pattern, 0xff, sizeof(pattern));
+	step_nop(&t, &cq, &m);
+	T_MEMEQ(t.sq_mem, pattern, sizeof(pattern));
+	ukt_cq_destroy(&cq);
+	ukt_qp_destroy(&t);
+}
+
 int main(int argc, char **argv)
 {
 	return t_main(argc, argv);

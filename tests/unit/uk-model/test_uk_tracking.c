@@ -590,6 +590,199 @@ T_CASE(cq_resize_and_arm)
 	ukt_cq_destroy(&cq);
 }
 
+/*
+ * Every field of a decoded CQE: RQ completion with remote invalidate, solicited event, PSN, UD
+ * source QPN; extended CQEs with immediate, source MAC and VLAN, in 32-byte mode (extension in
+ * the next slot, head + 2) and 64-byte mode (same slot, head + 1).
+ */
+static void cqe_fields(bool cqe64)
+{
+	struct ukt_qp_cfg cfg = { .gen = cqe64 ? 3 : 2, .max_send_wr = 8, .max_recv_wr = 8,
+				  .sq_sge = 1, .rq_sge = 1, .qp_type = IRDMA_QP_TYPE_ROCE_UD };
+	struct irdma_post_rq_info ri = { 0 };
+	struct ukt_qp t;
+	struct ukt_cq cq;
+	struct irdma_cq_poll_info pi;
+	struct ukt_cqe c;
+	static const uint8_t mac[6] = { 0x02, 0x11, 0x22, 0x33, 0x44, 0x55 };
+
+	T_EQ(ukt_qp_create(&t, &cfg), 0);
+	T_EQ(ukt_cq_create(&cq, 8, cqe64), 0);
+	for (int i = 0; i < 4; i++) {
+		ri.wr_id = 0x700 + (uint64_t)i;
+		T_EQ(irdma_uk_post_receive(&t.qp, &ri), 0);
+	}
+	/* Plain RQ completion: invalidated STag, solicited, PSN, IPv4 bit. */
+	ukt_cqe_rq(&c, &t.qp, t.qp.qp_id, 0, 1500);
+	c.q[0] |= 0xabcdefull << 32;
+	c.q[2] |= 0x00c0ffee;
+	c.q[3] |= (1ull << 53) | (1ull << 54) | (0x3full << 56);
+	ukt_cq_hw_write(&cq, &c);
+	T_EQ(poll(&cq, &pi), 0);
+	T_EQ(pi.wr_id, 0x700);
+	T_EQ(pi.bytes_xfered, 1500);
+	T_EQ(pi.stat.raw, 0xabcdef);
+	T_EQ(pi.qp_id, 0x1234);
+	T_EQ(pi.stag_invalid_set, true);
+	T_EQ(pi.inv_stag, 0x00c0ffee);
+	T_EQ(pi.ud_src_qpn, 0x00c0ffee); /* same bits: UD source QPN */
+	T_EQ(pi.ipv4, true);
+	T_EQ(pi.solicited_event, true);
+	T_EQ(pi.op_type, 0x3f);
+	T_EQ(pi.imm_valid, false);
+	T_EQ(pi.ud_smac_valid, false);
+	T_EQ(pi.ud_vlan_valid, false);
+	T_EQ(pi.error, false);
+	T_CHECK(pi.qp_handle == &t.qp);
+
+	/* Extended: immediate + SMAC + VLAN (PCP 5, VID 0x123). */
+	ukt_cqe_rq(&c, &t.qp, t.qp.qp_id, 1 * t.qp.rq_wqe_size_multiplier, 64);
+	c.ext = true;
+	c.q[4] = 0x1122334455667788ull; /* upper immediate bits are not reported */
+	c.q[6] = ((uint64_t)0xa123 << 48) | 0x021122334455ull;
+	c.q[7] = (1ull << 60) | (1ull << 61) | (1ull << 62);
+	ukt_cq_hw_write(&cq, &c);
+	T_EQ(poll(&cq, &pi), 0);
+	T_EQ(pi.wr_id, 0x701);
+	T_EQ(pi.imm_valid, true);
+	T_EQ(pi.imm_data, 0x55667788);
+	T_EQ(pi.ud_vlan_valid, true);
+	T_EQ(pi.ud_vlan, 0xa123);
+	T_EQ(pi.ud_smac_valid, true);
+	T_MEMEQ(pi.ud_smac, mac, 6);
+	T_EQ(cq.cq.cq_ring.head, cqe64 ? 2 : 3);
+	T_EQ(cq.shadow[0], cq.cq.cq_ring.head);
+
+	/* Extended with only the immediate: SMAC/VLAN not valid. */
+	ukt_cqe_rq(&c, &t.qp, t.qp.qp_id, 2 * t.qp.rq_wqe_size_multiplier, 8);
+	c.ext = true;
+	c.q[4] = 0x42;
+	c.q[7] = 1ull << 62;
+	ukt_cq_hw_write(&cq, &c);
+	T_EQ(poll(&cq, &pi), 0);
+	T_EQ(pi.wr_id, 0x702);
+	T_EQ(pi.imm_valid, true);
+	T_EQ(pi.imm_data, 0x42);
+	T_EQ(pi.ud_vlan_valid, false);
+	T_EQ(pi.ud_smac_valid, false);
+
+	/* After an extended CQE a plain one decodes with every extension flag cleared. */
+	ukt_cqe_rq(&c, &t.qp, t.qp.qp_id, 3 * t.qp.rq_wqe_size_multiplier, 9);
+	ukt_cq_hw_write(&cq, &c);
+	T_EQ(poll(&cq, &pi), 0);
+	T_EQ(pi.wr_id, 0x703);
+	T_EQ(pi.imm_valid, false);
+	T_EQ(pi.ud_smac_valid, false);
+	T_EQ(pi.ud_vlan_valid, false);
+	T_EQ(pi.stag_invalid_set, false);
+	T_EQ(poll(&cq, &pi), -ENOENT);
+	T_EQ(cq.cq.cq_ring.head, cq.hw_head);
+	ukt_cq_destroy(&cq);
+	ukt_qp_destroy(&t);
+}
+
+T_CASE(cqe_fields_32b)
+{
+	cqe_fields(false);
+}
+
+T_CASE(cqe_fields_64b)
+{
+	cqe_fields(true);
+}
+
+/*
+ * CQEs that must be consumed but not reported (-EFAULT): NULL context, a QP being destroyed,
+ * an SQ WQE index beyond the ring, an RQ index beyond the ring. The SQ/RQ tails do not move.
+ */
+T_CASE(bad_cqes_efault)
+{
+	struct ukt_qp_cfg cfg = { .gen = 2, .max_send_wr = 8, .max_recv_wr = 8, .sq_sge = 1,
+				  .rq_sge = 1 };
+	struct irdma_post_rq_info ri = { .wr_id = 0x99 };
+	struct ukt_qp t;
+	struct ukt_cq cq;
+	struct ukm_sq m;
+	struct posted p;
+	struct irdma_cq_poll_info pi;
+	struct ukt_cqe c;
+
+	T_EQ(ukt_qp_create(&t, &cfg), 0);
+	T_EQ(ukt_cq_create(&cq, 16, false), 0);
+	ukm_sq_init(&m, 2, t.sq_depth, 0, 0);
+	p = post(&t, &m, (struct ukt_wr){ .kind = UKT_SEND, .nsge = 1, .signaled = true, .wr_id = 0x98 });
+	T_EQ(irdma_uk_post_receive(&t.qp, &ri), 0);
+
+	ukt_cqe_sq(&c, NULL, t.qp.qp_id, p.wqe_idx, 0x03);
+	ukt_cq_hw_write(&cq, &c);
+	T_EQ(poll(&cq, &pi), -EFAULT);
+	ukt_cqe_sq(&c, &t.qp, t.qp.qp_id, t.sq_depth, 0x03); /* index == ring size */
+	ukt_cq_hw_write(&cq, &c);
+	T_EQ(poll(&cq, &pi), -EFAULT);
+	ukt_cqe_rq(&c, &t.qp, t.qp.qp_id, t.qp.rq_ring.size * t.qp.rq_wqe_size_multiplier, 4);
+	ukt_cq_hw_write(&cq, &c);
+	T_EQ(poll(&cq, &pi), -EFAULT);
+	t.qp.destroy_pending = true;
+	ukt_cqe_sq(&c, &t.qp, t.qp.qp_id, p.wqe_idx, 0x03);
+	ukt_cq_hw_write(&cq, &c);
+	T_EQ(poll(&cq, &pi), -EFAULT);
+	ukt_cqe_rq(&c, &t.qp, t.qp.qp_id, 0, 4);
+	ukt_cq_hw_write(&cq, &c);
+	T_EQ(poll(&cq, &pi), -EFAULT);
+	T_EQ(cq.cq.cq_ring.head, 5);
+	T_EQ(cq.shadow[0], 5);
+	T_EQ(t.qp.sq_ring.tail, 0);
+	T_EQ(t.qp.rq_ring.tail, 0);
+	t.qp.destroy_pending = false;
+	ukt_cqe_sq(&c, &t.qp, t.qp.qp_id, p.wqe_idx, 0x03);
+	ukt_cq_hw_write(&cq, &c);
+	T_EQ(poll(&cq, &pi), 0);
+	T_EQ(pi.wr_id, 0x98);
+	ukt_cqe_rq(&c, &t.qp, t.qp.qp_id, 0, 4);
+	ukt_cq_hw_write(&cq, &c);
+	T_EQ(poll(&cq, &pi), 0);
+	T_EQ(pi.wr_id, 0x99);
+	ukt_cq_destroy(&cq);
+	ukt_qp_destroy(&t);
+}
+
+/*
+ * iWARP (first_sq_wq): with RTS_AE the first 3 SQ quanta belong to the connection messages; the
+ * SQ starts at index 3 with polarity 1; their CQEs are consumed silently while the SQ is empty.
+ */
+T_CASE(iwarp_connection_wqes)
+{
+	struct ukt_qp_cfg cfg = { .gen = 2, .max_send_wr = 8, .max_recv_wr = 8, .sq_sge = 1,
+				  .rq_sge = 1, .qp_type = IRDMA_QP_TYPE_IWARP, .first_sq_wq = true };
+	struct ukt_qp t;
+	struct ukt_cq cq;
+	struct ukm_sq m;
+	struct posted p;
+	struct irdma_cq_poll_info pi;
+
+	T_EQ(ukt_qp_create(&t, &cfg), 0);
+	T_EQ(ukt_cq_create(&cq, 16, false), 0);
+	T_EQ(t.qp.conn_wqes, 3);
+	T_EQ(t.qp.sq_ring.head, 3);
+	T_EQ(t.qp.sq_ring.tail, 3);
+	T_EQ(t.qp.swqe_polarity, 1);
+	ukm_sq_init(&m, 2, t.sq_depth, 3, 1);
+	/* Connection-message completions with an empty SQ: consumed, and the poll goes on. */
+	ukt_hw_sq_done(&cq, &t, 0, 0x03);
+	ukt_hw_sq_done(&cq, &t, 2, 0x03);
+	T_EQ(poll(&cq, &pi), -ENOENT);
+	T_EQ(cq.cq.cq_ring.head, 2);
+	T_EQ(t.qp.first_sq_wq, false);
+	p = post(&t, &m, (struct ukt_wr){ .kind = UKT_SEND, .nsge = 1, .signaled = true, .wr_id = 0x31 });
+	T_EQ(p.wqe_idx, 3);
+	T_EQ(ukt_sq_hdr(&t, 3) >> 63, 1);
+	ukt_hw_sq_done(&cq, &t, 3, 0x03);
+	T_EQ(poll(&cq, &pi), 0);
+	T_EQ(pi.wr_id, 0x31);
+	ukt_cq_destroy(&cq);
+	ukt_qp_destroy(&t);
+}
+
 int main(int argc, char **argv)
 {
 	return t_main(argc, argv);

@@ -141,7 +141,7 @@ int ukt_qp_create(struct ukt_qp *t, const struct ukt_qp_cfg *cfg)
 	info->sq_shift = sq_shift;
 	info->rq_shift = rq_shift;
 	info->type = cfg->qp_type ? cfg->qp_type : 3; /* IRDMA_QP_TYPE_ROCE_RC */
-	info->first_sq_wq = 0;
+	info->first_sq_wq = cfg->first_sq_wq;
 	info->srq_uk = cfg->srq;
 	ret = irdma_uk_qp_init(&t->qp, info);
 	if (ret)
@@ -480,6 +480,7 @@ uint32_t ukt_wr_opcode(const struct ukt_wr *wr)
 	}
 }
 
+/* Which posts pre-clear with irdma_clr_wqes: all but the atomics (spec §3.3, §5 step 4). */
 bool ukt_wr_clears(const struct ukt_wr *wr)
 {
 	return wr->kind != UKT_FAA && wr->kind != UKT_CAS;

@@ -44,6 +44,7 @@ struct ukt_qp_cfg {
 	uint32_t sq_sge, rq_sge, max_inline;
 	uint32_t qp_type; /* 0 = RoCE RC */
 	struct irdma_srq_uk *srq;
+	bool first_sq_wq; /* iWARP: reserve the connection WQEs */
 };
 
 /* Sizes through irdma_uk_calc_depth_shift_sq/rq, allocates, irdma_uk_qp_init. 0 or -errno. */

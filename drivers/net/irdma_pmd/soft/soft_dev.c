@@ -736,7 +736,7 @@ static const struct {
 } dev_xstats[] = {
 	DEV_STAT(rx_packets), DEV_STAT(tx_packets), DEV_STAT(rx_bytes), DEV_STAT(tx_bytes),
 	DEV_STAT(rx_icrc_errors), DEV_STAT(rx_malformed), DEV_STAT(rx_unknown_qp),
-	DEV_STAT(rx_bad_state), DEV_STAT(rx_qkey_errors), DEV_STAT(tx_backlog_full),
+	DEV_STAT(tx_backlog_full),
 	DEV_STAT(cq_overflows), DEV_STAT(doorbells), DEV_STAT(polls),
 	DEV_STAT(tx_fault_drops), DEV_STAT(tx_fault_dups), DEV_STAT(tx_fault_reorders),
 	DEV_STAT(tx_fault_corrupts),

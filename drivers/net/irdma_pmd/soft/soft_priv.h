@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Private state of the software device: object tables, per-QP transport state and the
- * interfaces between the device's parts (doorbells, WQE fetch, key table, CQE writer,
- * requester, responder, completer, wire, engine).
+ * Private state of the software device: object tables, the per-QP view of the queues as
+ * hardware keeps it, and the interfaces between the device's parts (doorbells, WQE fetch,
+ * key table, CQE writer, requester front end, completion and responder callbacks of the
+ * lib/roce transport, wire, engine).
  */
 #ifndef SOFT_PRIV_H
 #define SOFT_PRIV_H
@@ -36,11 +37,10 @@ extern int soft_logtype;
 #define SOFT_DEF_MAX_PD  256u
 #define SOFT_DEF_MAX_AH  256u
 #define SOFT_FIRST_QPN   2u    /* QP0/QP1 are the IB special QPs */
-#define SOFT_MAX_ORD     16u
+#define SOFT_MAX_ORD     16u /* READ/atomics in flight per QP */
 #define SOFT_MAX_IRD     16u /* responder resources per QP */
 #define SOFT_MAX_MSG     (1u << 31)
 #define SOFT_MAX_SGE     16u   /* addl frag cnt is 4 bits */
-
 
 /* Why a memory access was refused (key table). Mapped to flush codes / NAKs by the caller. */
 enum soft_mr_err {
@@ -90,7 +90,7 @@ struct soft_cq {
 	bool cons_stale;       /* resized: shadow head still names the old ring */
 	uint64_t stale_shadow;
 	bool arm_any, arm_se;  /* armed (latched from the shadow arm word at the doorbell) */
-	uint32_t arm_seq;
+	uint32_t arm_seq;      /* sequence number of the last arm seen */
 	_Atomic uint32_t db;   /* arm doorbell word */
 	int eventfd;
 	void (*event_cb)(void *arg, uint32_t cq_id);
@@ -245,7 +245,7 @@ struct soft_wire;
 
 struct soft_dev_stats {
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
-	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_bad_state, rx_qkey_errors;
+	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp;
 	uint64_t tx_backlog_full, cq_overflows, doorbells, polls;
 	uint64_t tx_fault_drops, tx_fault_dups, tx_fault_reorders, tx_fault_corrupts;
 };
@@ -299,19 +299,6 @@ static inline struct soft_qp *soft_qp_get(struct soft_dev *dev, uint32_t qp_id)
 	return &dev->qp[qp_id];
 }
 
-static inline uint64_t soft_le64(const void *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v; /* little-endian host (x86/arm64 LE); the queue formats are LE */
-}
-
-static inline void soft_put_le64(void *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-
 /* soft_doorbell.c */
 void soft_db_init(_Atomic uint32_t *db);
 bool soft_db_take(_Atomic uint32_t *db);
@@ -356,6 +343,7 @@ struct soft_cqe {
 	uint8_t op;
 	uint32_t wqe_idx;
 	uint32_t bytes;
+	uint32_t stat;         /* qword 0 high half (RoCE PSN / timestamp); 0 here */
 	uint64_t ctx;          /* qword 1 */
 	uint64_t srq_qp_ctx;   /* qword 5 for SRQ completions */
 	bool srq;
@@ -384,7 +372,6 @@ void soft_qp_to_error(struct soft_qp *qp, enum irdma_hw_event_type ev, uint16_t 
 void soft_qp_flush(struct soft_qp *qp);
 void soft_async_event(struct soft_dev *dev, enum irdma_hw_event_type t, uint32_t id,
 		      uint16_t ae);
-int soft_sq_complete(struct soft_qp *qp, struct soft_swqe *s);
 int soft_rq_complete(struct soft_qp *qp, struct soft_cqe *c, bool from_srq,
 		     const struct soft_rwqe *r);
 
@@ -396,7 +383,7 @@ unsigned int soft_comp_retire(struct soft_qp *qp);
 uint8_t soft_wc_to_flush(uint8_t roce_status);
 int soft_sq_cqe(struct soft_qp *qp, const struct soft_swqe *s, uint8_t minor, bool error);
 int soft_comp_read_place(struct roce_qp *rq, uint64_t wr_id, uint32_t off, const void *data,
-		    uint32_t len);
+			 uint32_t len);
 void soft_comp_send_done(struct roce_qp *rq, const struct roce_send_done *d);
 
 /* soft_resp.c: lib/roce's responder callbacks */
@@ -429,6 +416,5 @@ void soft_engine_deactivate(struct soft_dev *dev, struct soft_qp *qp);
 int soft_engine_progress(struct soft_dev *dev, unsigned int budget);
 int soft_engine_start(struct soft_dev *dev);
 void soft_engine_stop(struct soft_dev *dev);
-
 
 #endif /* SOFT_PRIV_H */
