@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Helpers shared by the loop and the client/server runners. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_service.h>
+
+#include "perf_run.h"
+
+void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
+		    struct perf_params *p)
+{
+	struct perf_opts d = *o;
+
+	perf_opts_apply_defaults(&d, m);
+	memset(p, 0, sizeof(*p));
+	p->mode = m;
+	p->atomic = o->atomic;
+	p->size = m == PERF_ATOMIC_LAT ? 8 : size;
+	p->iters = d.iters;
+	p->tx_depth = d.tx_depth;
+	p->rx_depth = RTE_MIN((uint64_t)d.rx_depth, d.iters);
+	p->inline_size = d.inline_size;
+	/* perftest signals one WR in 100 (-Q), never more than the queue holds. */
+	p->cq_mod = RTE_MIN(100u, p->tx_depth);
+	if (!p->cq_mod)
+		p->cq_mod = 1;
+}
+
+void perf_addr_of(const struct perftest_dest *d, struct perf_addr *a)
+{
+	a->lid = d->lid;
+	a->qpn = d->qpn;
+	a->psn = d->psn;
+	a->rkey = d->rkey;
+	a->out_reads = d->out_reads;
+	a->vaddr = d->vaddr;
+	memcpy(a->gid, d->gid, 16);
+}
+
+enum perf_addr_style perf_addr_style_of(enum perf_mode m)
+{
+	switch (m) {
+	case PERF_READ_LAT:
+	case PERF_READ_BW:
+		return PERF_ADDR_OUT_RKEY;
+	case PERF_WRITE_LAT:
+	case PERF_WRITE_BW:
+		return PERF_ADDR_RKEY;
+	default:
+		return PERF_ADDR_PLAIN;
+	}
+}
+
+void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
+		    const struct perf_res *r, bool client, uint32_t mtu, const char *method,
+		    struct perf_header *h)
+{
+	bool bw = !perf_mode_is_lat(p->mode);
+
+	memset(h, 0, sizeof(*h));
+	h->title = perf_title(p->mode, p->atomic == PERF_CMP_AND_SWAP);
+	h->device = r->info.name;
+	h->show_tx_depth = client;
+	h->tx_depth = p->tx_depth;
+	h->bw = bw;
+	h->cq_mod = p->cq_mod;
+	h->mtu = mtu;
+	h->gid_index = o->gid_index;
+	h->reads = p->mode == PERF_READ_LAT || p->mode == PERF_READ_BW ||
+		   p->mode == PERF_ATOMIC_LAT;
+	h->out_reads = r->out_reads;
+	h->max_inline = p->inline_size;
+	h->method = method;
+}
+
+int perf_print_results(FILE *f, const struct perf_side *s, bool gbits, bool head)
+{
+	const struct perf_params *p = s->p;
+	uint64_t hz = rte_get_tsc_hz();
+
+	if (perf_mode_is_lat(p->mode)) {
+		struct perf_lat_stats st;
+		double *scratch = malloc(p->iters * sizeof(double));
+		unsigned int rtt = p->mode == PERF_WRITE_LAT || p->mode == PERF_SEND_LAT ? 2 : 1;
+
+		if (!scratch)
+			return -ENOMEM;
+		if (perf_lat_compute(s->tposted, p->iters, hz, rtt, scratch, &st) == 0) {
+			if (head)
+				perf_print_lat_head(f);
+			perf_print_lat_row(f, p->size, &st);
+		}
+		free(scratch);
+	} else {
+		struct perf_bw_stats st;
+
+		perf_bw_compute(s->tposted, s->tcompleted, p->iters, p->size, p->cq_mod, hz,
+				gbits, &st);
+		if (head)
+			perf_print_bw_head(f, gbits);
+		perf_print_bw_row(f, &st);
+	}
+	fflush(f);
+	return 0;
+}
+
+int perf_engine_start(struct rte_pmd_irdma_dev *dev, char *err, size_t errlen)
+{
+	struct rte_pmd_irdma_dev_info info;
+	uint32_t lcores[RTE_MAX_LCORE];
+	int n, rc;
+
+	if (rte_pmd_irdma_dev_info(dev, &info) < 0 || info.engine != RTE_PMD_IRDMA_ENGINE_SERVICE)
+		return 0;
+	n = rte_service_lcore_list(lcores, RTE_MAX_LCORE);
+	if (n <= 0) {
+		snprintf(err, errlen, "%s: engine=service needs a service lcore (EAL -s <mask>), "
+			 "or use engine=inline", info.name);
+		return -EINVAL;
+	}
+	rc = rte_service_map_lcore_set(info.service_id, lcores[0], 1);
+	if (rc == 0)
+		rc = rte_service_runstate_set(info.service_id, 1);
+	if (rc == 0) {
+		rc = rte_service_lcore_start(lcores[0]);
+		if (rc == -EALREADY)
+			rc = 0;
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "%s: cannot run its service on lcore %u: %s", info.name,
+			 lcores[0], strerror(-rc));
+		return rc;
+	}
+	return 0;
+}

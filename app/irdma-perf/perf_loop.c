@@ -1,0 +1,409 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * --loop: both endpoints in this process, on two soft devices joined by port=loop. With two
+ * lcores each side spins on its own; with one, a single loop steps both sides in turn
+ * (never two spinning pollers on one core). After each run the data the peer should have
+ * received is checked byte for byte.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <rte_cycles.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+#include <rte_pause.h>
+
+#include "perf_run.h"
+
+struct loop_ctx {
+	struct perf_side side[2];       /* 0: client (device a), 1: server (device b) */
+	volatile int finished[2];
+	volatile int abort;
+	uint64_t timeout_tsc;
+};
+
+static bool stalled(const struct perf_side *s, uint64_t now, uint64_t timeout)
+{
+	/* signed: last_progress may be newer than a 'now' read before the step */
+	return !s->done && (int64_t)(now - s->last_progress) > (int64_t)timeout;
+}
+
+static void stall_error(struct perf_side *s, unsigned int timeout_s)
+{
+	if (!s->error) {
+		s->error = -ETIMEDOUT;
+		snprintf(s->err, sizeof(s->err), "%s: no progress for %u s (posted %" PRIu64
+			 ", completed %" PRIu64 ", received %" PRIu64 " of %" PRIu64 ")",
+			 s->client ? "client" : "server", timeout_s, s->scnt, s->ccnt, s->rcnt,
+			 s->p->iters);
+	}
+}
+
+/* One side on its own lcore: step until done, then keep the device serving until the peer
+ * is done too. */
+static int side_lcore(struct loop_ctx *c, unsigned int me, unsigned int timeout_s)
+{
+	struct perf_side *s = &c->side[me];
+	int rc = 0;
+
+	while (!c->abort) {
+		if (!s->done) {
+			uint64_t before = s->last_progress;
+
+			rc = perf_side_step(s);
+			if (rc < 0)
+				break;
+			/* Nothing moved: pause, and yield the CPU if another lcore shares it. */
+			if (rc == 0 && s->last_progress == before)
+				rte_pmd_irdma_idle(s->res->dev);
+			if (rc == 0 && stalled(s, rte_rdtsc(), c->timeout_tsc)) {
+				stall_error(s, timeout_s);
+				rc = s->error;
+				break;
+			}
+			if (rc == 1)
+				__atomic_store_n(&c->finished[me], 1, __ATOMIC_RELEASE);
+		} else {
+			if (__atomic_load_n(&c->finished[!me], __ATOMIC_ACQUIRE))
+				return 0;
+			if (!perf_side_service(s))
+				rte_pmd_irdma_idle(s->res->dev);
+		}
+	}
+	c->abort = 1;
+	return rc < 0 ? rc : -ECANCELED;
+}
+
+struct worker_arg {
+	struct loop_ctx *c;
+	unsigned int timeout_s;
+	int rc;
+};
+
+static int worker_main(void *arg)
+{
+	struct worker_arg *w = arg;
+
+	w->rc = side_lcore(w->c, 1, w->timeout_s);
+	return 0;
+}
+
+/* One lcore: both sides from one loop. */
+static int both_one_lcore(struct loop_ctx *c, unsigned int timeout_s)
+{
+	uint64_t now;
+	unsigned int i;
+	int rc;
+
+	while (!(c->side[0].done && c->side[1].done)) {
+		now = rte_rdtsc();
+		for (i = 0; i < 2; i++) {
+			struct perf_side *s = &c->side[i];
+
+			if (s->done) {
+				perf_side_service(s);
+				continue;
+			}
+			rc = perf_side_step(s);
+			if (rc < 0)
+				return rc;
+			if (rc == 0 && stalled(s, now, c->timeout_tsc)) {
+				stall_error(s, timeout_s);
+				return s->error;
+			}
+		}
+	}
+	return 0;
+}
+
+static int check_bytes(const uint8_t *got, unsigned int seed, uint64_t from, uint64_t to,
+		       const char *what, char *err, size_t errlen)
+{
+	uint64_t i;
+
+	for (i = from; i < to; i++)
+		if (got[i] != perf_pattern(seed, i)) {
+			snprintf(err, errlen, "data check: %s byte %" PRIu64 " is %#04x, expected %#04x",
+				 what, i, got[i], perf_pattern(seed, i));
+			return -EIO;
+		}
+	return 0;
+}
+
+/* What arrived where, against the patterns perf_side_prepare() wrote (seed 0: client,
+ * 1: server; recv half 2 x seed, send half 2 x seed + 1). */
+static int verify(const struct loop_ctx *c, char *err, size_t errlen)
+{
+	const struct perf_params *p = c->side[0].p;
+	const uint8_t *a_recv = c->side[0].res->buf, *b_recv = c->side[1].res->buf;
+	uint64_t n = p->size, v;
+
+	switch (p->mode) {
+	case PERF_WRITE_LAT:
+		/* the last byte is the iteration counter */
+		if (a_recv[n - 1] != (uint8_t)p->iters || b_recv[n - 1] != (uint8_t)p->iters) {
+			snprintf(err, errlen, "data check: counters %u/%u, expected %u",
+				 a_recv[n - 1], b_recv[n - 1], (uint8_t)p->iters);
+			return -EIO;
+		}
+		if (check_bytes(a_recv, 3, 0, n - 1, "client buffer", err, errlen) ||
+		    check_bytes(b_recv, 1, 0, n - 1, "server buffer", err, errlen))
+			return -EIO;
+		return 0;
+	case PERF_SEND_LAT:
+		if (check_bytes(a_recv, 3, 0, n, "client receive buffer", err, errlen) ||
+		    check_bytes(b_recv, 1, 0, n, "server receive buffer", err, errlen))
+			return -EIO;
+		return 0;
+	case PERF_WRITE_BW:
+	case PERF_SEND_BW:
+		return check_bytes(b_recv, 1, 0, n, "server buffer", err, errlen);
+	case PERF_READ_LAT:
+	case PERF_READ_BW:
+		/* the client read the server's untouched receive half into its own */
+		return check_bytes(a_recv, 2, 0, n, "client buffer (read data)", err, errlen);
+	case PERF_ATOMIC_LAT:
+		memcpy(&v, b_recv, 8);
+		if (v != p->iters) {
+			snprintf(err, errlen, "data check: target is %" PRIu64 " after %" PRIu64
+				 " atomics, expected %" PRIu64, v, p->iters, p->iters);
+			return -EIO;
+		}
+		return 0;
+	default:
+		return -EINVAL;
+	}
+}
+
+/* On a failure, the devices' non-zero counters say where the work stopped. */
+static void dump_xstats(struct rte_pmd_irdma_dev *dev)
+{
+	struct rte_pmd_irdma_xstat_name *names;
+	struct rte_pmd_irdma_xstat *vals;
+	struct rte_pmd_irdma_dev_info info;
+	int n, i;
+
+	n = rte_pmd_irdma_xstats_get_names(dev, NULL, 0);
+	if (n <= 0 || rte_pmd_irdma_dev_info(dev, &info) < 0)
+		return;
+	names = calloc((size_t)n, sizeof(*names));
+	vals = calloc((size_t)n, sizeof(*vals));
+	if (names && vals && rte_pmd_irdma_xstats_get_names(dev, names, (unsigned int)n) == n &&
+	    rte_pmd_irdma_xstats_get(dev, vals, (unsigned int)n) == n) {
+		fprintf(stderr, "irdma-perf: %s counters:", info.name);
+		for (i = 0; i < n; i++)
+			if (vals[i].value)
+				fprintf(stderr, " %s=%" PRIu64, names[vals[i].id].name, vals[i].value);
+		fputc('\n', stderr);
+	}
+	free(names);
+	free(vals);
+}
+
+/* The lcore for the server side: the next worker, unless it shares a CPU with the main
+ * lcore (two spinning pollers on one CPU hand off only at scheduler ticks): then both
+ * sides run from one loop. RTE_MAX_LCORE: one loop. */
+static unsigned int server_lcore(void)
+{
+	static bool told;
+	unsigned int main_lcore = rte_get_main_lcore(), w;
+	rte_cpuset_t a, b, both;
+
+	w = rte_get_next_lcore(main_lcore, 1, 0);
+	if (w >= RTE_MAX_LCORE)
+		return RTE_MAX_LCORE;
+	a = rte_lcore_cpuset(main_lcore);
+	b = rte_lcore_cpuset(w);
+	CPU_AND(&both, &a, &b);
+	if (CPU_COUNT(&both) == 0)
+		return w;
+	if (!told)
+		fprintf(stderr, "irdma-perf: lcores %u and %u share a CPU: both sides run from one "
+			"loop on lcore %u\n", main_lcore, w, main_lcore);
+	told = true;
+	return RTE_MAX_LCORE;
+}
+
+static int run_size(const struct perf_opts *o, struct loop_ctx *c, struct perf_res r[2],
+		    const struct perf_params *p, const struct perftest_dest d[2], bool head,
+		    char *err, size_t errlen)
+{
+	unsigned int worker = RTE_MAX_LCORE;
+	struct worker_arg w = { c, o->timeout_s, 0 };
+	int rc, i;
+
+	memset(c, 0, sizeof(*c));
+	c->timeout_tsc = rte_get_tsc_hz() * o->timeout_s;
+	for (i = 0; i < 2; i++) {
+		rc = perf_side_init(&c->side[i], &r[i], p, i == 0, d[!i].vaddr, d[!i].rkey);
+		if (rc < 0) {
+			snprintf(err, errlen, "cannot allocate timestamps for %" PRIu64 " iterations",
+				 p->iters);
+			goto out;
+		}
+	}
+	for (i = 0; i < 2; i++) {
+		rc = perf_side_prepare(&c->side[i], (unsigned int)i);
+		if (rc < 0) {
+			snprintf(err, errlen, "%s", c->side[i].err);
+			goto out;
+		}
+	}
+
+	worker = server_lcore();
+	if (worker < RTE_MAX_LCORE) {
+		rc = rte_eal_remote_launch(worker_main, &w, worker);
+		if (rc < 0) {
+			snprintf(err, errlen, "cannot launch the server side on lcore %u: %s", worker,
+				 strerror(-rc));
+			goto out;
+		}
+		rc = side_lcore(c, 0, o->timeout_s);
+		rte_eal_wait_lcore(worker);
+		if (rc == -ECANCELED)
+			rc = 0;
+		if (rc == 0 && w.rc < 0)
+			rc = w.rc;
+	} else {
+		rc = both_one_lcore(c, o->timeout_s);
+	}
+	if (rc < 0) {
+		snprintf(err, errlen, "%s", c->side[0].error ? c->side[0].err : c->side[1].err);
+		dump_xstats(r[0].dev);
+		dump_xstats(r[1].dev);
+		goto out;
+	}
+	rc = perf_print_results(stdout, &c->side[0], o->report_gbits, head);
+	if (rc == 0)
+		rc = verify(c, err, errlen);
+out:
+	for (i = 0; i < 2; i++)
+		perf_side_fini(&c->side[i]);
+	return rc;
+}
+
+static int run_mode(const struct perf_opts *o, enum perf_mode m,
+		    struct rte_pmd_irdma_dev *devs[2], char *err, size_t errlen)
+{
+	static struct loop_ctx ctx; /* big: two sides' state */
+	struct perf_res r[2];
+	struct perftest_dest d[2];
+	struct perf_res_cfg cfg;
+	struct perf_params p;
+	struct perf_header h;
+	struct perf_addr a;
+	uint64_t size, first, last;
+	uint32_t mtu;
+	int rc, i, mtu_enum;
+	bool head = true;
+
+	perf_params_of(o, m, 0, &p);
+	first = o->all_sizes ? 2 : (m == PERF_ATOMIC_LAT ? 8 : (o->size_set ? o->size : 0));
+	if (!o->all_sizes && !o->size_set && m != PERF_ATOMIC_LAT) {
+		struct perf_opts t = *o;
+
+		perf_opts_apply_defaults(&t, m);
+		first = t.size;
+	}
+	last = o->all_sizes && m != PERF_ATOMIC_LAT ? PERF_MAX_SIZE : first;
+	if (m == PERF_ATOMIC_LAT)
+		first = last = 8;
+
+	memset(r, 0, sizeof(r));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.max_size = last;
+	cfg.tx_depth = p.tx_depth;
+	cfg.rx_depth = p.rx_depth;
+	cfg.inline_size = p.inline_size;
+	cfg.gid_index = o->gid_index;
+	cfg.atomics = m == PERF_ATOMIC_LAT;
+	cfg.reads = m == PERF_ATOMIC_LAT || m == PERF_READ_LAT || m == PERF_READ_BW;
+	for (i = 0; i < 2; i++) {
+		rc = perf_res_create(&r[i], devs[i], &cfg, err, errlen);
+		if (rc < 0)
+			goto out;
+		perf_res_local_dest(&r[i], &d[i]);
+	}
+	mtu = o->mtu ? o->mtu : RTE_MIN(r[0].info.active_mtu, r[1].info.active_mtu);
+	mtu_enum = perf_mtu_enum(mtu);
+	if (!mtu_enum) {
+		snprintf(err, errlen, "the devices report path MTU %u", mtu);
+		rc = -EINVAL;
+		goto out;
+	}
+	for (i = 0; i < 2; i++) {
+		rc = perf_res_connect(&r[i], &d[!i], mtu_enum, err, errlen);
+		if (rc < 0)
+			goto out;
+	}
+
+	perf_header_of(o, &p, &r[0], true, mtu, "In-process loop", &h);
+	perf_print_header(stdout, &h);
+	perf_addr_of(&d[0], &a);
+	perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
+	perf_addr_of(&d[1], &a);
+	perf_print_addr(stdout, "remote", &a, perf_addr_style_of(m));
+	printf("%s\n", PERF_RESULT_LINE);
+
+	for (size = first; size <= last; size = size ? size * 2 : 1) {
+		perf_params_of(o, m, size, &p);
+		p.verify = true;
+		rc = run_size(o, &ctx, r, &p, d, head, err, errlen);
+		head = false;
+		if (rc < 0)
+			break;
+	}
+	printf("%s\n", PERF_RESULT_LINE);
+	fflush(stdout);
+out:
+	for (i = 1; i >= 0; i--)
+		perf_res_destroy(&r[i]);
+	return rc;
+}
+
+int perf_run_loop(const struct perf_opts *o, struct rte_pmd_irdma_dev *a,
+		  struct rte_pmd_irdma_dev *b)
+{
+	static const enum perf_mode all[] = { PERF_WRITE_LAT, PERF_SEND_LAT, PERF_READ_LAT,
+					      PERF_ATOMIC_LAT, PERF_WRITE_BW };
+	struct rte_pmd_irdma_dev *devs[2] = { a, b };
+	struct rte_pmd_irdma_dev_info ia, ib;
+	char err[256], passed[128] = "", skipped[160] = "";
+	unsigned int i, n = o->all_tests ? RTE_DIM(all) : 1, npass = 0;
+	int rc;
+
+	rte_pmd_irdma_dev_info(a, &ia);
+	rte_pmd_irdma_dev_info(b, &ib);
+	for (i = 0; i < n; i++) {
+		enum perf_mode m = o->all_tests ? all[i] : o->mode;
+
+		if (m == PERF_ATOMIC_LAT &&
+		    !(ia.cap_flags & ib.cap_flags & RTE_PMD_IRDMA_CAP_ATOMICS)) {
+			snprintf(err, sizeof(err), "atomic_lat: the devices (gen=%u) have no atomics; "
+				 "atomics need gen=3", RTE_MIN(ia.gen, ib.gen));
+			if (!o->all_tests) {
+				fprintf(stderr, "irdma-perf: %s\n", err);
+				return -EOPNOTSUPP;
+			}
+			printf("irdma-perf: skipped %s\n", err);
+			snprintf(skipped + strlen(skipped), sizeof(skipped) - strlen(skipped),
+				 ", atomic_lat skipped (gen=%u)", RTE_MIN(ia.gen, ib.gen));
+			continue;
+		}
+		err[0] = '\0';
+		rc = run_mode(o, m, devs, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "irdma-perf: %s failed: %s\n", perf_mode_name(m), err);
+			return rc;
+		}
+		npass++;
+		snprintf(passed + strlen(passed), sizeof(passed) - strlen(passed), "%s%s",
+			 npass > 1 ? " " : "", perf_mode_name(m));
+	}
+	printf("irdma-perf: %u test%s passed (%s), data verified%s\n", npass, npass == 1 ? "" : "s",
+	       passed, skipped);
+	return 0;
+}

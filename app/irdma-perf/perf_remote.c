@@ -1,0 +1,268 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Client/server across processes (or against a real perftest): perftest's TCP exchange on
+ * port 18515, then one side of the test on this lcore. While the exchange waits for the
+ * peer, the device keeps serving it (the inline engine has no thread of its own).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <rte_cycles.h>
+
+#include "perf_run.h"
+
+static int serve(void *arg)
+{
+	struct perf_side *s = arg;
+
+	if (!perf_side_service(s))
+		rte_pmd_irdma_idle(s->res->dev);
+	return 0;
+}
+
+/* Serve for @ms milliseconds: lets the last ACKs of a test leave before the QP goes. */
+static void linger(struct perf_side *s, unsigned int ms)
+{
+	uint64_t end = rte_rdtsc() + rte_get_tsc_hz() / 1000 * ms;
+
+	while (rte_rdtsc() < end)
+		serve(s);
+}
+
+static const struct perftest_script *script_of(enum perf_mode m)
+{
+	if (m == PERF_WRITE_LAT)
+		return &perftest_script_write_lat;
+	return perf_mode_is_lat(m) ? &perftest_script_lat : &perftest_script_bw;
+}
+
+static int exch_fail(const struct perftest_conn *c, int rc, const char *host)
+{
+	fprintf(stderr, "irdma-perf: exchange with %s failed at the %s step: %s\n",
+		host ? host : "the client", c->failed_step ? c->failed_step : "?",
+		rc == -EPROTO ? "malformed message" : strerror(-rc));
+	return rc;
+}
+
+int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
+{
+	const bool client = o->server_host != NULL;
+	const int tmo = (int)o->timeout_s * 1000;
+	const enum perf_mode m = o->mode;
+	const struct perftest_script *sc = script_of(m);
+	struct perftest_dest mine, theirs;
+	struct perftest_conn c;
+	struct perf_res r;
+	struct perf_side s;
+	struct perf_params p;
+	struct perf_res_cfg cfg;
+	struct perf_header h;
+	struct perf_addr a;
+	char err[256] = "";
+	int lfd = -1, fd = -1, rc, i, mtu_enum;
+	uint64_t results[5] = { 0 }, got[5] = { 0 };
+
+	memset(&r, 0, sizeof(r));
+	memset(&s, 0, sizeof(s));
+	if (o->all_sizes) {
+		fprintf(stderr, "irdma-perf: -a (all sizes) is supported with --loop only\n");
+		return -EINVAL;
+	}
+	perf_params_of(o, m, 0, &p);
+	{
+		struct perf_opts t = *o;
+
+		perf_opts_apply_defaults(&t, m);
+		p.size = m == PERF_ATOMIC_LAT ? 8 : t.size;
+	}
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.max_size = p.size;
+	cfg.tx_depth = p.tx_depth;
+	cfg.rx_depth = p.rx_depth;
+	cfg.inline_size = p.inline_size;
+	cfg.gid_index = o->gid_index;
+	cfg.atomics = m == PERF_ATOMIC_LAT;
+	cfg.reads = m == PERF_ATOMIC_LAT || m == PERF_READ_LAT || m == PERF_READ_BW;
+	rc = perf_res_create(&r, dev, &cfg, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "irdma-perf: %s\n", err);
+		return rc;
+	}
+	if (m == PERF_ATOMIC_LAT && !(r.info.cap_flags & RTE_PMD_IRDMA_CAP_ATOMICS)) {
+		fprintf(stderr, "irdma-perf: atomic_lat: the device (gen=%u) has no atomics; "
+			"atomics need gen=3\n", r.info.gen);
+		rc = -EOPNOTSUPP;
+		goto out;
+	}
+	rc = perf_side_init(&s, &r, &p, client, 0, 0);
+	if (rc == 0)
+		rc = perf_side_prepare(&s, client ? 0 : 1);
+	if (rc < 0) {
+		fprintf(stderr, "irdma-perf: %s\n", s.err[0] ? s.err : "out of memory");
+		goto out;
+	}
+	mtu_enum = perf_mtu_enum(o->mtu ? o->mtu : r.info.active_mtu);
+
+	if (client) {
+		fd = oob_connect(o->server_host, o->tcp_port, tmo);
+		if (fd < 0) {
+			fprintf(stderr, "irdma-perf: cannot connect to %s:%u: %s\n", o->server_host,
+				o->tcp_port, strerror(-fd));
+			rc = fd;
+			goto out;
+		}
+	} else {
+		lfd = oob_listen(o->tcp_port);
+		if (lfd < 0) {
+			fprintf(stderr, "irdma-perf: cannot listen on TCP port %u: %s\n", o->tcp_port,
+				strerror(-lfd));
+			rc = lfd;
+			goto out;
+		}
+		printf("\n************************************\n"
+		       "* Waiting for client to connect... *\n"
+		       "************************************\n");
+		fflush(stdout);
+		fd = oob_accept(lfd, tmo);
+		if (fd < 0) {
+			fprintf(stderr, "irdma-perf: no client connected to port %u within %u s: %s\n",
+				o->tcp_port, o->timeout_s, strerror(-fd));
+			rc = fd;
+			goto out;
+		}
+	}
+
+	rc = perftest_conn_start(&c, fd, client ? OOB_CLIENT : OOB_SERVER, tmo, mtu_enum);
+	if (rc < 0) {
+		exch_fail(&c, rc, o->server_host);
+		goto out;
+	}
+	c.idle = serve;
+	c.idle_arg = &s;
+	perf_res_local_dest(&r, &mine);
+	rc = perftest_conn_dest(&c, &mine, &theirs);
+	if (rc < 0) {
+		exch_fail(&c, rc, o->server_host);
+		goto out;
+	}
+	s.remote_addr = theirs.vaddr;
+	s.rkey = theirs.rkey;
+	rc = perf_res_connect(&r, &theirs, c.mtu, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "irdma-perf: %s\n", err);
+		goto out;
+	}
+	perf_header_of(o, &p, &r, client, perf_mtu_bytes(c.mtu), "Ethernet", &h);
+	perf_print_header(stdout, &h);
+	perf_addr_of(&mine, &a);
+	perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
+	perf_addr_of(&theirs, &a);
+	perf_print_addr(stdout, "remote", &a, perf_addr_style_of(m));
+	printf("%s\n", PERF_RESULT_LINE);
+	fflush(stdout);
+	for (i = 1; i < sc->dest_before; i++) {
+		rc = perftest_conn_dest(&c, &mine, &theirs);
+		if (rc < 0) {
+			exch_fail(&c, rc, o->server_host);
+			goto out;
+		}
+	}
+
+	/* The run. */
+	s.last_progress = rte_rdtsc();
+	for (;;) {
+		uint64_t before = s.last_progress;
+
+		rc = perf_side_step(&s);
+		if (rc)
+			break;
+		if (s.last_progress == before)
+			rte_pmd_irdma_idle(dev);
+		if (rte_rdtsc() - s.last_progress > rte_get_tsc_hz() * o->timeout_s) {
+			snprintf(s.err, sizeof(s.err), "no progress for %u s (posted %" PRIu64
+				 ", completed %" PRIu64 ", received %" PRIu64 ")", o->timeout_s,
+				 s.scnt, s.ccnt, s.rcnt);
+			rc = -ETIMEDOUT;
+			break;
+		}
+	}
+	if (rc < 0) {
+		fprintf(stderr, "irdma-perf: %s failed: %s\n", perf_mode_name(m), s.err);
+		goto out;
+	}
+
+	for (i = 0; i < sc->dest_after; i++) {
+		rc = perftest_conn_dest(&c, &mine, &theirs);
+		if (rc < 0) {
+			exch_fail(&c, rc, o->server_host);
+			goto out;
+		}
+	}
+	if (sc->results) {
+		/* The client reports to the server: size, iterations, then peak, average and
+		 * message rate as doubles (perftest's report exchange). */
+		if (client) {
+			struct perf_bw_stats st;
+
+			perf_bw_compute(s.tposted, s.tcompleted, p.iters, p.size, p.cq_mod,
+					rte_get_tsc_hz(), o->report_gbits, &st);
+			results[0] = p.size;
+			results[1] = p.iters;
+			results[2] = perftest_double_bits(st.bw_peak);
+			results[3] = perftest_double_bits(st.bw_avg);
+			results[4] = perftest_double_bits(st.msg_rate);
+		}
+		for (i = 0; i < sc->results && i < 5; i++) {
+			rc = perftest_conn_u64(&c, results[i], &got[i]);
+			if (rc < 0) {
+				exch_fail(&c, rc, o->server_host);
+				goto out;
+			}
+		}
+	}
+	for (i = 0; i < sc->dest_final; i++) {
+		rc = perftest_conn_dest(&c, &mine, &theirs);
+		if (rc < 0) {
+			exch_fail(&c, rc, o->server_host);
+			goto out;
+		}
+	}
+	if (sc->done) {
+		rc = perftest_conn_done(&c);
+		if (rc < 0) {
+			exch_fail(&c, rc, o->server_host);
+			goto out;
+		}
+	}
+
+	if (perf_side_measures(&s)) {
+		perf_print_results(stdout, &s, o->report_gbits, true);
+	} else if (sc->results && !client) {
+		struct perf_bw_stats st = {
+			.size = got[0], .iters = got[1], .bw_peak = perftest_bits_double(got[2]),
+			.bw_avg = perftest_bits_double(got[3]),
+			.msg_rate = perftest_bits_double(got[4]),
+		};
+
+		perf_print_bw_head(stdout, o->report_gbits);
+		perf_print_bw_row(stdout, &st);
+	}
+	if (perf_side_measures(&s) || (sc->results && !client))
+		printf("%s\n", PERF_RESULT_LINE);
+	fflush(stdout);
+	/* Our last ACKs (write_lat has no closing barrier) must reach the peer. */
+	linger(&s, 100);
+	rc = 0;
+out:
+	if (fd >= 0)
+		close(fd);
+	if (lfd >= 0)
+		close(lfd);
+	perf_side_fini(&s);
+	perf_res_destroy(&r);
+	return rc;
+}

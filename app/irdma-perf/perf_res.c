@@ -1,0 +1,185 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* One side's RDMA resources and its RC connection. */
+#include "perf_res.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_common.h>
+#include <rte_errno.h>
+#include <rte_malloc.h>
+#include <rte_random.h>
+
+int perf_mtu_enum(uint32_t bytes)
+{
+	switch (bytes) {
+	case 256: return RTE_PMD_IRDMA_MTU_256;
+	case 512: return RTE_PMD_IRDMA_MTU_512;
+	case 1024: return RTE_PMD_IRDMA_MTU_1024;
+	case 2048: return RTE_PMD_IRDMA_MTU_2048;
+	case 4096: return RTE_PMD_IRDMA_MTU_4096;
+	default: return 0;
+	}
+}
+
+uint32_t perf_mtu_bytes(int mtu_enum)
+{
+	return mtu_enum >= 1 && mtu_enum <= 5 ? 128u << mtu_enum : 0;
+}
+
+#define FAIL(rc_, ...)                                                                     \
+	do {                                                                               \
+		snprintf(err, errlen, __VA_ARGS__);                                        \
+		return (rc_);                                                              \
+	} while (0)
+
+int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
+		    const struct perf_res_cfg *cfg, char *err, size_t errlen)
+{
+	struct rte_pmd_irdma_cq_init_attr cqa = { .comp_fd = -1 };
+	struct rte_pmd_irdma_qp_init_attr qpa;
+	struct rte_pmd_irdma_qp_attr attr;
+	uint32_t access;
+	int rc;
+
+	memset(r, 0, sizeof(*r));
+	r->dev = dev;
+	r->gid_index = cfg->gid_index;
+	rc = rte_pmd_irdma_dev_info(dev, &r->info);
+	if (rc < 0)
+		FAIL(rc, "device info: %s", strerror(-rc));
+	rc = rte_pmd_irdma_query_gid(dev, (unsigned int)cfg->gid_index, &r->gid);
+	if (rc < 0)
+		FAIL(rc, "-x %d: the device has no GID at that index", cfg->gid_index);
+	if (cfg->inline_size > r->info.max_inline_data)
+		FAIL(-EINVAL, "-I %u: the device allows at most %u bytes inline", cfg->inline_size,
+		     r->info.max_inline_data);
+
+	r->slot = RTE_ALIGN_CEIL(RTE_MAX(cfg->max_size, (uint64_t)64), (uint64_t)4096);
+	r->buf = rte_zmalloc_socket("irdma_perf_buf", 2 * r->slot, 4096, r->info.socket_id);
+	if (!r->buf)
+		FAIL(-ENOMEM, "cannot allocate 2 x %" PRIu64 " bytes of buffer", r->slot);
+	r->pd = rte_pmd_irdma_pd_alloc(dev);
+	if (!r->pd)
+		FAIL(-rte_errno, "PD: %s", rte_strerror(rte_errno));
+	access = RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE |
+		 RTE_PMD_IRDMA_ACCESS_REMOTE_READ;
+	if (cfg->atomics)
+		access |= RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC;
+	r->mr = rte_pmd_irdma_reg_mr(r->pd, r->buf, 2 * r->slot, access);
+	if (!r->mr)
+		FAIL(-rte_errno, "MR of %" PRIu64 " bytes: %s", 2 * r->slot,
+		     rte_strerror(rte_errno));
+	cqa.cqe = cfg->tx_depth + cfg->rx_depth + 16;
+	r->cq = rte_pmd_irdma_cq_create(dev, &cqa);
+	if (!r->cq)
+		FAIL(-rte_errno, "CQ of %u entries: %s", cqa.cqe, rte_strerror(rte_errno));
+
+	memset(&qpa, 0, sizeof(qpa));
+	qpa.send_cq = r->cq;
+	qpa.recv_cq = r->cq;
+	qpa.qp_type = RTE_PMD_IRDMA_QPT_RC;
+	qpa.cap.max_send_wr = cfg->tx_depth;
+	qpa.cap.max_recv_wr = cfg->rx_depth;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	qpa.cap.max_inline_data = cfg->inline_size;
+	r->qp = rte_pmd_irdma_qp_create(r->pd, &qpa);
+	if (!r->qp)
+		FAIL(-rte_errno, "RC QP (send %u, recv %u, inline %u): %s", cfg->tx_depth,
+		     cfg->rx_depth, cfg->inline_size, rte_strerror(rte_errno));
+	r->max_inline = qpa.cap.max_inline_data;
+
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = RTE_PMD_IRDMA_QPS_INIT;
+	attr.pkey_index = 0;
+	attr.port_num = 1;
+	attr.qp_access_flags = access & ~RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE;
+	rc = rte_pmd_irdma_qp_modify(r->qp, &attr,
+				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
+				     RTE_PMD_IRDMA_QP_PORT | RTE_PMD_IRDMA_QP_ACCESS_FLAGS);
+	if (rc < 0)
+		FAIL(rc, "QP RESET -> INIT: %s", strerror(-rc));
+	r->psn = (uint32_t)rte_rand() & 0xffffff;
+	r->out_reads = cfg->reads ? RTE_MIN(r->info.max_qp_rd_atom, 128u) : 1;
+	if (!r->out_reads)
+		r->out_reads = 1;
+	return 0;
+}
+
+void perf_res_local_dest(const struct perf_res *r, struct perftest_dest *d)
+{
+	memset(d, 0, sizeof(*d));
+	d->lid = 0;
+	d->out_reads = (uint16_t)r->out_reads;
+	d->qpn = r->qp->qp_num;
+	d->psn = r->psn;
+	d->rkey = r->mr->rkey;
+	d->vaddr = (uint64_t)(uintptr_t)r->buf;
+	memcpy(d->gid, r->gid.raw, 16);
+	d->srqn = 0;
+}
+
+int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int mtu_enum,
+		     char *err, size_t errlen)
+{
+	struct rte_pmd_irdma_qp_attr a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
+	a.path_mtu = (enum rte_pmd_irdma_mtu)mtu_enum;
+	a.dest_qp_num = remote->qpn;
+	a.rq_psn = remote->psn;
+	a.max_dest_rd_atomic = (uint8_t)RTE_MIN(r->out_reads, 255u);
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.port_num = 1;
+	a.ah_attr.grh.sgid_index = (uint8_t)r->gid_index;
+	a.ah_attr.grh.hop_limit = 64;
+	memcpy(a.ah_attr.grh.dgid.raw, remote->gid, 16);
+	rc = rte_pmd_irdma_qp_modify(r->qp, &a,
+				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
+				     RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
+				     RTE_PMD_IRDMA_QP_RQ_PSN |
+				     RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
+				     RTE_PMD_IRDMA_QP_MIN_RNR_TIMER);
+	if (rc < 0)
+		FAIL(rc, "QP INIT -> RTR (peer QPN %#x, MTU %u): %s", remote->qpn,
+		     perf_mtu_bytes(mtu_enum), strerror(-rc));
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
+	a.sq_psn = r->psn;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = (uint8_t)RTE_MIN(RTE_MIN((uint32_t)remote->out_reads,
+						   r->info.max_qp_init_rd_atom), 255u);
+	if (!a.max_rd_atomic)
+		a.max_rd_atomic = 1;
+	rc = rte_pmd_irdma_qp_modify(r->qp, &a,
+				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN |
+				     RTE_PMD_IRDMA_QP_TIMEOUT | RTE_PMD_IRDMA_QP_RETRY_CNT |
+				     RTE_PMD_IRDMA_QP_RNR_RETRY |
+				     RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
+	if (rc < 0)
+		FAIL(rc, "QP RTR -> RTS: %s", strerror(-rc));
+	return 0;
+}
+
+void perf_res_destroy(struct perf_res *r)
+{
+	if (r->qp)
+		rte_pmd_irdma_qp_destroy(r->qp);
+	if (r->cq)
+		rte_pmd_irdma_cq_destroy(r->cq);
+	if (r->mr)
+		rte_pmd_irdma_dereg_mr(r->mr);
+	if (r->pd)
+		rte_pmd_irdma_pd_free(r->pd);
+	rte_free(r->buf);
+	memset(r, 0, sizeof(*r));
+}

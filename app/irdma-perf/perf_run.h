@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* irdma-perf's two ways to run: both sides in this process, or one side against a peer. */
+#ifndef IRDMA_PERF_RUN_H
+#define IRDMA_PERF_RUN_H
+
+#include <stdio.h>
+
+#include <rte_pmd_irdma.h>
+
+#include "perf_opts.h"
+#include "perf_report.h"
+#include "perf_res.h"
+#include "perf_side.h"
+
+/** --loop: run the selected test(s) between @p a (client) and @p b (server).
+ *  @return 0 when every test ran and its data checked out, else a negative errno. */
+int perf_run_loop(const struct perf_opts *o, struct rte_pmd_irdma_dev *a,
+		  struct rte_pmd_irdma_dev *b);
+
+/** Client (o->server_host set) or server, perftest's TCP exchange. */
+int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev);
+
+/* Shared helpers (perf_common.c). */
+void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
+		    struct perf_params *p);
+void perf_addr_of(const struct perftest_dest *d, struct perf_addr *a);
+enum perf_addr_style perf_addr_style_of(enum perf_mode m);
+void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
+		    const struct perf_res *r, bool client, uint32_t mtu, const char *method,
+		    struct perf_header *h);
+/** Latency/BW table rows of a finished side; @return 0 or -ENOMEM. */
+int perf_print_results(FILE *f, const struct perf_side *s, bool gbits, bool head);
+/** Start the device's rte_service on a service lcore when engine=service. */
+int perf_engine_start(struct rte_pmd_irdma_dev *dev, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,385 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* One endpoint of a benchmark as a non-blocking state machine (see perf_side.h). */
+#include "perf_side.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_atomic.h>
+#include <rte_branch_prediction.h>
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+
+#define POLL_BURST 32
+#define POST_BURST 32
+
+uint8_t perf_pattern(unsigned int seed, uint64_t i)
+{
+	return (uint8_t)(i * 131u + seed * 29u + (i >> 8));
+}
+
+static inline uint8_t *recv_half(const struct perf_side *s)
+{
+	return s->res->buf;
+}
+
+static inline uint8_t *send_half(const struct perf_side *s)
+{
+	return s->res->buf + s->res->slot;
+}
+
+static int fail(struct perf_side *s, int rc, const char *what, const char *detail)
+{
+	if (!s->error) {
+		s->error = rc < 0 ? rc : -EIO;
+		snprintf(s->err, sizeof(s->err), "%s %s: %s (posted %" PRIu64 ", completed %"
+			 PRIu64 ", received %" PRIu64 ")", s->client ? "client" : "server", what,
+			 detail, s->scnt, s->ccnt, s->rcnt);
+	}
+	return s->error;
+}
+
+bool perf_side_measures(const struct perf_side *s)
+{
+	switch (s->p->mode) {
+	case PERF_WRITE_LAT:
+	case PERF_SEND_LAT:
+		return true;
+	default:
+		return s->client;
+	}
+}
+
+int perf_side_init(struct perf_side *s, struct perf_res *res, const struct perf_params *p,
+		   bool client, uint64_t remote_addr, uint32_t rkey)
+{
+	memset(s, 0, sizeof(*s));
+	s->res = res;
+	s->p = p;
+	s->client = client;
+	s->remote_addr = remote_addr;
+	s->rkey = rkey;
+	s->tposted = rte_zmalloc("irdma_perf_tposted", p->iters * sizeof(uint64_t), 64);
+	s->tcompleted = rte_zmalloc("irdma_perf_tcompl", p->iters * sizeof(uint64_t), 64);
+	if (!s->tposted || !s->tcompleted) {
+		perf_side_fini(s);
+		return -ENOMEM;
+	}
+	return 0;
+}
+
+void perf_side_fini(struct perf_side *s)
+{
+	rte_free(s->tposted);
+	rte_free(s->tcompleted);
+	s->tposted = NULL;
+	s->tcompleted = NULL;
+}
+
+static bool uses_recv(const struct perf_side *s)
+{
+	return s->p->mode == PERF_SEND_LAT || (s->p->mode == PERF_SEND_BW && !s->client);
+}
+
+static int post_recvs(struct perf_side *s, uint64_t n)
+{
+	struct rte_pmd_irdma_recv_wr wr[POST_BURST];
+	struct rte_pmd_irdma_sge sge = {
+		.addr = (uint64_t)(uintptr_t)recv_half(s),
+		.length = (uint32_t)s->p->size,
+		.lkey = s->res->mr->lkey,
+	};
+	uint16_t i, k, taken;
+	int err = 0;
+
+	while (n) {
+		k = (uint16_t)RTE_MIN(n, (uint64_t)POST_BURST);
+		for (i = 0; i < k; i++) {
+			wr[i].wr_id = s->rposted + i;
+			wr[i].sg_list = &sge;
+			wr[i].num_sge = 1;
+		}
+		taken = rte_pmd_irdma_post_recv(s->res->qp, wr, k, &err);
+		s->rposted += taken;
+		n -= taken;
+		if (taken < k)
+			return fail(s, err, "post_recv", strerror(-err));
+	}
+	return 0;
+}
+
+int perf_side_prepare(struct perf_side *s, unsigned int seed)
+{
+	uint64_t i, n;
+
+	for (i = 0; i < s->res->slot; i++) {
+		recv_half(s)[i] = perf_pattern(seed * 2, i);
+		send_half(s)[i] = perf_pattern(seed * 2 + 1, i);
+	}
+	/* The peer polls the last byte (write_lat) and adds to the first 8 (atomics). */
+	if (s->p->mode == PERF_WRITE_LAT)
+		recv_half(s)[s->p->size - 1] = 0;
+	if (s->p->mode == PERF_ATOMIC_LAT)
+		memset(recv_half(s), 0, 8);
+	rte_smp_wmb();
+	s->last_progress = rte_rdtsc();
+	if (uses_recv(s)) {
+		n = RTE_MIN((uint64_t)s->p->rx_depth, s->p->iters);
+		return post_recvs(s, n);
+	}
+	return 0;
+}
+
+/* Post one WR of the test's kind for iteration s->scnt. */
+static int post_one(struct perf_side *s, bool signaled)
+{
+	const struct perf_params *p = s->p;
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_sge sge;
+	int err = 0;
+
+	memset(&wr, 0, sizeof(wr));
+	sge.lkey = s->res->mr->lkey;
+	sge.length = (uint32_t)p->size;
+	sge.addr = (uint64_t)(uintptr_t)send_half(s);
+	wr.wr_id = s->scnt;
+	wr.sg_list = &sge;
+	wr.num_sge = p->size ? 1 : 0;
+	wr.send_flags = signaled ? RTE_PMD_IRDMA_SEND_SIGNALED : 0;
+	switch (p->mode) {
+	case PERF_WRITE_LAT:
+	case PERF_WRITE_BW:
+		wr.opcode = RTE_PMD_IRDMA_WR_RDMA_WRITE;
+		wr.wr.rdma.remote_addr = s->remote_addr;
+		wr.wr.rdma.rkey = s->rkey;
+		break;
+	case PERF_SEND_LAT:
+	case PERF_SEND_BW:
+		wr.opcode = RTE_PMD_IRDMA_WR_SEND;
+		break;
+	case PERF_READ_LAT:
+	case PERF_READ_BW:
+		wr.opcode = RTE_PMD_IRDMA_WR_RDMA_READ;
+		sge.addr = (uint64_t)(uintptr_t)recv_half(s);
+		wr.wr.rdma.remote_addr = s->remote_addr;
+		wr.wr.rdma.rkey = s->rkey;
+		break;
+	case PERF_ATOMIC_LAT:
+		sge.addr = (uint64_t)(uintptr_t)recv_half(s);
+		sge.length = 8;
+		wr.num_sge = 1;
+		wr.wr.atomic.remote_addr = s->remote_addr;
+		wr.wr.atomic.rkey = s->rkey;
+		if (p->atomic == PERF_CMP_AND_SWAP) {
+			wr.opcode = RTE_PMD_IRDMA_WR_ATOMIC_CMP_AND_SWP;
+			wr.wr.atomic.compare_add = s->scnt;
+			wr.wr.atomic.swap = s->scnt + 1;
+		} else {
+			wr.opcode = RTE_PMD_IRDMA_WR_ATOMIC_FETCH_AND_ADD;
+			wr.wr.atomic.compare_add = 1;
+		}
+		break;
+	default:
+		return fail(s, -EINVAL, "post", "no such test");
+	}
+	if (p->size && p->size <= s->res->max_inline && p->size <= p->inline_size &&
+	    (wr.opcode == RTE_PMD_IRDMA_WR_RDMA_WRITE || wr.opcode == RTE_PMD_IRDMA_WR_SEND))
+		wr.send_flags |= RTE_PMD_IRDMA_SEND_INLINE;
+	s->tposted[s->scnt] = rte_rdtsc();
+	if (unlikely(rte_pmd_irdma_post_send(s->res->qp, &wr, 1, &err) != 1))
+		return fail(s, err, "post_send", strerror(-err));
+	s->scnt++;
+	return 0;
+}
+
+/* Bandwidth: fill the send queue up to tx_depth with one burst. */
+static int post_bw_burst(struct perf_side *s)
+{
+	const struct perf_params *p = s->p;
+	struct rte_pmd_irdma_send_wr wr[POST_BURST];
+	struct rte_pmd_irdma_sge sge;
+	uint64_t room = p->tx_depth - (s->scnt - s->ccnt), left = p->iters - s->scnt, now;
+	uint16_t k, i, taken;
+	int err = 0;
+
+	k = (uint16_t)RTE_MIN(RTE_MIN(room, left), (uint64_t)POST_BURST);
+	if (!k)
+		return 0;
+	sge.lkey = s->res->mr->lkey;
+	sge.length = (uint32_t)p->size;
+	sge.addr = (uint64_t)(uintptr_t)(p->mode == PERF_READ_BW ? recv_half(s) : send_half(s));
+	memset(wr, 0, sizeof(wr[0]) * k);
+	for (i = 0; i < k; i++) {
+		uint64_t idx = s->scnt + i;
+
+		wr[i].wr_id = idx;
+		wr[i].sg_list = &sge;
+		wr[i].num_sge = p->size ? 1 : 0;
+		if (idx % p->cq_mod == p->cq_mod - 1 || idx == p->iters - 1)
+			wr[i].send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+		if (p->mode == PERF_SEND_BW) {
+			wr[i].opcode = RTE_PMD_IRDMA_WR_SEND;
+		} else {
+			wr[i].opcode = p->mode == PERF_READ_BW ? RTE_PMD_IRDMA_WR_RDMA_READ :
+								 RTE_PMD_IRDMA_WR_RDMA_WRITE;
+			wr[i].wr.rdma.remote_addr = s->remote_addr;
+			wr[i].wr.rdma.rkey = s->rkey;
+		}
+		if (p->size && p->size <= s->res->max_inline && p->size <= p->inline_size &&
+		    p->mode != PERF_READ_BW)
+			wr[i].send_flags |= RTE_PMD_IRDMA_SEND_INLINE;
+	}
+	now = rte_rdtsc();
+	taken = rte_pmd_irdma_post_send(s->res->qp, wr, k, &err);
+	for (i = 0; i < taken; i++)
+		s->tposted[s->scnt + i] = now;
+	s->scnt += taken;
+	/* A full SQ (its completions are not polled yet) is not an error: retry later. */
+	if (taken < k && err != -ENOMEM)
+		return fail(s, err, "post_send", strerror(-err));
+	return taken;
+}
+
+static int poll_completions(struct perf_side *s)
+{
+	struct rte_pmd_irdma_wc wc[POLL_BURST];
+	uint64_t now;
+	int n, i;
+
+	n = rte_pmd_irdma_poll_cq(s->res->cq, wc, POLL_BURST);
+	if (unlikely(n < 0))
+		return fail(s, n, "poll_cq", n == -EIO ? "CQ overflow" : strerror(-n));
+	if (!n)
+		return 0;
+	now = rte_rdtsc();
+	for (i = 0; i < n; i++) {
+		const struct rte_pmd_irdma_wc *w = &wc[i];
+
+		if (unlikely(w->status != RTE_PMD_IRDMA_WC_SUCCESS)) {
+			char d[96];
+
+			snprintf(d, sizeof(d), "%s completion of WR %" PRIu64 " (vendor_err %#x)",
+				 rte_pmd_irdma_wc_status_str(w->status), w->wr_id, w->vendor_err);
+			return fail(s, -EIO, "completion", d);
+		}
+		if (w->opcode & RTE_PMD_IRDMA_WC_RECV) {
+			s->rcnt++;
+			if (s->rposted < s->p->iters && post_recvs(s, 1) < 0)
+				return s->error;
+			continue;
+		}
+		/* A send-side completion also retires the unsignaled WRs before it. */
+		s->ccnt = w->wr_id + 1;
+		s->tcompleted[w->wr_id] = now;
+		if (s->p->mode == PERF_ATOMIC_LAT && s->p->verify) {
+			uint64_t old;
+
+			memcpy(&old, recv_half(s), 8);
+			if (old != w->wr_id) {
+				char d[96];
+
+				snprintf(d, sizeof(d), "atomic %" PRIu64 " returned %" PRIu64
+					 ", expected %" PRIu64, w->wr_id, old, w->wr_id);
+				return fail(s, -EIO, "atomic result", d);
+			}
+		}
+	}
+	return n;
+}
+
+int perf_side_step(struct perf_side *s)
+{
+	const struct perf_params *p = s->p;
+	bool moved = false;
+	int n;
+
+	if (s->error)
+		return s->error;
+	if (s->done)
+		return 1;
+	n = poll_completions(s);
+	if (n < 0)
+		return n;
+	moved = n > 0;
+
+	switch (p->mode) {
+	case PERF_WRITE_LAT: {
+		volatile uint8_t *flag = recv_half(s) + p->size - 1;
+
+		if (s->rcnt < p->iters && *flag == (uint8_t)(s->rcnt + 1)) {
+			rte_smp_rmb();
+			s->rcnt++;
+			moved = true;
+		}
+		/* The client starts; each side answers once it saw the peer's write. */
+		if (s->scnt < p->iters && (s->client ? s->scnt == s->rcnt : s->scnt < s->rcnt) &&
+		    s->scnt - s->ccnt < p->tx_depth) {
+			send_half(s)[p->size - 1] = (uint8_t)(s->scnt + 1);
+			if (post_one(s, true) < 0)
+				return s->error;
+			moved = true;
+		}
+		if (s->scnt == p->iters && s->rcnt == p->iters && s->ccnt == p->iters)
+			s->done = true;
+		break;
+	}
+	case PERF_SEND_LAT:
+		if (s->scnt < p->iters && (s->client ? s->scnt == s->rcnt : s->scnt < s->rcnt) &&
+		    s->scnt - s->ccnt < p->tx_depth) {
+			if (post_one(s, true) < 0)
+				return s->error;
+			moved = true;
+		}
+		if (s->scnt == p->iters && s->rcnt == p->iters && s->ccnt == p->iters)
+			s->done = true;
+		break;
+	case PERF_READ_LAT:
+	case PERF_ATOMIC_LAT:
+		if (!s->client) {
+			s->done = true;
+			break;
+		}
+		if (s->scnt < p->iters && s->scnt == s->ccnt) {
+			if (post_one(s, true) < 0)
+				return s->error;
+			moved = true;
+		}
+		if (s->ccnt == p->iters)
+			s->done = true;
+		break;
+	case PERF_WRITE_BW:
+	case PERF_READ_BW:
+	case PERF_SEND_BW:
+		if (!s->client) {
+			if (p->mode != PERF_SEND_BW || s->rcnt == p->iters)
+				s->done = true;
+			break;
+		}
+		n = post_bw_burst(s);
+		if (n < 0)
+			return n;
+		moved = moved || n > 0;
+		if (s->ccnt == p->iters)
+			s->done = true;
+		break;
+	default:
+		return fail(s, -EINVAL, "step", "no such test");
+	}
+	if (moved)
+		s->last_progress = rte_rdtsc();
+	return s->done ? 1 : 0;
+}
+
+int perf_side_service(struct perf_side *s)
+{
+	struct rte_pmd_irdma_wc wc[POLL_BURST];
+	int n;
+
+	/* Late completions (a receive nobody waits for) are drained, not judged. */
+	n = rte_pmd_irdma_poll_cq(s->res->cq, wc, POLL_BURST);
+	if (n <= 0)
+		n = rte_pmd_irdma_progress(s->res->dev, 64);
+	return n > 0 ? n : 0;
+}

@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/* Devargs of an irdma device: "soft,port=loop,ip=198.18.0.1,gen=2,engine=inline,...". */
+#ifndef IRDMA_DEVARGS_H
+#define IRDMA_DEVARGS_H
+
+#include <stdbool.h>
+
+#include "irdma_hw.h"
+#include "rte_pmd_irdma.h"
+
+struct irdma_devargs {
+	char backend[16];                       /* first token: "soft" */
+	char name[RTE_PMD_IRDMA_NAME_LEN];      /* name= (empty: the registry picks one) */
+	char port[64];                          /* port= */
+	bool socket_set;                        /* socket= was given */
+	struct irdma_hw_dev_config cfg;         /* what the backend receives (strings point above) */
+};
+
+/*
+ * Parse @p devargs into @p da (defaults filled in). On failure, returns -EINVAL and logs one
+ * line that names the offending key and value and lists the valid keys or values.
+ */
+int irdma_devargs_parse(const char *devargs, struct irdma_devargs *da);
+
+/* The comma-separated list of valid keys, for messages and the guide. */
+const char *irdma_devargs_valid_keys(void);
+
+#endif /* IRDMA_DEVARGS_H */

@@ -1,0 +1,189 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Private state of the PMD: the objects behind the public handles of rte_pmd_irdma.h.
+ *
+ * Each private object embeds its public handle as the first member, so a handle converts to
+ * the object with a cast (IRDMA_PRIV). Control-path calls on a device are serialised by
+ * dev->lock; the data path (post, poll) takes no lock: one lcore at a time per QP and per CQ.
+ */
+#ifndef IRDMA_PMD_H
+#define IRDMA_PMD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/queue.h>
+
+#include <rte_common.h>
+#include <rte_memzone.h>
+#include <rte_spinlock.h>
+
+#include "irdma_user.h"
+
+#include "irdma_devargs.h"
+#include "irdma_hw.h"
+#include "irdma_log.h"
+#include "irdma_queue_mem.h"
+#include "irdma_xstats.h"
+#include "rte_pmd_irdma.h"
+
+#define IRDMA_PRIV(type, pub) ((struct type *)(pub))
+
+/* Device-wide table for the post-path lkey check: index = STag >> 8. Plain words, so a
+ * reader racing with a deregistration sees either the old or the cleared entry. */
+struct irdma_key_entry {
+	uint32_t stag;  /* 0: free */
+	uint32_t pd_id;
+};
+
+#define IRDMA_ASYNC_EVENTS 64 /* power of two */
+
+struct irdma_pmd_pd {
+	struct rte_pmd_irdma_pd pub;
+	uint32_t refcnt; /* MRs, MWs, QPs, SRQs, AHs */
+};
+
+struct irdma_pmd_mr {
+	struct rte_pmd_irdma_mr pub;
+	uint32_t stag;
+	uint32_t n_bound_mw;
+};
+
+struct irdma_pmd_mw {
+	struct rte_pmd_irdma_mw pub;
+	uint32_t stag;   /* as allocated; the key byte changes with binds (pub.rkey) */
+	struct irdma_pmd_mr *bound_mr;
+};
+
+struct irdma_pmd_ah {
+	struct rte_pmd_irdma_ah pub;
+	struct rte_pmd_irdma_ah_attr attr;
+};
+
+/* A CQ ring being drained after a resize (polled before the current one). */
+struct irdma_cq_old_ring {
+	struct irdma_cq_uk uk;
+	struct irdma_qmem mem;
+	uint64_t scratch_shadow[IRDMA_SHADOW_AREA_SIZE]; /* keeps its head out of the real shadow */
+};
+
+#define IRDMA_CQ_MAX_OLD_RINGS 4
+
+struct irdma_pmd_cq {
+	struct rte_pmd_irdma_cq pub;
+	struct irdma_cq_uk uk;
+	/* engine=inline: the poll steps the device first (NULL with engine=service) */
+	int (*progress)(struct irdma_hw_dev *hw, unsigned int budget);
+	struct irdma_hw_dev *hw;
+	struct irdma_qmem mem;
+	struct irdma_shadow shadow;
+	uint32_t refcnt;         /* QPs using it as send or recv CQ */
+	uint8_t n_old;
+	struct irdma_cq_old_ring *old[IRDMA_CQ_MAX_OLD_RINGS];
+	volatile uint8_t in_error; /* overflowed: set from the engine's async event */
+	struct irdma_cq_stats stats;
+	TAILQ_ENTRY(irdma_pmd_cq) next;
+};
+
+struct irdma_pmd_srq {
+	struct rte_pmd_irdma_srq pub;
+	struct irdma_srq_uk uk;
+	struct irdma_qmem mem;
+	struct irdma_shadow shadow;
+	struct rte_pmd_irdma_srq_attr attr;
+	uint32_t pd_id;
+	uint32_t refcnt;         /* QPs attached */
+	irdma_uk_spinlock_t tail_lock; /* the SRQ tail moves from polls of several CQs */
+	TAILQ_ENTRY(irdma_pmd_srq) next;
+};
+
+struct irdma_pmd_qp {
+	struct rte_pmd_irdma_qp pub;
+	struct irdma_qp_uk uk;
+	uint32_t pd_id;
+	uint8_t sig_all;
+	uint8_t gen;
+	enum rte_pmd_irdma_qp_state state;  /* what the post path checks */
+	const struct irdma_key_entry *keys; /* the device's lkey table */
+	uint32_t n_keys;
+	uint32_t max_sge_rd;
+	struct irdma_qmem sq, rq;
+	struct irdma_shadow shadow;
+	struct irdma_sq_uk_wr_trk_info *sq_wrtrk;
+	uint64_t *rq_wrid;
+	struct irdma_qp_uk_init_info uk_info; /* geometry, to re-initialise after RESET */
+	struct rte_pmd_irdma_qp_attr attr;  /* verbs view, as last modified */
+	struct rte_pmd_irdma_qp_cap cap;    /* granted */
+	struct irdma_qp_stats stats;
+	TAILQ_ENTRY(irdma_pmd_qp) next;
+};
+
+struct rte_pmd_irdma_dev {
+	TAILQ_ENTRY(rte_pmd_irdma_dev) next;
+	char name[RTE_PMD_IRDMA_NAME_LEN];
+	uint32_t index;                     /* registry slot, used in memzone names */
+	const struct irdma_hw_ops *ops;
+	struct irdma_hw_dev *hw;
+	struct irdma_hw_dev_info hw_info;
+	struct irdma_uk_attrs uk_attrs;    /* copy: lib/uk takes a non-const pointer */
+	const struct irdma_uk_attrs *attrs; /* = &uk_attrs */
+	struct irdma_devargs da;
+	int socket_id;
+	rte_spinlock_t lock;                /* control path */
+	uint32_t mz_seq;                    /* memzone name sequence */
+	struct irdma_shadow_pool shadows;
+
+	uint32_t n_pd, n_mr, n_mw, n_cq, n_qp, n_srq, n_ah;
+	TAILQ_HEAD(, irdma_pmd_qp) qps;
+	TAILQ_HEAD(, irdma_pmd_cq) cqs;
+	TAILQ_HEAD(, irdma_pmd_srq) srqs;
+	struct irdma_key_entry *keys;
+	uint32_t n_keys;
+	struct irdma_pmd_cq **cq_by_id;     /* for async events; n_cq_ids entries */
+	uint32_t n_cq_ids;
+	struct irdma_pmd_qp **qp_by_id;     /* for async events; n_qp_ids entries */
+	uint32_t n_qp_ids;
+
+	/* Async events: written by the engine (any lcore), read by the application. */
+	rte_spinlock_t ev_lock;
+	struct irdma_hw_event ev[IRDMA_ASYNC_EVENTS];
+	uint32_t ev_head, ev_tail;
+	uint64_t ev_lost;
+
+	/* Counters of destroyed QPs and CQs, so device totals do not go backwards. */
+	struct irdma_qp_stats retired_qp;
+	struct irdma_cq_stats retired_cq;
+};
+
+/* Registry (irdma_dev.c). */
+void irdma_registry_lock(void);
+void irdma_registry_unlock(void);
+struct rte_pmd_irdma_dev *irdma_registry_first(void);
+struct rte_pmd_irdma_dev *irdma_registry_next(struct rte_pmd_irdma_dev *dev);
+/* By name; the caller holds the registry lock. */
+struct rte_pmd_irdma_dev *irdma_registry_find(const char *name);
+
+/* MR table maintenance (irdma_mr.c). */
+void irdma_keys_set(struct rte_pmd_irdma_dev *dev, uint32_t stag, uint32_t pd_id);
+void irdma_keys_clear(struct rte_pmd_irdma_dev *dev, uint32_t stag);
+
+/* QP helpers used by other objects (irdma_qp.c). */
+struct irdma_pmd_qp *irdma_qp_by_num(struct rte_pmd_irdma_dev *dev, uint32_t qp_num);
+/* The device moved the QP to ERR: later posts request a flush of what they add. */
+void irdma_qp_mark_error(struct irdma_pmd_qp *qp);
+
+/* Completion-side cleanup when a QP goes away (irdma_cq.c). */
+void irdma_cq_clean_qp(struct irdma_pmd_cq *cq, struct irdma_pmd_qp *qp);
+
+/* Busy-poll CPU sharing check (irdma_lcore.c). */
+void irdma_lcore_check_sharing(const struct rte_pmd_irdma_dev *dev);
+
+/* Telemetry helpers (irdma_telemetry.c). */
+const char *irdma_gen_str(uint8_t gen);
+
+static inline bool
+irdma_dev_valid(const struct rte_pmd_irdma_dev *dev)
+{
+	return dev != NULL && dev->hw != NULL;
+}
+
+#endif /* IRDMA_PMD_H */

@@ -1,0 +1,490 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The post path: verbs work requests -> struct irdma_post_sq_info -> lib/uk, one doorbell per
+ * burst. No locks, no syscalls, no allocation. Every refusal names the WR's problem in a log
+ * line (misuse at ERR level, a full queue at DEBUG: that is back-pressure, not a bug) and is
+ * counted in the QP's xstats.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_byteorder.h>
+
+#include "irdma_post.h"
+#include "irdma_pmd.h"
+
+/* The public SGE is passed to lib/uk as is. */
+_Static_assert(sizeof(struct rte_pmd_irdma_sge) == sizeof(struct irdma_sge) &&
+	       offsetof(struct rte_pmd_irdma_sge, length) == offsetof(struct irdma_sge, length) &&
+	       offsetof(struct rte_pmd_irdma_sge, lkey) == offsetof(struct irdma_sge, lkey),
+	       "rte_pmd_irdma_sge must match struct irdma_sge");
+
+#define SGES(p) ((struct irdma_sge *)(uintptr_t)(p))
+
+/* Refuse an lkey that names a live MR of another PD (unknown keys are the device's to fail). */
+static __rte_always_inline int
+check_lkeys(const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id,
+	    const struct rte_pmd_irdma_sge *sg, uint32_t num)
+{
+	uint32_t i;
+
+	for (i = 0; i < num; i++) {
+		uint32_t idx = sg[i].lkey >> 8;
+
+		if (idx < n_keys && keys[idx].stag == sg[i].lkey && keys[idx].pd_id != pd_id)
+			return (int)i + 1;
+	}
+	return 0;
+}
+
+static __rte_always_inline bool
+sq_state_ok(enum rte_pmd_irdma_qp_state s)
+{
+	return s >= RTE_PMD_IRDMA_QPS_RTS;
+}
+
+static int
+bind_check(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_mw *mw,
+	   const struct rte_pmd_irdma_mw_bind_info *b)
+{
+	const char *dn = qp->pub.dev->name;
+	const struct rte_pmd_irdma_mr *mr = b->mr;
+	uint64_t mr_va;
+
+	if (qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: memory windows bind on RC QPs only", dn,
+			     qp->pub.qp_num);
+		return -EINVAL;
+	}
+	if (mw->pd->handle != qp->pd_id || (mr != NULL && mr->pd->handle != qp->pd_id)) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: MW or MR of another PD", dn, qp->pub.qp_num);
+		return -EPERM;
+	}
+	if (mr == NULL || b->length == 0)
+		return 0; /* an unbind (zero length) */
+	if (!(mr->access & RTE_PMD_IRDMA_ACCESS_MW_BIND)) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: MR 0x%x was registered without MW_BIND", dn,
+			     qp->pub.qp_num, mr->lkey);
+		return -EINVAL;
+	}
+	if ((b->mw_access_flags & (RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE |
+				   RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC)) &&
+	    !(mr->access & RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE)) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: window write/atomic rights need an MR with "
+			     "LOCAL_WRITE", dn, qp->pub.qp_num);
+		return -EINVAL;
+	}
+	mr_va = (mr->access & RTE_PMD_IRDMA_ACCESS_ZERO_BASED) ? 0 : (uint64_t)(uintptr_t)mr->addr;
+	if (b->addr < mr_va || b->addr - mr_va > mr->length || b->length > mr->length - (b->addr - mr_va)) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: window [0x%" PRIx64 ", +%" PRIu64 ") is outside "
+			     "the MR", dn, qp->pub.qp_num, b->addr, b->length);
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int
+irdma_post_bind(struct irdma_pmd_qp *qp, struct rte_pmd_irdma_mw *mw_pub,
+		const struct rte_pmd_irdma_mw_bind_info *b, uint32_t new_rkey, uint64_t wr_id,
+		bool signaled, bool read_fence, bool post_sq)
+{
+	struct irdma_pmd_mw *mw = IRDMA_PRIV(irdma_pmd_mw, mw_pub);
+	struct irdma_post_sq_info info;
+	struct irdma_pmd_mr *mr = IRDMA_PRIV(irdma_pmd_mr, b->mr);
+	int ret;
+
+	ret = bind_check(qp, mw_pub, b);
+	if (ret < 0)
+		return ret;
+	memset(&info, 0, sizeof(info));
+	info.wr_id = wr_id;
+	info.op_type = IRDMA_OP_TYPE_BIND_MW;
+	info.signaled = signaled;
+	info.read_fence = read_fence;
+	info.op.bind_window.mr_stag = mr != NULL ? mr->stag : 0;
+	info.op.bind_window.mw_stag = new_rkey;
+	info.op.bind_window.bind_len = b->length;
+	info.op.bind_window.va = (void *)(uintptr_t)b->addr;
+	info.op.bind_window.addressing_type =
+		(b->mw_access_flags & RTE_PMD_IRDMA_ACCESS_ZERO_BASED) ? IRDMA_ADDR_TYPE_ZERO_BASED :
+									 IRDMA_ADDR_TYPE_VA_BASED;
+	info.op.bind_window.ena_reads = (b->mw_access_flags & RTE_PMD_IRDMA_ACCESS_REMOTE_READ) != 0;
+	info.op.bind_window.ena_writes = (b->mw_access_flags & RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE) != 0;
+	info.op.bind_window.remote_atomics_en =
+		(b->mw_access_flags & RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC) != 0;
+	info.op.bind_window.mem_window_type_1 = mw_pub->type == RTE_PMD_IRDMA_MW_TYPE_1;
+	ret = irdma_uk_mw_bind(&qp->uk, &info, post_sq);
+	if (ret < 0)
+		return ret;
+	/* Bookkeeping for dereg_mr's -EBUSY: the window now names this MR. */
+	if (mw->bound_mr != mr) {
+		if (mw->bound_mr != NULL)
+			mw->bound_mr->n_bound_mw--;
+		if (mr != NULL && b->length != 0)
+			mr->n_bound_mw++;
+		mw->bound_mr = (mr != NULL && b->length != 0) ? mr : NULL;
+	}
+	mw_pub->rkey = new_rkey;
+	return 0;
+}
+
+static __rte_always_inline uint32_t
+sge_total(const struct rte_pmd_irdma_sge *sg, uint32_t n)
+{
+	uint32_t i, t = 0;
+
+	for (i = 0; i < n; i++)
+		t += sg[i].length;
+	return t;
+}
+
+static int
+post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
+{
+	const char *dn = qp->pub.dev->name;
+	struct irdma_post_sq_info info;
+	bool inl = (wr->send_flags & RTE_PMD_IRDMA_SEND_INLINE) != 0;
+	bool sol = (wr->send_flags & RTE_PMD_IRDMA_SEND_SOLICITED) != 0;
+	bool imm = false;
+	int bad;
+
+	if (unlikely(wr->num_sge > qp->uk.max_sq_frag_cnt)) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": %u SGEs, the QP allows %u", dn,
+			     qp->pub.qp_num, wr->wr_id, wr->num_sge, qp->uk.max_sq_frag_cnt);
+		return -EINVAL;
+	}
+	if (unlikely(wr->num_sge != 0 && wr->sg_list == NULL))
+		return -EINVAL;
+	if (!inl) {
+		bad = check_lkeys(qp->keys, qp->n_keys, qp->pd_id, wr->sg_list, wr->num_sge);
+		if (unlikely(bad)) {
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": SGE %d lkey 0x%x belongs "
+				     "to another PD", dn, qp->pub.qp_num, wr->wr_id, bad - 1,
+				     wr->sg_list[bad - 1].lkey);
+			return -EPERM;
+		}
+	}
+
+	memset(&info, 0, sizeof(info));
+	info.wr_id = wr->wr_id;
+	info.signaled = qp->sig_all || (wr->send_flags & RTE_PMD_IRDMA_SEND_SIGNALED);
+	info.read_fence = (wr->send_flags & RTE_PMD_IRDMA_SEND_FENCE) != 0;
+	info.local_fence = (wr->send_flags & RTE_PMD_IRDMA_SEND_LOCAL_FENCE) != 0;
+
+	switch (wr->opcode) {
+	case RTE_PMD_IRDMA_WR_SEND_WITH_IMM:
+		imm = true;
+		/* fall through */
+	case RTE_PMD_IRDMA_WR_SEND:
+		info.op_type = sol ? IRDMA_OP_TYPE_SEND_SOL : IRDMA_OP_TYPE_SEND;
+		break;
+	case RTE_PMD_IRDMA_WR_SEND_WITH_INV:
+		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC))
+			goto bad_opcode;
+		info.op_type = sol ? IRDMA_OP_TYPE_SEND_SOL_INV : IRDMA_OP_TYPE_SEND_INV;
+		info.stag_to_inv = wr->invalidate_rkey;
+		break;
+	case RTE_PMD_IRDMA_WR_RDMA_WRITE_WITH_IMM:
+		imm = true;
+		/* fall through */
+	case RTE_PMD_IRDMA_WR_RDMA_WRITE:
+		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC))
+			goto bad_opcode;
+		info.op_type = (sol && imm) ? IRDMA_OP_TYPE_RDMA_WRITE_SOL : IRDMA_OP_TYPE_RDMA_WRITE;
+		info.op.rdma_write.rem_addr.addr = wr->wr.rdma.remote_addr;
+		info.op.rdma_write.rem_addr.lkey = wr->wr.rdma.rkey;
+		break;
+	case RTE_PMD_IRDMA_WR_RDMA_READ:
+		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC || inl))
+			goto bad_opcode;
+		if (unlikely(wr->num_sge > qp->max_sge_rd)) {
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: RDMA READ with %u SGEs, the limit is %u", dn,
+				     qp->pub.qp_num, wr->num_sge, qp->max_sge_rd);
+			return -EINVAL;
+		}
+		info.op_type = IRDMA_OP_TYPE_RDMA_READ;
+		info.op.rdma_read.lo_sg_list = SGES(wr->sg_list);
+		info.op.rdma_read.num_lo_sges = wr->num_sge;
+		info.op.rdma_read.rem_addr.addr = wr->wr.rdma.remote_addr;
+		info.op.rdma_read.rem_addr.lkey = wr->wr.rdma.rkey;
+		return irdma_uk_rdma_read(&qp->uk, &info, false, false);
+	case RTE_PMD_IRDMA_WR_ATOMIC_CMP_AND_SWP:
+	case RTE_PMD_IRDMA_WR_ATOMIC_FETCH_AND_ADD:
+		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC || inl))
+			goto bad_opcode;
+		if (unlikely(!(qp->pub.dev->attrs->feature_flags & IRDMA_FEATURE_ATOMIC_OPS))) {
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: atomics need GEN_3", dn, qp->pub.qp_num);
+			return -EOPNOTSUPP;
+		}
+		if (unlikely(wr->num_sge != 1 || wr->sg_list[0].length < 8 ||
+			     (wr->wr.atomic.remote_addr & 7))) {
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: an atomic takes one SGE of 8 bytes and an "
+				     "8-byte aligned remote address", dn, qp->pub.qp_num);
+			return -EINVAL;
+		}
+		if (wr->opcode == RTE_PMD_IRDMA_WR_ATOMIC_FETCH_AND_ADD) {
+			info.op_type = IRDMA_OP_TYPE_ATOMIC_FETCH_AND_ADD;
+			info.op.atomic_fetch_add.tagged_offset = wr->sg_list[0].addr;
+			info.op.atomic_fetch_add.stag = wr->sg_list[0].lkey;
+			info.op.atomic_fetch_add.remote_tagged_offset = wr->wr.atomic.remote_addr;
+			info.op.atomic_fetch_add.remote_stag = wr->wr.atomic.rkey;
+			info.op.atomic_fetch_add.fetch_add_data_bytes = wr->wr.atomic.compare_add;
+			return irdma_uk_atomic_fetch_add(&qp->uk, &info, false);
+		}
+		info.op_type = IRDMA_OP_TYPE_ATOMIC_COMPARE_AND_SWAP;
+		info.op.atomic_compare_swap.tagged_offset = wr->sg_list[0].addr;
+		info.op.atomic_compare_swap.stag = wr->sg_list[0].lkey;
+		info.op.atomic_compare_swap.remote_tagged_offset = wr->wr.atomic.remote_addr;
+		info.op.atomic_compare_swap.remote_stag = wr->wr.atomic.rkey;
+		info.op.atomic_compare_swap.compare_data_bytes = wr->wr.atomic.compare_add;
+		info.op.atomic_compare_swap.swap_data_bytes = wr->wr.atomic.swap;
+		return irdma_uk_atomic_compare_swap(&qp->uk, &info, false);
+	case RTE_PMD_IRDMA_WR_LOCAL_INV:
+		if (unlikely(inl))
+			goto bad_opcode;
+		info.op_type = IRDMA_OP_TYPE_INV_STAG;
+		info.local_fence = true; /* the newest kernel forces it: no WR may overtake */
+		info.op.inv_local_stag.target_stag = wr->invalidate_rkey;
+		return irdma_uk_stag_local_invalidate(&qp->uk, &info, false);
+	case RTE_PMD_IRDMA_WR_BIND_MW:
+		if (unlikely(inl || wr->bind_mw.mw == NULL))
+			goto bad_opcode;
+		if (unlikely(wr->bind_mw.mw->type != RTE_PMD_IRDMA_MW_TYPE_2)) {
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: BIND_MW work requests bind type 2 windows; "
+				     "use rte_pmd_irdma_bind_mw() for type 1", dn, qp->pub.qp_num);
+			return -EINVAL;
+		}
+		return irdma_post_bind(qp, wr->bind_mw.mw, &wr->bind_mw.bind_info,
+				       (IRDMA_PRIV(irdma_pmd_mw, wr->bind_mw.mw)->stag & ~0xFFu) |
+					       (wr->bind_mw.rkey & 0xFFu),
+				       wr->wr_id, info.signaled, info.read_fence, false);
+	case RTE_PMD_IRDMA_WR_NOP:
+		return irdma_nop(&qp->uk, wr->wr_id, info.signaled, false);
+	default:
+		goto bad_opcode;
+	}
+
+	/* SEND and RDMA WRITE variants. */
+	if (imm) {
+		if (unlikely(qp->gen < IRDMA_GEN_2)) {
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: immediate data needs GEN_2 or later", dn,
+				     qp->pub.qp_num);
+			return -EOPNOTSUPP;
+		}
+		info.imm_data_valid = true;
+		info.imm_data = rte_be_to_cpu_32(wr->imm_data);
+	}
+	if (qp->pub.qp_type == RTE_PMD_IRDMA_QPT_UD) {
+		const struct rte_pmd_irdma_ah *ah = wr->wr.ud.ah;
+
+		if (unlikely(ah == NULL)) {
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: UD send without an AH", dn, qp->pub.qp_num);
+			return -EINVAL;
+		}
+		if (unlikely(ah->pd->handle != qp->pd_id)) {
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: AH of another PD", dn, qp->pub.qp_num);
+			return -EPERM;
+		}
+		info.op.send.ah_id = ah->handle;
+		info.op.send.dest_qp = wr->wr.ud.remote_qpn;
+		/* A Q_Key with the high bit set means "use the QP's own" (verbs rule). */
+		info.op.send.qkey = (wr->wr.ud.remote_qkey & 0x80000000u) ? qp->attr.qkey :
+									  wr->wr.ud.remote_qkey;
+	}
+	if (inl) {
+		if (unlikely(sge_total(wr->sg_list, wr->num_sge) > qp->uk.max_inline_data)) {
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: %u inline bytes, the QP allows %u", dn,
+				     qp->pub.qp_num, sge_total(wr->sg_list, wr->num_sge),
+				     qp->uk.max_inline_data);
+			return -EINVAL;
+		}
+		info.inline_data = true;
+	}
+	if (info.op_type == IRDMA_OP_TYPE_RDMA_WRITE || info.op_type == IRDMA_OP_TYPE_RDMA_WRITE_SOL) {
+		info.op.rdma_write.lo_sg_list = SGES(wr->sg_list);
+		info.op.rdma_write.num_lo_sges = wr->num_sge;
+		return inl ? irdma_uk_inline_rdma_write(&qp->uk, &info, false) :
+			     irdma_uk_rdma_write(&qp->uk, &info, false);
+	}
+	info.op.send.sg_list = SGES(wr->sg_list);
+	info.op.send.num_sges = wr->num_sge;
+	return inl ? irdma_uk_inline_send(&qp->uk, &info, false) :
+		     irdma_uk_send(&qp->uk, &info, false);
+
+bad_opcode:
+	IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": opcode %d%s is not valid on a%s QP",
+		     dn, qp->pub.qp_num, wr->wr_id, wr->opcode, inl ? " with INLINE" : "",
+		     qp->pub.qp_type == RTE_PMD_IRDMA_QPT_RC ? "n RC" : " UD");
+	return -EINVAL;
+}
+
+/* A QP in ERR does not execute new work: ask the device to flush it (as rdma-core asks the
+ * kernel). Control path, taken only in ERR. */
+static void
+flush_in_error(struct irdma_pmd_qp *qp)
+{
+	struct rte_pmd_irdma_dev *dev = qp->pub.dev;
+	struct irdma_hw_qp_attr hw;
+
+	memset(&hw, 0, sizeof(hw));
+	hw.state = IRDMA_HW_QPS_ERR;
+	rte_spinlock_lock(&dev->lock);
+	dev->ops->qp_modify(dev->hw, qp->pub.qp_num, &hw, IRDMA_HW_QP_ATTR_STATE);
+	rte_spinlock_unlock(&dev->lock);
+}
+
+uint16_t
+rte_pmd_irdma_post_send(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma_send_wr *wr,
+			uint16_t nb_wr, int *err)
+{
+	struct irdma_pmd_qp *qp = IRDMA_PRIV(irdma_pmd_qp, pub);
+	uint16_t i;
+	int ret = 0;
+
+	if (unlikely(qp == NULL || (wr == NULL && nb_wr != 0))) {
+		ret = -EINVAL;
+		i = 0;
+		goto out;
+	}
+	if (unlikely(!sq_state_ok(qp->state))) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: post_send in state %s (needs RTS, SQD, SQE or ERR)",
+			     pub->dev->name, pub->qp_num, rte_pmd_irdma_qp_state_str(qp->state));
+		qp->stats.tx_rejected_wrs++;
+		ret = -EPERM;
+		i = 0;
+		goto out;
+	}
+	for (i = 0; i < nb_wr; i++) {
+		ret = post_one(qp, &wr[i]);
+		if (unlikely(ret < 0))
+			break;
+	}
+	if (likely(i > 0)) {
+		irdma_uk_qp_post_wr(&qp->uk);
+		qp->stats.tx_wrs += i;
+		qp->stats.tx_doorbells++;
+		if (unlikely(qp->state == RTE_PMD_IRDMA_QPS_ERR))
+			flush_in_error(qp);
+	}
+	if (unlikely(ret < 0)) {
+		if (ret == -ENOMEM) {
+			qp->stats.tx_sq_full++;
+			IRDMA_DP_LOG(tx, DEBUG, "%s qp %u: SQ full after %u WRs", pub->dev->name,
+				     pub->qp_num, i);
+		} else {
+			qp->stats.tx_rejected_wrs++;
+			IRDMA_DP_LOG(tx, DEBUG, "%s qp %u: WR %u (wr_id 0x%" PRIx64 ") refused: %s",
+				     pub->dev->name, pub->qp_num, i, wr[i].wr_id, strerror(-ret));
+		}
+	}
+out:
+	if (err != NULL)
+		*err = ret;
+	return i;
+}
+
+uint16_t
+rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma_recv_wr *wr,
+			uint16_t nb_wr, int *err)
+{
+	struct irdma_pmd_qp *qp = IRDMA_PRIV(irdma_pmd_qp, pub);
+	struct irdma_post_rq_info info;
+	uint16_t i = 0;
+	int ret = 0, bad;
+
+	if (unlikely(qp == NULL || (wr == NULL && nb_wr != 0))) {
+		ret = -EINVAL;
+		goto out;
+	}
+	if (unlikely(qp->state == RTE_PMD_IRDMA_QPS_RESET || pub->srq != NULL)) {
+		IRDMA_DP_LOG(rx, ERR, "%s qp %u: post_recv %s", pub->dev->name, pub->qp_num,
+			     pub->srq != NULL ? "on a QP attached to an SRQ (post to the SRQ)" :
+						"in RESET (move it to INIT first)");
+		ret = pub->srq != NULL ? -EINVAL : -EPERM;
+		qp->stats.rx_rejected_wrs++;
+		goto out;
+	}
+	for (; i < nb_wr; i++) {
+		if (unlikely(wr[i].num_sge > qp->uk.max_rq_frag_cnt ||
+			     (wr[i].num_sge != 0 && wr[i].sg_list == NULL))) {
+			IRDMA_DP_LOG(rx, ERR, "%s qp %u: receive WR %u has %u SGEs, the QP allows %u",
+				     pub->dev->name, pub->qp_num, i, wr[i].num_sge,
+				     qp->uk.max_rq_frag_cnt);
+			ret = -EINVAL;
+			break;
+		}
+		bad = check_lkeys(qp->keys, qp->n_keys, qp->pd_id, wr[i].sg_list, wr[i].num_sge);
+		if (unlikely(bad)) {
+			IRDMA_DP_LOG(rx, ERR, "%s qp %u: receive WR %u SGE %d: lkey 0x%x belongs to "
+				     "another PD", pub->dev->name, pub->qp_num, i, bad - 1,
+				     wr[i].sg_list[bad - 1].lkey);
+			ret = -EPERM;
+			break;
+		}
+		info.wr_id = wr[i].wr_id;
+		info.sg_list = SGES(wr[i].sg_list);
+		info.num_sges = wr[i].num_sge;
+		ret = irdma_uk_post_receive(&qp->uk, &info);
+		if (unlikely(ret < 0))
+			break;
+	}
+	qp->stats.rx_wrs += i;
+	if (unlikely(i > 0 && qp->state == RTE_PMD_IRDMA_QPS_ERR))
+		flush_in_error(qp);
+	if (unlikely(ret < 0)) {
+		if (ret == -ENOMEM)
+			qp->stats.rx_rq_full++;
+		else
+			qp->stats.rx_rejected_wrs++;
+	}
+out:
+	if (err != NULL)
+		*err = ret;
+	return i;
+}
+
+uint16_t
+rte_pmd_irdma_srq_post_recv(struct rte_pmd_irdma_srq *pub, const struct rte_pmd_irdma_recv_wr *wr,
+			    uint16_t nb_wr, int *err)
+{
+	struct irdma_pmd_srq *srq = IRDMA_PRIV(irdma_pmd_srq, pub);
+	struct irdma_post_rq_info info;
+	const struct rte_pmd_irdma_dev *dev;
+	uint16_t i = 0;
+	int ret = 0, bad;
+
+	if (unlikely(srq == NULL || (wr == NULL && nb_wr != 0))) {
+		ret = -EINVAL;
+		goto out;
+	}
+	dev = pub->pd->dev;
+	for (; i < nb_wr; i++) {
+		if (unlikely(wr[i].num_sge > srq->uk.max_srq_frag_cnt ||
+			     (wr[i].num_sge != 0 && wr[i].sg_list == NULL))) {
+			IRDMA_DP_LOG(rx, ERR, "%s srq %u: receive WR %u has %u SGEs, the SRQ allows %u",
+				     dev->name, pub->handle, i, wr[i].num_sge,
+				     srq->uk.max_srq_frag_cnt);
+			ret = -EINVAL;
+			break;
+		}
+		bad = check_lkeys(dev->keys, dev->n_keys, srq->pd_id, wr[i].sg_list, wr[i].num_sge);
+		if (unlikely(bad)) {
+			IRDMA_DP_LOG(rx, ERR, "%s srq %u: receive WR %u SGE %d: lkey 0x%x belongs to "
+				     "another PD", dev->name, pub->handle, i, bad - 1,
+				     wr[i].sg_list[bad - 1].lkey);
+			ret = -EPERM;
+			break;
+		}
+		info.wr_id = wr[i].wr_id;
+		info.sg_list = SGES(wr[i].sg_list);
+		info.num_sges = wr[i].num_sge;
+		ret = irdma_uk_srq_post_receive(&srq->uk, &info);
+		if (unlikely(ret < 0))
+			break;
+	}
+out:
+	if (err != NULL)
+		*err = ret;
+	return i;
+}

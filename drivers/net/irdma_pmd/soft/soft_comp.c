@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Send completions. lib/roce reports every send WR it finishes, in SQ order (send_done)
+ * and hands READ response data over for placement (read_place); the device marks its WQE
+ * and writes data (atomic results, READ data) into the local SGEs with key checks. CQEs
+ * are written afterwards, outside lib/roce's calls, by soft_comp_retire(): strictly in SQ
+ * order, one per signaled WQE; the first failed WQE takes the QP to ERR, which writes
+ * the error and flush CQEs.
+ */
+#include <errno.h>
+
+#include "soft_priv.h"
+
+static inline uint32_t swq_next(const struct soft_qp *qp, uint32_t i)
+{
+	return i + 1 == qp->sq_depth ? 0 : i + 1;
+}
+
+/* enum roce_wc_status (= ibv_wc_status) to the irdma flush code hardware reports. */
+uint8_t soft_wc_to_flush(uint8_t st)
+{
+	switch (st) {
+	case ROCE_WC_SUCCESS: return 0;
+	case ROCE_WC_LOC_LEN_ERR: return FLUSH_LOC_LEN_ERR;
+	case ROCE_WC_LOC_QP_OP_ERR: return FLUSH_LOC_QP_OP_ERR;
+	case ROCE_WC_LOC_PROT_ERR: return FLUSH_PROT_ERR;
+	case ROCE_WC_WR_FLUSH_ERR: return FLUSH_GENERAL_ERR;
+	case ROCE_WC_LOC_ACCESS_ERR: return FLUSH_PROT_ERR;
+	case ROCE_WC_REM_INV_REQ_ERR: return FLUSH_REM_INV_REQ_ERR;
+	case ROCE_WC_REM_ACCESS_ERR: return FLUSH_REM_ACCESS_ERR;
+	case ROCE_WC_REM_OP_ERR: return FLUSH_REM_OP_ERR;
+	case ROCE_WC_RETRY_EXC_ERR: return FLUSH_RETRY_EXC_ERR;
+	case ROCE_WC_RNR_RETRY_EXC_ERR: return FLUSH_RNR_RETRY_EXC_ERR;
+	default: return FLUSH_FATAL_ERR;
+	}
+}
+
+static struct soft_wqe *wqe_of(struct soft_qp *qp, uint32_t slot)
+{
+	if (qp->cur_slot != slot) {
+		if (soft_sq_decode(qp, qp->swq[slot].idx, &qp->cur) < 0)
+			return NULL;
+		qp->cur_slot = slot;
+	}
+	return &qp->cur;
+}
+
+int soft_comp_read_place(struct roce_qp *rq, uint64_t wr_id, uint32_t off, const void *data,
+			   uint32_t len)
+{
+	struct soft_qp *qp = rq->user;
+	struct soft_wqe *w = wqe_of(qp, (uint32_t)wr_id);
+	enum soft_mr_err e;
+
+	if (w == NULL)
+		return -EINVAL;
+	e = soft_sges_copy(qp->dev, qp->pd_id, w->sge, w->num_sges, off,
+			   (uint8_t *)(uintptr_t)data, len, true);
+	return e ? -EACCES : 0;
+}
+
+void soft_comp_send_done(struct roce_qp *rq, const struct roce_send_done *d)
+{
+	struct soft_qp *qp = rq->user;
+	struct soft_swqe *s = &qp->swq[(uint32_t)d->id];
+	uint8_t status = soft_wc_to_flush(d->status);
+
+	if (s->fail)
+		status = s->fail;
+	if (status == 0 && (s->op == IRDMAQP_OP_ATOMIC_FETCH_ADD ||
+			    s->op == IRDMAQP_OP_ATOMIC_COMPARE_SWAP)) {
+		struct soft_wqe *w = wqe_of(qp, (uint32_t)d->id);
+		uint64_t orig = d->atomic_orig;
+
+		if (w == NULL || soft_sges_copy(qp->dev, qp->pd_id, w->sge, 1, 0,
+						(uint8_t *)&orig, 8, true))
+			status = FLUSH_PROT_ERR;
+	} else if (status == 0 && s->op == IRDMAQP_OP_RDMA_READ_LOC_INV) {
+		/* READ with local invalidate: the sink's STag is invalidated once filled */
+		struct soft_wqe *w = wqe_of(qp, (uint32_t)d->id);
+
+		if (w == NULL || soft_mr_invalidate(qp->dev, qp->pd_id, qp->id, w->sge[0].stag,
+						    false))
+			status = FLUSH_PROT_ERR;
+	}
+	s->state = SOFT_SWQE_DONE;
+	s->status = status;
+	if (status)
+		qp->sq_stalled = true;
+}
+
+/* Success or error CQE of a send WQE. */
+int soft_sq_cqe(struct soft_qp *qp, const struct soft_swqe *s, uint8_t minor, bool error)
+{
+	struct soft_cqe c;
+	int rc;
+
+	memset(&c, 0, sizeof(c));
+	c.sq = true;
+	c.error = error;
+	c.major = error ? IRDMA_FLUSH_MAJOR_ERR : 0;
+	c.minor = minor;
+	c.op = s->op;
+	c.wqe_idx = s->idx;
+	c.ctx = qp->compl_ctx;
+	c.qp_id = qp->id;
+	rc = soft_cqe_write(qp->dev, qp->scq, &c);
+	if (rc == 0)
+		qp->st.completions++;
+	return rc;
+}
+
+unsigned int soft_comp_retire(struct soft_qp *qp)
+{
+	unsigned int n = 0;
+
+	while (qp->swq_done != qp->swq_head) {
+		struct soft_swqe *s = &qp->swq[qp->swq_done];
+
+		if (s->state != SOFT_SWQE_DONE)
+			break;
+		if (s->status) {
+			soft_qp_to_error(qp, IRDMA_HW_EVENT_QP_FATAL, 0);
+			return n + 1;
+		}
+		if (s->signaled) {
+			if (soft_sq_cqe(qp, s, 0, false)) {
+				soft_qp_to_error(qp, IRDMA_HW_EVENT_QP_FATAL, 0);
+				return n + 1;
+			}
+			qp->swq_tail = swq_next(qp, qp->swq_done);
+		}
+		qp->swq_done = swq_next(qp, qp->swq_done);
+		n++;
+	}
+	return n;
+}

@@ -1,0 +1,421 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Private state of the software device: object tables, the per-QP view of the queues as
+ * hardware keeps it, and the interfaces between the device's parts (doorbells, WQE fetch,
+ * key table, CQE writer, requester front end, completion and responder callbacks of the
+ * lib/roce transport, wire, engine).
+ */
+#ifndef SOFT_PRIV_H
+#define SOFT_PRIV_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_branch_prediction.h>
+#include <rte_log.h>
+#include <rte_mbuf.h>
+#include <rte_spinlock.h>
+
+#include "irdma_defs.h"
+#include "irdma_user.h"
+
+#include "irdma_hw.h"
+#include "roce_qp.h"
+#include "soft_wire.h"
+
+extern int soft_logtype;
+#define SOFT_LOG(level, fmt, ...)                                                          \
+	rte_log(RTE_LOG_##level, soft_logtype, "irdma.soft: %s(): " fmt "\n", __func__,    \
+		##__VA_ARGS__)
+
+/* Defaults for the object tables (devargs may lower or raise them). */
+#define SOFT_DEF_MAX_QP  256u
+#define SOFT_DEF_MAX_CQ  256u
+#define SOFT_DEF_MAX_SRQ 64u
+#define SOFT_DEF_MAX_MR  4096u /* MRs and MWs share the key table */
+#define SOFT_DEF_MAX_PD  256u
+#define SOFT_DEF_MAX_AH  256u
+#define SOFT_FIRST_QPN   2u    /* QP0/QP1 are the IB special QPs */
+#define SOFT_MAX_ORD     16u /* READ/atomics in flight per QP */
+#define SOFT_MAX_IRD     16u /* responder resources per QP */
+#define SOFT_MAX_WR_IN_FLIGHT 1024u /* remote WRs a QP hands to lib/roce at once */
+#define SOFT_MAX_MSG     (1u << 31)
+#define SOFT_MAX_SGE     16u   /* addl frag cnt is 4 bits */
+
+/* Why a memory access was refused (key table). Mapped to flush codes / NAKs by the caller. */
+enum soft_mr_err {
+	SOFT_MR_OK = 0,
+	SOFT_MR_BAD_INDEX,  /* no such STag index */
+	SOFT_MR_BAD_KEY,    /* key byte differs */
+	SOFT_MR_BAD_STATE,  /* invalidated, unbound window, freed */
+	SOFT_MR_BAD_PD,     /* another protection domain / window bound to another QP */
+	SOFT_MR_BOUNDS,     /* [va, va+len) not inside the region */
+	SOFT_MR_RIGHTS,     /* access right missing */
+	SOFT_MR_ALIGN,      /* atomic target not 8-byte aligned */
+};
+
+enum soft_key_state {
+	SOFT_KEY_FREE,      /* unallocated table slot */
+	SOFT_KEY_VALID,     /* MR registered / MW bound */
+	SOFT_KEY_INVALID,   /* MR invalidated / MW allocated but unbound */
+};
+
+struct soft_key {
+	enum soft_key_state state;
+	bool is_mw;
+	uint8_t mw_type;       /* 1 or 2 */
+	uint8_t key;           /* low byte of the STag */
+	uint32_t pd_id;
+	uint32_t access;       /* IRDMA_HW_ACCESS_* */
+	uint64_t va;           /* first valid address as posted */
+	uint64_t len;
+	uint8_t *host;         /* host address of va */
+	uint32_t parent;       /* MW: index of the MR it is bound to */
+	uint32_t qp_id;        /* MW type 2: the QP it is bound through */
+	uint32_t mw_bound;     /* MR: windows currently bound to it */
+};
+
+struct soft_dev;
+
+struct soft_cq {
+	bool in_use;
+	uint32_t id;
+	uint8_t *base;
+	uint32_t size;         /* slots */
+	bool cqe64;
+	volatile uint64_t *shadow;
+	uint32_t head;         /* next slot the device writes */
+	uint8_t polarity;      /* valid bit for the current pass */
+	bool overflowed;       /* error state: no more CQEs */
+	bool cons_stale;       /* resized: shadow head still names the old ring */
+	uint64_t stale_shadow;
+	bool arm_any, arm_se;  /* armed (latched from the shadow arm word at the doorbell) */
+	uint32_t arm_seq;      /* sequence number of the last arm seen */
+	_Atomic uint32_t db;   /* arm doorbell word */
+	int eventfd;
+	void (*event_cb)(void *arg, uint32_t cq_id);
+	void *event_arg;
+	uint32_t users;        /* QPs referencing it */
+	uint64_t n_cqes, n_events;
+};
+
+struct soft_srq {
+	bool in_use;
+	uint32_t id;
+	uint32_t pd_id;
+	uint8_t *base;
+	uint32_t size;         /* WQEs */
+	uint8_t shift;
+	uint32_t max_frags;
+	volatile uint64_t *shadow;
+	uint32_t head;         /* next WQE index the device takes */
+	uint8_t polarity;
+	uint32_t limit;
+	uint32_t users;
+};
+
+struct soft_ah {
+	bool in_use;
+	uint32_t pd_id;
+	struct irdma_hw_av av;
+	struct roce_av rav;    /* what lib/roce builds UD frames from */
+};
+
+/* One decoded SGE. */
+struct soft_sge {
+	uint64_t addr;
+	uint32_t len;
+	uint32_t stag;
+};
+
+/* A send WQE as the device decoded it from SQ memory. */
+struct soft_wqe {
+	uint32_t idx;          /* first quantum */
+	uint16_t quanta;
+	uint8_t op;            /* IRDMAQP_OP_* */
+	bool signaled, read_fence, local_fence, solicited, imm_valid, inline_data;
+	uint32_t imm;
+	uint32_t num_sges;
+	const uint8_t *wqe;    /* the WQE bytes in the SQ (inline data is read from there) */
+	uint32_t inline_len;
+	uint64_t total_len;
+	uint64_t rem_addr;     /* RDMA / atomics */
+	uint32_t rem_stag;     /* rkey, or the STag to invalidate */
+	uint32_t ah_id;        /* UD */
+	uint32_t qkey, dest_qp;/* UD */
+	uint64_t atomic_swap_add, atomic_cmp;
+	/* bind MW */
+	uint32_t mr_stag, mw_stag;
+	uint64_t bind_va, bind_len;
+	uint32_t bind_access;
+	bool bind_type1, bind_zero_based;
+	struct soft_sge sge[SOFT_MAX_SGE]; /* last: not cleared on decode */
+};
+
+/* A receive WQE (RQ or SRQ). */
+struct soft_rwqe {
+	uint32_t idx;          /* RQ: WQE index; SRQ: WQE index */
+	uint64_t wr_id;        /* SRQ only (qword 2) */
+	uint32_t num_sges;
+	struct soft_sge sge[SOFT_MAX_SGE];
+	uint64_t total_len;
+};
+
+/* Send work in SQ order, from fetch until its CQE (or its place behind a later CQE). */
+enum soft_swqe_state {
+	SOFT_SWQE_PENDING,     /* fetched, not handed to the transport yet */
+	SOFT_SWQE_POSTED,      /* in lib/roce's requester */
+	SOFT_SWQE_DONE,        /* complete (status below) */
+};
+
+struct soft_swqe {
+	uint32_t idx;          /* first quantum in the SQ */
+	uint16_t quanta;
+	uint8_t op;
+	bool signaled;
+	bool fence;            /* local fence: everything before completes first */
+	bool read_fence;       /* earlier READ/atomics complete first */
+	enum soft_swqe_state state;
+	uint8_t status;        /* 0 = success, else an irdma flush code */
+	uint8_t fail;          /* device-detected cause that overrides the transport's */
+};
+
+/* The receive WQE of the message in progress (lib/roce's recv cookie). */
+struct soft_recv_ctx {
+	bool active;
+	bool from_srq;
+	struct soft_rwqe rwqe;
+};
+
+struct soft_qp_stats {
+	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
+	uint64_t completions, errors;
+};
+
+struct soft_qp {
+	bool in_use;
+	uint32_t id;
+	enum irdma_hw_qp_type type;
+	uint32_t pd_id;
+	enum irdma_hw_qp_state state;
+	struct irdma_hw_qp_attr attr;
+	struct soft_dev *dev;
+
+	/* SQ as hardware sees it. */
+	uint8_t *sq_base;
+	uint32_t sq_depth;     /* quanta */
+	uint32_t sq_head;      /* next quantum to fetch */
+	uint8_t sq_polarity;
+	uint32_t max_inline, max_sq_frags, max_rq_frags;
+	_Atomic uint32_t db;   /* SQ doorbell word */
+	bool sq_kick;          /* doorbell seen: fetch until no valid WQE */
+	volatile uint64_t *shadow;
+	uint64_t compl_ctx;
+
+	/* RQ or SRQ. */
+	uint8_t *rq_base;
+	uint32_t rq_size;      /* WQEs */
+	uint8_t rq_shift;
+	uint32_t rq_head;
+	uint8_t rq_polarity;
+	struct soft_srq *srq;
+
+	struct soft_cq *scq, *rcq;
+
+	/* Send WQEs: [tail, done) completed without a CQE of their own yet (unsignaled),
+	 * [done, send) with the transport, [send, head) fetched and waiting. */
+	struct soft_swqe *swq;     /* sq_depth entries */
+	uint32_t swq_head, swq_tail, swq_done, swq_send;
+	bool sq_stalled;           /* a WQE failed: nothing more goes to the transport */
+	struct soft_wqe cur;       /* decoded copy of swq[cur_slot] (payload source) */
+	uint32_t cur_slot;         /* UINT32_MAX: none */
+
+	struct soft_recv_ctx rctx;
+
+	/* The RoCEv2 transport (lib/roce state machines). */
+	struct roce_qp rq;
+	void *rq_mem;
+	bool wire_err;             /* lib/roce moved the QP to ERR: apply it after the call */
+	uint8_t wire_err_status;   /* enum roce_wc_status */
+
+	struct soft_qp_stats st;
+};
+
+struct soft_wire;
+
+struct soft_dev_stats {
+	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
+	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_not_roce;
+	uint64_t tx_backlog_full, cq_overflows, doorbells, polls;
+	uint64_t tx_fault_drops, tx_fault_dups, tx_fault_reorders, tx_fault_corrupts;
+};
+
+struct soft_dev {
+	char name[64];
+	struct irdma_hw_dev_config cfg;
+	struct irdma_uk_attrs uk_attrs;
+	uint8_t gen;
+	bool faults;           /* any wire fault injection configured */
+	uint16_t mtu;
+	uint8_t mac[6];
+	uint8_t gid[IRDMA_HW_MAX_GIDS][16];
+	uint32_t n_gids;
+
+	uint32_t max_qp, max_cq, max_srq, max_mr, max_pd, max_ah;
+	struct soft_qp *qp;    /* indexed by qp_id */
+	struct soft_cq *cq;
+	struct soft_srq *srq;
+	struct soft_key *keys; /* indexed by STag >> 8 */
+	struct soft_ah *ah;
+	uint8_t *pd_used;
+	uint32_t key_seq;      /* source of fresh key bytes */
+
+	uint32_t *cq_list;     /* ids of the CQs in use (arm doorbells to scan) */
+	uint32_t n_cq_list;
+	/* QPs the engine visits (any QP with a doorbell or transport work). */
+	uint32_t *active;
+	uint32_t n_active;
+
+	rte_spinlock_t engine_lock;
+	uint32_t service_id;
+	bool service_registered;
+	uint64_t tsc_hz;
+
+	struct rte_mempool *pool;
+	struct soft_wire *wire;
+
+	struct soft_dev_stats st;
+};
+
+static inline struct soft_dev *soft_dev_from_hw(struct irdma_hw_dev *hw)
+{
+	return (struct soft_dev *)hw;
+}
+
+static inline struct soft_qp *soft_qp_get(struct soft_dev *dev, uint32_t qp_id)
+{
+	if (unlikely(qp_id >= dev->max_qp || !dev->qp[qp_id].in_use))
+		return NULL;
+	return &dev->qp[qp_id];
+}
+
+/* soft_doorbell.c */
+void soft_db_init(_Atomic uint32_t *db);
+bool soft_db_take(_Atomic uint32_t *db);
+unsigned int soft_db_scan(struct soft_dev *dev);
+
+/* soft_mr.c */
+int soft_key_table_init(struct soft_dev *dev);
+void soft_key_table_fini(struct soft_dev *dev);
+int soft_mr_reg(struct soft_dev *dev, const struct irdma_hw_mr_ctx *ctx, uint32_t *stag);
+int soft_mr_dereg(struct soft_dev *dev, uint32_t stag);
+int soft_mw_alloc(struct soft_dev *dev, uint32_t pd_id, uint8_t type, uint32_t *stag);
+int soft_mw_dealloc(struct soft_dev *dev, uint32_t stag);
+enum soft_mr_err soft_mr_check_local(struct soft_dev *dev, uint32_t pd_id, uint32_t stag,
+				     uint64_t va, uint64_t len, uint32_t access, uint8_t **host);
+enum soft_mr_err soft_mr_check_remote(struct soft_dev *dev, const struct soft_qp *qp,
+				      uint32_t rkey, uint64_t va, uint64_t len, uint32_t access,
+				      uint8_t **host);
+enum soft_mr_err soft_mr_invalidate(struct soft_dev *dev, uint32_t pd_id, uint32_t qp_id,
+				    uint32_t stag, bool remote);
+enum soft_mr_err soft_mw_bind(struct soft_dev *dev, const struct soft_qp *qp,
+			      const struct soft_wqe *w);
+int soft_mr_err_errno(enum soft_mr_err e);
+const char *soft_mr_err_str(enum soft_mr_err e);
+
+/* soft_sq.c */
+/* 1: *w filled from the SQ head; 0: no valid WQE there; -EINVAL: malformed (still taken). */
+int soft_sq_fetch(struct soft_qp *qp, struct soft_wqe *w);
+int soft_sq_decode(const struct soft_qp *qp, uint32_t idx, struct soft_wqe *w);
+uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const struct soft_wqe *w,
+			     uint64_t off, uint8_t *dst, uint32_t len);
+void soft_sq_consumed(struct soft_qp *qp, uint16_t quanta);
+
+/* soft_rq.c */
+/* 1: *r filled (and taken when take); 0: nothing posted; -EINVAL: malformed (taken). */
+int soft_rq_fetch(struct soft_qp *qp, struct soft_rwqe *r, bool *from_srq, bool take);
+
+/* soft_cqe.c */
+struct soft_cqe {
+	bool sq;
+	bool error;
+	uint16_t major, minor;
+	uint8_t op;
+	uint32_t wqe_idx;
+	uint32_t bytes;
+	uint32_t stat;         /* qword 0 high half (RoCE PSN / timestamp); 0 here */
+	uint64_t ctx;          /* qword 1 */
+	uint64_t srq_qp_ctx;   /* qword 5 for SRQ completions */
+	bool srq;
+	uint32_t qp_id;
+	uint32_t inv_stag_or_src_qpn;
+	bool inv_or_ipv4;      /* bit 53 */
+	bool solicited;
+	bool imm_valid;
+	uint32_t imm;
+	bool smac_valid;
+	uint8_t smac[6];
+	bool vlan_valid;
+	uint16_t vlan;
+};
+int soft_cqe_write(struct soft_dev *dev, struct soft_cq *cq, const struct soft_cqe *c);
+void soft_cq_arm_doorbell(struct soft_dev *dev, struct soft_cq *cq);
+
+/* soft_exec.c: data movement and errors */
+enum soft_mr_err soft_sges_check(struct soft_dev *dev, uint32_t pd_id,
+				 const struct soft_sge *sge, uint32_t n, uint32_t access);
+enum soft_mr_err soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
+				uint32_t n, uint64_t off, uint8_t *buf, uint32_t len,
+				bool to_sges);
+uint8_t soft_mr_err_to_flush(enum soft_mr_err e);
+void soft_qp_to_error(struct soft_qp *qp, enum irdma_hw_event_type ev, uint16_t ae);
+void soft_qp_flush(struct soft_qp *qp);
+void soft_async_event(struct soft_dev *dev, enum irdma_hw_event_type t, uint32_t id,
+		      uint16_t ae);
+int soft_rq_complete(struct soft_qp *qp, struct soft_cqe *c, bool from_srq,
+		     const struct soft_rwqe *r);
+
+/* soft_req.c: requester front end (fetch, local operations, posting to the transport) */
+unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget);
+
+/* soft_comp.c: send completions */
+unsigned int soft_comp_retire(struct soft_qp *qp);
+uint8_t soft_wc_to_flush(uint8_t roce_status);
+int soft_sq_cqe(struct soft_qp *qp, const struct soft_swqe *s, uint8_t minor, bool error);
+int soft_comp_read_place(struct roce_qp *rq, uint64_t wr_id, uint32_t off, const void *data,
+			 uint32_t len);
+void soft_comp_send_done(struct roce_qp *rq, const struct roce_send_done *d);
+
+/* soft_resp.c: lib/roce's responder callbacks */
+int soft_resp_recv_begin(struct roce_qp *rq, uint32_t min_len, uint64_t *cookie);
+int soft_resp_recv_place(struct roce_qp *rq, uint64_t cookie, uint32_t off, const void *data,
+			 uint32_t len);
+void soft_resp_recv_end(struct roce_qp *rq, uint64_t cookie, const struct roce_recv_done *d);
+int soft_resp_mr_check(struct roce_qp *rq, uint32_t rkey, uint64_t va, uint32_t len,
+		       unsigned int access);
+int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
+			uint32_t len);
+int soft_resp_atomic(struct roce_qp *rq, uint32_t rkey, uint64_t va, int cmp_swap,
+		     uint64_t swap_add, uint64_t cmp, uint64_t *orig);
+void soft_resp_qp_error(struct roce_qp *rq, uint8_t status);
+
+/* soft_transport.c: the binding to lib/roce */
+int soft_xport_init(struct soft_qp *qp);
+void soft_xport_fini(struct soft_qp *qp);
+int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint32_t mask);
+unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now);
+void soft_xport_timers(struct soft_qp *qp, uint64_t now);
+void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now);
+void soft_xport_settle(struct soft_qp *qp);
+uint64_t soft_now_ns(const struct soft_dev *dev);
+void soft_roce_av(struct soft_dev *dev, const struct irdma_hw_av *av, struct roce_av *out);
+
+/* soft_engine.c */
+void soft_engine_activate(struct soft_dev *dev, struct soft_qp *qp);
+void soft_engine_deactivate(struct soft_dev *dev, struct soft_qp *qp);
+int soft_engine_progress(struct soft_dev *dev, unsigned int budget);
+int soft_engine_start(struct soft_dev *dev);
+void soft_engine_stop(struct soft_dev *dev);
+
+#endif /* SOFT_PRIV_H */

@@ -1,0 +1,200 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The responder side of the device, as lib/roce's callbacks: receive WQEs taken from the
+ * RQ or SRQ (by valid bit), payload placed into their SGEs with key checks, receive CQEs
+ * in the generation's format (immediate, invalidate, UD source and GRH flag, solicited),
+ * and remote access to registered memory: the R_Key check (key, PD or bound QP, bounds,
+ * rights, state) comes before any byte moves, every time.
+ */
+#include <errno.h>
+
+#include "soft_priv.h"
+
+static inline struct soft_qp *qp_of(struct roce_qp *rq)
+{
+	return rq->user;
+}
+
+int soft_mr_err_errno(enum soft_mr_err e)
+{
+	return e == SOFT_MR_OK ? 0 : -EACCES;
+}
+
+int soft_resp_recv_begin(struct roce_qp *rq, uint32_t min_len, uint64_t *cookie)
+{
+	struct soft_qp *qp = qp_of(rq);
+	struct soft_recv_ctx *rc = &qp->rctx;
+	int r;
+
+	r = soft_rq_fetch(qp, &rc->rwqe, &rc->from_srq, false);
+	if (r == 0)
+		return -ENOBUFS;
+	if (r > 0 && min_len && rc->rwqe.total_len < min_len)
+		return -EMSGSIZE; /* UD: too small, not consumed */
+	soft_rq_fetch(qp, &rc->rwqe, &rc->from_srq, true);
+	rc->active = true;
+	*cookie = 0;
+	if (r < 0) {
+		/* malformed WQE: it completes with an error and takes the QP down */
+		struct soft_cqe c;
+
+		memset(&c, 0, sizeof(c));
+		c.error = true;
+		c.major = IRDMA_FLUSH_MAJOR_ERR;
+		c.minor = FLUSH_LOC_QP_OP_ERR;
+		c.op = IRDMA_OP_TYPE_REC;
+		rc->active = false;
+		soft_rq_complete(qp, &c, rc->from_srq, &rc->rwqe);
+		qp->wire_err = true;
+		qp->wire_err_status = ROCE_WC_LOC_QP_OP_ERR;
+		return -EINVAL;
+	}
+	return 0;
+}
+
+int soft_resp_recv_place(struct roce_qp *rq, uint64_t cookie, uint32_t off, const void *data,
+			 uint32_t len)
+{
+	struct soft_qp *qp = qp_of(rq);
+	struct soft_recv_ctx *rc = &qp->rctx;
+	enum soft_mr_err e;
+
+	RTE_SET_USED(cookie);
+	if ((uint64_t)off + len > rc->rwqe.total_len)
+		return -EMSGSIZE;
+	e = soft_sges_copy(qp->dev, rc->from_srq ? qp->srq->pd_id : qp->pd_id, rc->rwqe.sge,
+			   rc->rwqe.num_sges, off, (uint8_t *)(uintptr_t)data, len, true);
+	return soft_mr_err_errno(e);
+}
+
+/* Receive CQE opcode as each generation reports it (spec §3.9): GEN_1/2 RoCE the BTH
+ * opcode of the completing packet, GEN_3 the sender's WQE opcode. */
+static uint8_t rq_cqe_op(const struct soft_qp *qp, const struct roce_recv_done *d)
+{
+	bool se = d->flags & ROCE_RECV_F_SOLICITED;
+
+	if (d->pkt == NULL)
+		return IRDMA_OP_TYPE_REC;
+	if (qp->dev->gen < IRDMA_GEN_3)
+		return d->pkt->opcode & 0x1F;
+	if (d->opcode == ROCE_RECV_WRITE_IMM)
+		return se ? IRDMAQP_OP_RDMA_WRITE_SOL : IRDMAQP_OP_RDMA_WRITE;
+	if (d->flags & ROCE_RECV_F_INV)
+		return se ? IRDMAQP_OP_RDMA_SEND_SOL_EVENT_INV : IRDMAQP_OP_RDMA_SEND_INV;
+	return se ? IRDMAQP_OP_RDMA_SEND_SOL_EVENT : IRDMAQP_OP_RDMA_SEND;
+}
+
+void soft_resp_recv_end(struct roce_qp *rq, uint64_t cookie, const struct roce_recv_done *d)
+{
+	struct soft_qp *qp = qp_of(rq);
+	struct soft_recv_ctx *rc = &qp->rctx;
+	uint8_t status = soft_wc_to_flush(d->status);
+	struct soft_cqe c;
+
+	RTE_SET_USED(cookie);
+	if (!rc->active)
+		return;
+	rc->active = false;
+	memset(&c, 0, sizeof(c));
+	if (status == 0 && (d->flags & ROCE_RECV_F_INV)) {
+		if (soft_mr_invalidate(qp->dev, qp->pd_id, qp->id, d->imm, true)) {
+			/* an R_Key that cannot be invalidated: the receive fails, QP to ERR */
+			status = FLUSH_REM_INV_REQ_ERR;
+			qp->wire_err = true;
+			qp->wire_err_status = ROCE_WC_REM_INV_REQ_ERR;
+		} else {
+			c.inv_or_ipv4 = true;
+			c.inv_stag_or_src_qpn = d->imm;
+		}
+	}
+	if (status) {
+		c.error = true;
+		c.major = IRDMA_FLUSH_MAJOR_ERR;
+		c.minor = status;
+		c.op = IRDMA_OP_TYPE_REC;
+	} else {
+		c.bytes = d->byte_len;
+		c.op = rq_cqe_op(qp, d);
+		c.solicited = (d->flags & ROCE_RECV_F_SOLICITED) != 0;
+		if (d->flags & ROCE_RECV_F_IMM) {
+			c.imm_valid = true;
+			c.imm = d->imm;
+		}
+		if (qp->type == IRDMA_HW_QP_UD && d->pkt) {
+			c.inv_stag_or_src_qpn = d->src_qp;
+			c.inv_or_ipv4 = !d->pkt->ipv6;
+			c.smac_valid = true;
+			memcpy(c.smac, d->pkt->smac, 6);
+			if (d->pkt->has_vlan) {
+				c.vlan_valid = true;
+				c.vlan = d->pkt->vlan_tci;
+			}
+		}
+	}
+	if (soft_rq_complete(qp, &c, rc->from_srq, &rc->rwqe) && !qp->wire_err) {
+		qp->wire_err = true; /* CQ overflow */
+		qp->wire_err_status = ROCE_WC_FATAL_ERR;
+	}
+}
+
+int soft_resp_mr_check(struct roce_qp *rq, uint32_t rkey, uint64_t va, uint32_t len,
+		       unsigned int access)
+{
+	struct soft_qp *qp = qp_of(rq);
+	uint8_t *host;
+	enum soft_mr_err e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, access, &host);
+
+	if (e)
+		SOFT_LOG(DEBUG, "%s: QP %u: rkey 0x%x [0x%" PRIx64 ", +%u) access 0x%x: %s",
+			 qp->dev->name, qp->id, rkey, va, len, access, soft_mr_err_str(e));
+	return soft_mr_err_errno(e);
+}
+
+int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
+			uint32_t len)
+{
+	struct soft_qp *qp = qp_of(rq);
+	uint8_t *host;
+	enum soft_mr_err e;
+
+	if (len == 0)
+		return 0;
+	e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
+	if (e)
+		return soft_mr_err_errno(e);
+	memcpy(host, data, len);
+	return 0;
+}
+
+int soft_resp_atomic(struct roce_qp *rq, uint32_t rkey, uint64_t va, int cmp_swap,
+		     uint64_t swap_add, uint64_t cmp, uint64_t *orig)
+{
+	struct soft_qp *qp = qp_of(rq);
+	enum soft_mr_err e;
+	uint8_t *host;
+
+	e = soft_mr_check_remote(qp->dev, qp, rkey, va, 8, IRDMA_HW_ACCESS_REMOTE_ATOMIC, &host);
+	if (e)
+		return soft_mr_err_errno(e);
+	/* Aligned (checked): atomic against CPU users of the same memory as well. */
+	if (cmp_swap) {
+		*orig = cmp;
+		__atomic_compare_exchange_n((uint64_t *)host, orig, swap_add, false,
+					    __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST);
+	} else {
+		*orig = __atomic_fetch_add((uint64_t *)host, swap_add, __ATOMIC_SEQ_CST);
+	}
+	return 0;
+}
+
+/* lib/roce moved the QP to ERR (its send queue is flushed already): the device applies
+ * it once lib/roce has returned (soft_xport_settle). */
+void soft_resp_qp_error(struct roce_qp *rq, uint8_t status)
+{
+	struct soft_qp *qp = qp_of(rq);
+
+	if (!qp->wire_err) {
+		qp->wire_err = true;
+		qp->wire_err_status = status;
+	}
+}

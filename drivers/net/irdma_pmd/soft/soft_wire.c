@@ -1,0 +1,412 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The wire. Frames are complete RoCEv2 frames (Ethernet/IP/UDP/BTH/.../ICRC) built and
+ * checked by lib/roce, in rte_mbufs, whatever the port. Everything port-specific sits
+ * behind struct soft_port_ops (a transmit and a receive burst): port=loop delivers to the
+ * devices of this process, one rx ring each, by destination GID; an ethdev port is the same
+ * two calls over rte_eth_tx_burst/rte_eth_rx_burst. Nothing received is trusted: frames
+ * that fail a check are dropped and counted.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_ethdev.h>
+#include <rte_lcore.h>
+#include <rte_malloc.h>
+#include <rte_mempool.h>
+#include <rte_ring.h>
+
+#include "roce_addr.h"
+#include "roce_icrc.h"
+
+#include "soft_priv.h"
+
+struct soft_wire;
+
+/* A port: both calls keep frame order and return how many frames they took/gave. */
+struct soft_port_ops {
+	const char *name;
+	unsigned int (*tx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
+	unsigned int (*rx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
+};
+
+struct soft_wire {
+	const struct soft_port_ops *port;
+	struct soft_dev *dev;
+	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
+	uint16_t port_id;                  /* ethdev */
+	struct soft_wire *next;            /* loop registry */
+	uint16_t ip_id;
+	uint64_t rng;                      /* fault injection (xorshift64*) */
+	unsigned int n_backlog;
+	struct rte_mbuf *backlog[SOFT_WIRE_BACKLOG];
+	struct soft_wire *dst[SOFT_WIRE_BACKLOG]; /* loop: the device each frame goes to */
+};
+
+/* Devices on the loop. Changed only by open/close (control path), read by the engines:
+ * a device leaves the list only after its engine and its peers' stopped using it (close
+ * requires all QPs destroyed, and a frame in flight to it is dropped at lookup). */
+static struct soft_wire *loop_head;
+static rte_spinlock_t loop_lock = RTE_SPINLOCK_INITIALIZER;
+
+static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	struct soft_wire **dst = w->dst + (pkts - w->backlog);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (dst[i] == NULL) { /* nobody owns that address: the frame is lost */
+			rte_pktmbuf_free(pkts[i]);
+			continue;
+		}
+		if (rte_ring_enqueue(dst[i]->rx_ring, pkts[i]) != 0)
+			break; /* peer ring full: keep order, retry on the next step */
+	}
+	return i;
+}
+
+static unsigned int loop_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	return rte_ring_dequeue_burst(w->rx_ring, (void **)pkts, n, NULL);
+}
+
+static const struct soft_port_ops loop_port = {
+	.name = "loop",
+	.tx = loop_tx,
+	.rx = loop_rx,
+};
+
+/* An ethdev: queue 0 of the port, which this device configures and starts. */
+static unsigned int eth_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	return rte_eth_tx_burst(w->port_id, 0, pkts, (uint16_t)n);
+}
+
+static unsigned int eth_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	return rte_eth_rx_burst(w->port_id, 0, pkts, (uint16_t)n);
+}
+
+static const struct soft_port_ops eth_port = {
+	.name = "ethdev",
+	.tx = eth_tx,
+	.rx = eth_rx,
+};
+
+static int eth_port_start(struct soft_dev *dev, struct soft_wire *w, const char *name)
+{
+	struct rte_eth_conf conf;
+	struct rte_ether_addr mac;
+	int rc;
+
+	if (rte_eth_dev_get_port_by_name(name, &w->port_id) != 0) {
+		SOFT_LOG(ERR, "%s: port=%s: no such ethdev (or 'loop')", dev->name, name);
+		return -ENODEV;
+	}
+	memset(&conf, 0, sizeof(conf));
+	rc = rte_eth_dev_configure(w->port_id, 1, 1, &conf);
+	if (rc == 0)
+		rc = rte_eth_rx_queue_setup(w->port_id, 0, 1024, (unsigned int)dev->cfg.socket_id,
+					    NULL, dev->pool);
+	if (rc == 0)
+		rc = rte_eth_tx_queue_setup(w->port_id, 0, 1024, (unsigned int)dev->cfg.socket_id,
+					    NULL);
+	if (rc == 0)
+		rc = rte_eth_dev_start(w->port_id);
+	if (rc != 0) {
+		SOFT_LOG(ERR, "%s: port=%s: cannot start it: %s", dev->name, name,
+			 rte_strerror(-rc));
+		return rc;
+	}
+	rte_eth_promiscuous_enable(w->port_id); /* best effort: RoCE frames are ours by IP */
+	if (rte_eth_macaddr_get(w->port_id, &mac) == 0 &&
+	    !(dev->mac[0] | dev->mac[1] | dev->mac[2] | dev->mac[3] | dev->mac[4] | dev->mac[5]))
+		memcpy(dev->mac, mac.addr_bytes, 6);
+	w->port = &eth_port;
+	return 0;
+}
+
+#define SOFT_POOL_MBUFS 4095u
+#define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
+
+int soft_wire_open(struct soft_dev *dev)
+{
+	const char *port = dev->cfg.port ? dev->cfg.port : "loop";
+	char name[RTE_MEMPOOL_NAMESIZE];
+	struct soft_wire *w;
+	int rc;
+
+	w = rte_zmalloc_socket("soft_wire", sizeof(*w), RTE_CACHE_LINE_SIZE,
+			       dev->cfg.socket_id);
+	if (w == NULL)
+		return -ENOMEM;
+	w->dev = dev;
+	w->rng = dev->cfg.seed ? dev->cfg.seed : 0x9E3779B97F4A7C15ull;
+	snprintf(name, sizeof(name), "irdma_mb_%p", (void *)w);
+	dev->pool = rte_pktmbuf_pool_create(name, SOFT_POOL_MBUFS, 128, 0, SOFT_MBUF_DATA,
+					    dev->cfg.socket_id);
+	if (dev->pool == NULL) {
+		SOFT_LOG(ERR, "%s: mbuf pool: %s", dev->name, rte_strerror(rte_errno));
+		rte_free(w);
+		return -ENOMEM;
+	}
+	if (strcmp(port, "loop") != 0) {
+		rc = eth_port_start(dev, w, port);
+		if (rc) {
+			rte_mempool_free(dev->pool);
+			dev->pool = NULL;
+			rte_free(w);
+			return rc;
+		}
+		dev->wire = w;
+		return 0;
+	}
+	snprintf(name, sizeof(name), "irdma_rx_%p", (void *)w);
+	w->rx_ring = rte_ring_create(name, 4096, dev->cfg.socket_id, RING_F_SC_DEQ);
+	if (w->rx_ring == NULL) {
+		rte_mempool_free(dev->pool);
+		dev->pool = NULL;
+		rte_free(w);
+		return -ENOMEM;
+	}
+	w->port = &loop_port;
+	dev->wire = w;
+	rte_spinlock_lock(&loop_lock);
+	w->next = loop_head;
+	loop_head = w;
+	rte_spinlock_unlock(&loop_lock);
+	return 0;
+}
+
+void soft_wire_close(struct soft_dev *dev)
+{
+	struct soft_wire *w = dev->wire, **pp;
+	struct rte_mbuf *m;
+
+	if (w == NULL)
+		return;
+	rte_pktmbuf_free_bulk(w->backlog, w->n_backlog);
+	if (w->port == &eth_port) {
+		/* the application owns the port; ours were its queues and its started state */
+		rte_eth_dev_stop(w->port_id);
+	} else {
+		rte_spinlock_lock(&loop_lock);
+		for (pp = &loop_head; *pp; pp = &(*pp)->next) {
+			if (*pp == w) {
+				*pp = w->next;
+				break;
+			}
+		}
+		rte_spinlock_unlock(&loop_lock);
+		while (rte_ring_dequeue(w->rx_ring, (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		rte_ring_free(w->rx_ring);
+	}
+	rte_mempool_free(dev->pool);
+	dev->pool = NULL;
+	rte_free(w);
+	dev->wire = NULL;
+}
+
+static bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16])
+{
+	uint32_t i;
+
+	for (i = 0; i < dev->n_gids; i++)
+		if (memcmp(dev->gid[i], gid, 16) == 0)
+			return true;
+	return false;
+}
+
+static struct soft_wire *loop_lookup(const uint8_t gid[16])
+{
+	struct soft_wire *w;
+
+	for (w = loop_head; w; w = w->next)
+		if (dev_owns_gid(w->dev, gid))
+			return w;
+	return NULL;
+}
+
+bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n)
+{
+	return dev->wire->n_backlog + n <= SOFT_WIRE_BACKLOG;
+}
+
+struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, const struct roce_pkt *p,
+				 uint8_t **payload)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(dev->pool);
+	struct roce_pkt hp;
+	uint8_t *buf;
+	int hl;
+
+	if (unlikely(m == NULL))
+		return NULL;
+	hp = *p;
+	hp.ip_id = dev->wire->ip_id++;
+	buf = rte_pktmbuf_mtod(m, uint8_t *);
+	hl = roce_pkt_write_hdrs(&hp, buf, rte_pktmbuf_tailroom(m));
+	if (unlikely(hl < 0 ||
+		     (uint32_t)hl + p->paylen + 3 + ROCE_ICRC_LEN > rte_pktmbuf_tailroom(m))) {
+		SOFT_LOG(ERR, "%s: cannot build opcode 0x%02x (%d)", dev->name, p->opcode, hl);
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
+	m->data_len = (uint16_t)hl;
+	*payload = buf + hl;
+	return m;
+}
+
+static uint32_t wire_rand_ppm(struct soft_wire *w)
+{
+	w->rng ^= w->rng >> 12;
+	w->rng ^= w->rng << 25;
+	w->rng ^= w->rng >> 27;
+	return (uint32_t)((w->rng * 0x2545F4914F6CDD1Dull) >> 32) % 1000000u;
+}
+
+static void backlog_add(struct soft_wire *w, struct rte_mbuf *m, struct soft_wire *dst)
+{
+	w->dst[w->n_backlog] = dst;
+	w->backlog[w->n_backlog++] = m;
+}
+
+/*
+ * Wire faults (devargs drop/dup/reorder/corrupt, in parts per million): applied to frames
+ * as they leave, after the ICRC was computed, so the receiver sees exactly what a faulty
+ * link would deliver.
+ */
+static bool wire_faults(struct soft_dev *dev, struct soft_wire *w, struct rte_mbuf *m,
+			struct soft_wire *dst)
+{
+	const struct irdma_hw_dev_config *c = &dev->cfg;
+
+	if (c->drop_ppm && wire_rand_ppm(w) < c->drop_ppm) {
+		dev->st.tx_fault_drops++;
+		rte_pktmbuf_free(m);
+		return true;
+	}
+	if (c->corrupt_ppm && wire_rand_ppm(w) < c->corrupt_ppm) {
+		uint8_t *b = rte_pktmbuf_mtod(m, uint8_t *);
+		uint32_t from = ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
+
+		if (m->data_len > from) {
+			b[from + wire_rand_ppm(w) % (m->data_len - from)] ^= 0x20;
+			dev->st.tx_fault_corrupts++;
+		}
+	}
+	if (c->dup_ppm && wire_rand_ppm(w) < c->dup_ppm &&
+	    w->n_backlog + 2 <= SOFT_WIRE_BACKLOG) {
+		struct rte_mbuf *d = rte_pktmbuf_copy(m, dev->pool, 0, UINT32_MAX);
+
+		if (d != NULL) {
+			backlog_add(w, d, dst);
+			dev->st.tx_fault_dups++;
+		}
+	}
+	if (c->reorder_ppm && w->n_backlog && wire_rand_ppm(w) < c->reorder_ppm) {
+		/* goes out before the frame queued ahead of it */
+		backlog_add(w, w->backlog[w->n_backlog - 1], w->dst[w->n_backlog - 1]);
+		w->backlog[w->n_backlog - 2] = m;
+		w->dst[w->n_backlog - 2] = dst;
+		dev->st.tx_fault_reorders++;
+		return true;
+	}
+	return false;
+}
+
+void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p)
+{
+	struct soft_wire *w = dev->wire;
+	uint8_t *buf = rte_pktmbuf_mtod(m, uint8_t *);
+	uint32_t l3 = ROCE_ETH_HLEN + (p->has_vlan ? ROCE_VLAN_HLEN : 0);
+	uint32_t pad = roce_pad_len(p->paylen);
+	uint32_t len = m->data_len + p->paylen;
+	struct soft_wire *dst;
+
+	memset(buf + len, 0, pad);
+	len += pad;
+	roce_icrc_put(buf + len, roce_icrc_compute(buf + l3, len - l3, p->ipv6));
+	len += ROCE_ICRC_LEN;
+	m->data_len = (uint16_t)len;
+	m->pkt_len = len;
+	dev->st.tx_packets++;
+	dev->st.tx_bytes += len;
+	dst = w->port == &loop_port ? loop_lookup(p->dgid) : NULL;
+	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
+		return;
+	backlog_add(w, m, dst);
+}
+
+unsigned int soft_wire_flush(struct soft_dev *dev)
+{
+	struct soft_wire *w = dev->wire;
+	unsigned int done;
+
+	if (w->n_backlog == 0)
+		return 0;
+	done = w->port->tx(w, w->backlog, w->n_backlog);
+	if (done && done < w->n_backlog) {
+		memmove(w->backlog, w->backlog + done, (w->n_backlog - done) * sizeof(w->backlog[0]));
+		memmove(w->dst, w->dst + done, (w->n_backlog - done) * sizeof(w->dst[0]));
+	}
+	w->n_backlog -= done;
+	if (w->n_backlog == SOFT_WIRE_BACKLOG)
+		dev->st.tx_backlog_full++;
+	return done;
+}
+
+/* Hands a parsed frame to its QP's transport, which checks it against the QP (state,
+ * transport class, addresses, Q_Key, PSN, opcode sequence) before anything happens. */
+static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_t now)
+{
+	struct soft_qp *qp = soft_qp_get(dev, p->dqpn);
+
+	if (unlikely(qp == NULL || qp->state == IRDMA_HW_QPS_RESET)) {
+		dev->st.rx_unknown_qp++;
+		return;
+	}
+	soft_xport_rx(qp, p, now);
+	soft_xport_settle(qp);
+}
+
+unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
+{
+	struct soft_wire *w = dev->wire;
+	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
+	unsigned int n, i;
+	uint64_t now = 0;
+
+	if (budget > SOFT_WIRE_RX_BURST)
+		budget = SOFT_WIRE_RX_BURST;
+	n = w->port->rx(w, pkts, budget);
+	if (n)
+		now = soft_now_ns(dev);
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+		struct roce_pkt p;
+		int rc;
+
+		dev->st.rx_packets++;
+		dev->st.rx_bytes += m->pkt_len;
+		rc = roce_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, 0, &p);
+		if (unlikely(rc != 0)) {
+			if (rc == -ROCE_R_ICRC)
+				dev->st.rx_icrc_errors++;
+			else if (rc == -ROCE_R_ETHERTYPE || rc == -ROCE_R_NOT_UDP ||
+				 rc == -ROCE_R_UDP_PORT)
+				dev->st.rx_not_roce++; /* ARP/ND and other traffic: not ours yet */
+			else
+				dev->st.rx_malformed++;
+		} else if (unlikely(!dev_owns_gid(dev, p.dgid))) {
+			dev->st.rx_malformed++;
+		} else if (p.opcode != ROCE_OP_CNP) {
+			wire_deliver(dev, &p, now);
+		}
+		rte_pktmbuf_free(m);
+	}
+	return n;
+}

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The device's wire: RoCEv2 frames (built and parsed by lib/roce, ICRC included) in
+ * rte_mbufs. port=loop delivers frames to the devices of this process through one rx
+ * ring per device; port=<ethdev name> uses queue 0 of that port (rte_eth_tx_burst and
+ * rte_eth_rx_burst; address resolution, ARP/ND, comes with the next issue). The rest of
+ * the device only sees these calls: alloc, send, flush, rx.
+ */
+#ifndef SOFT_WIRE_H
+#define SOFT_WIRE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "irdma_hw.h"
+#include "roce_pkt.h"
+
+struct soft_dev;
+struct soft_qp;
+
+#define SOFT_WIRE_BACKLOG 512u   /* frames built but not yet accepted by the port */
+#define SOFT_WIRE_RX_BURST 32u
+
+int soft_wire_open(struct soft_dev *dev);
+void soft_wire_close(struct soft_dev *dev);
+
+/* Room for n more frames in the transmit backlog. */
+bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n);
+
+/* Allocates an mbuf and writes p's headers into it; *payload points where p->paylen
+ * bytes of payload go. NULL when no mbuf is available. */
+struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, const struct roce_pkt *p,
+				 uint8_t **payload);
+
+/* Pads, computes the ICRC and queues the frame for transmission. */
+void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p);
+
+/* Pushes the backlog to the port; returns frames sent. */
+unsigned int soft_wire_flush(struct soft_dev *dev);
+
+/* Receives up to budget frames, checks them and hands them to the QPs. */
+unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget);
+
+#endif /* SOFT_WIRE_H */

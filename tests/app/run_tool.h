@@ -1,0 +1,30 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Runs one of the tools as a child process with the project's EAL rules (--no-pci,
+ * --no-huge -m 512 --no-shconf, a unique --file-prefix removed afterwards), captures its
+ * stdout and stderr, and kills it if it outlives its time limit.
+ */
+#ifndef IRDMA_TEST_RUN_TOOL_H
+#define IRDMA_TEST_RUN_TOOL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct tool_result {
+	int status;            /* exit status, or -1 when killed at the time limit */
+	bool timed_out;
+	int64_t elapsed_ms;
+	char out[65536];
+	char err[8192];
+};
+
+/**
+ * Run @p exe with EAL arguments (@p lcores: "0-1" for -l, "0@0,1@0" for --lcores,
+ * "service:" for lcore 0 plus service lcore 1) for test @p name, then "--" and the
+ * NULL-terminated @p args. @p lcores NULL: no EAL arguments at all (option errors).
+ * @return 0 when the child ran (see r->status), -1 when it could not be started.
+ */
+int run_tool(const char *exe, const char *name, const char *lcores, const char *const *args,
+	     int limit_ms, struct tool_result *r);
+
+#endif

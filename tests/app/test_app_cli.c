@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The tools' option parsers and irdma-perf's report, without EAL: every error names what
+ * is wrong; the latency statistics follow perftest's trimming and percentile rules; the
+ * printed rows, heads and address lines are byte for byte those of perftest 4.5 in the rxe
+ * captures (the .txt files of tests/data/rxe-pcaps).
+ */
+#include <errno.h>
+#include <math.h>
+
+#include "irdma_test.h"
+#include "perf_opts.h"
+#include "perf_report.h"
+#include "pp_opts.h"
+
+static char err[256];
+
+static int perf_parse(struct perf_opts *o, const char *prog, const char *const *args)
+{
+	char *argv[32];
+	int argc = 0;
+
+	argv[argc++] = (char *)"--";
+	while (*args)
+		argv[argc++] = (char *)*args++;
+	return perf_opts_parse(o, prog, argc, argv, err, sizeof(err));
+}
+
+#define PERF_ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+static void expect_perf_error(const char *prog, const char *const *args, const char *needle)
+{
+	struct perf_opts o;
+
+	T_EQ(perf_parse(&o, prog, args), -EINVAL);
+	T_CHECK_MSG(strstr(err, needle) != NULL, "error '%s' does not mention '%s'", err, needle);
+	T_CHECK_MSG(strchr(err, '\n') == NULL, "error '%s' is not one line", err);
+}
+
+T_CASE(perf_options_defaults_and_aliases)
+{
+	struct perf_opts o;
+
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop", "--test", "write_lat")), 0);
+	T_EQ(o.mode, PERF_WRITE_LAT);
+	T_CHECK(o.loop);
+	T_EQ(o.tcp_port, 18515);
+	perf_opts_apply_defaults(&o, o.mode);
+	T_EQ(o.size, 2);
+	T_EQ(o.iters, 1000);
+	T_EQ(o.tx_depth, 1);
+
+	T_EQ(perf_parse(&o, "/usr/bin/ib_write_bw", PERF_ARGS("--devargs", "soft,port=p0",
+							   "10.0.0.1")), 0);
+	T_EQ(o.mode, PERF_WRITE_BW);
+	T_CHECK(o.server_host && strcmp(o.server_host, "10.0.0.1") == 0);
+	perf_opts_apply_defaults(&o, o.mode);
+	T_EQ(o.size, 65536);
+	T_EQ(o.iters, 5000);
+	T_EQ(o.tx_depth, 128);
+
+	T_EQ(perf_parse(&o, "irdma_atomic_lat", PERF_ARGS("--loop", "-A", "CMP_AND_SWAP", "-n10",
+							 "-x", "1", "-F", "--size=8")), 0);
+	T_EQ(o.mode, PERF_ATOMIC_LAT);
+	T_EQ(o.atomic, PERF_CMP_AND_SWAP);
+	T_EQ(o.iters, 10);
+	T_EQ(o.gid_index, 1);
+	T_EQ(perf_mode_from_name("irdma-read-bw"), PERF_READ_BW);
+	T_EQ(perf_mode_from_name("ib_send_lat"), PERF_SEND_LAT);
+	T_EQ(perf_mode_from_name("irdma-perf"), PERF_MODE_NONE);
+
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--all")), 0);
+	T_CHECK(o.all_tests && o.loop);
+	/* no test: write_lat; no host and no device: both sides here */
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("-s", "8", "-n", "200")), 0);
+	T_EQ(o.mode, PERF_WRITE_LAT);
+	T_CHECK(o.loop);
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--devargs", "soft,port=p0")), 0);
+	T_CHECK(!o.loop && o.server_host == NULL); /* a server */
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop", "--test", "read_bw", "-a", "-t", "4",
+						    "-n", "3")), 0);
+	perf_opts_apply_defaults(&o, o.mode);
+	T_EQ(o.tx_depth, 3); /* capped at -n */
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--help")), 1);
+}
+
+T_CASE(perf_option_errors_name_the_problem)
+{
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "--bogus"),
+			  "unknown option '--bogus'");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-Z"),
+			  "unknown option '-Z'");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "nope_lat"),
+			  "unknown test 'nope_lat'");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-s", "abc"),
+			  "-s: size 'abc'");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-s", "9999999999"),
+			  "-s: size");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-m", "1000"),
+			  "MTU '1000'");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-n"),
+			  "-n needs a value");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-n", "3"),
+			  "at least 5 iterations");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "atomic_lat", "-A", "XOR"),
+			  "atomic type 'XOR'");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "atomic_lat", "-s", "16"),
+			  "8 bytes");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-c", "UD"),
+			  "connection type 'UD'");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-p", "0"),
+			  "TCP port '0'");
+	expect_perf_error("irdma-perf", PERF_ARGS("--test", "write_lat", "host"),
+			  "needs --devargs");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "host"),
+			  "takes no server host");
+	expect_perf_error("irdma-perf", PERF_ARGS("--all", "--test", "read_lat"), "exclusive");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-s", "0"),
+			  "at least 1 byte");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-F=1"),
+			  "-F takes no value");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-i", "2"),
+			  "one port");
+}
+
+static int pp_parse(struct pp_opts *o, const char *prog, const char *const *args)
+{
+	char *argv[32];
+	int argc = 0;
+
+	argv[argc++] = (char *)"--";
+	while (*args)
+		argv[argc++] = (char *)*args++;
+	return pp_opts_parse(o, prog, argc, argv, err, sizeof(err));
+}
+
+T_CASE(pingpong_options)
+{
+	struct pp_opts o;
+
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--devargs", "soft,port=x")), 0);
+	T_CHECK(!o.ud);
+	T_EQ(o.size, 4096);
+	T_EQ(o.mtu, 1024);
+	T_EQ(o.rx_depth, 500);
+	T_EQ(o.iters, 1000);
+	T_EQ(o.tcp_port, 18515);
+	T_CHECK(o.server_host == NULL);
+	T_EQ(pp_parse(&o, "/x/ibv_ud_pingpong", PERF_ARGS("--devargs", "soft,port=x", "-g", "1",
+							  "-d", "rxe0", "-i", "1", "-e",
+							  "-p12345", "peer")), 0);
+	T_CHECK(o.ud);
+	T_EQ(o.size, 2048);
+	T_EQ(o.gid_index, 1);
+	T_CHECK(o.use_events);
+	T_EQ(o.tcp_port, 12345);
+	T_CHECK(o.server_host && strcmp(o.server_host, "peer") == 0);
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--ud", "--devargs=soft", "-s", "64",
+						      "--timeout", "2")), 0);
+	T_CHECK(o.ud);
+	T_EQ(o.size, 64);
+	T_EQ(o.timeout_s, 2);
+
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("-s", "64")), -EINVAL);
+	T_CHECK(strstr(err, "--devargs") != NULL);
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--devargs", "x", "-q")), -EINVAL);
+	T_CHECK(strstr(err, "unknown option '-q'") != NULL);
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--devargs", "x", "-n", "0")), -EINVAL);
+	T_CHECK(strstr(err, "iterations '0'") != NULL);
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--devargs", "x", "-m", "3000")), -EINVAL);
+	T_CHECK(strstr(err, "MTU '3000'") != NULL);
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--devargs", "x", "a", "b")), -EINVAL);
+	T_CHECK(strstr(err, "unexpected argument 'b'") != NULL);
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--devargs", "x", "-p")), -EINVAL);
+	T_CHECK(strstr(err, "-p needs a value") != NULL);
+}
+
+/* perftest's rules on 5 samples: 4 deltas, the 2 largest trimmed, m = 2. */
+T_CASE(latency_statistics_follow_perftest)
+{
+	/* 1 MHz TSC: a tick is a microsecond. Deltas 10, 40, 20, 1000 (rtt 1). */
+	const uint64_t t[5] = { 0, 10, 50, 70, 1070 };
+	/* deltas 1..100 (rtt 2): samples 0.5 .. 50 */
+	uint64_t u[101];
+	double scratch[100];
+	struct perf_lat_stats st;
+	unsigned int i;
+
+	T_EQ(perf_lat_compute(t, 5, 1000000, 1, scratch, &st), 0);
+	T_CHECK(st.t_min == 10.0);
+	T_CHECK(st.t_max == 40.0);          /* sorted 10 20 40 1000: s[m] = s[2] */
+	T_CHECK(st.t_typical == 15.0);      /* median of {10, 20} */
+	T_CHECK(st.t_avg == 15.0);
+	T_CHECK(fabs(st.t_stdev - 5.0) < 1e-9);
+	T_CHECK(st.p99 == 40.0 && st.p999 == 40.0);
+	T_EQ(st.iters, 5);
+
+	u[0] = 0;
+	for (i = 1; i <= 100; i++)
+		u[i] = u[i - 1] + i;
+	T_EQ(perf_lat_compute(u, 101, 1000000, 2, scratch, &st), 0);
+	/* 100 samples 0.5..50, trimmed to m = 98: 0.5 .. 49 */
+	T_CHECK(st.t_min == 0.5);
+	T_CHECK(st.t_max == 49.5);          /* s[98] */
+	T_CHECK(st.t_typical == 24.75);     /* (s[48] + s[49]) / 2 = (24.5 + 25) / 2 */
+	T_CHECK(fabs(st.t_avg - 24.75) < 1e-9);
+	T_CHECK(st.p99 == 49.5);            /* s[ceil(97.02)] = s[98] */
+	T_CHECK(st.p999 == 49.5);
+	T_EQ(perf_lat_compute(u, 3, 1000000, 1, scratch, &st), -EINVAL);
+}
+
+T_CASE(bandwidth_figures)
+{
+	/* 4 messages of 1 MiB, 1 GHz TSC, one signaled every 2: posted at 0, 0, 1e6, 1e6 ns,
+	 * completions of #1 at 2e6 and #3 at 4e6. */
+	const uint64_t tp[4] = { 0, 0, 1000000, 1000000 };
+	const uint64_t tc[4] = { 0, 2000000, 0, 4000000 };
+	struct perf_bw_stats st;
+
+	perf_bw_compute(tp, tc, 4, 1u << 20, 2, 1000000000ull, false, &st);
+	T_CHECK(fabs(st.bw_avg - 1000.0) < 1e-6);      /* 4 MiB in 4 ms */
+	T_CHECK(fabs(st.msg_rate - 0.001) < 1e-12);    /* 1000 msg/s */
+	/* best run: messages 2..3, 3 ms for 2 (1.5 ms each), or 0..1 in 2 ms (1 ms each) */
+	T_CHECK(fabs(st.bw_peak - 1000.0) < 1e-6);
+	perf_bw_compute(tp, tc, 4, 125000000, 2, 1000000000ull, true, &st);
+	T_CHECK(fabs(st.bw_avg - 1000.0) < 1e-6);      /* Gb/s: 4 x 1 Gb in 4 ms */
+}
+
+static char *capture(void (*fn)(FILE *, const void *), const void *arg)
+{
+	static char buf[1024];
+	FILE *f = fmemopen(buf, sizeof(buf), "w");
+
+	memset(buf, 0, sizeof(buf));
+	fn(f, arg);
+	fclose(f);
+	return buf;
+}
+
+static void lat_row(FILE *f, const void *arg)
+{
+	perf_print_lat_row(f, 64, arg);
+}
+
+static void lat_head(FILE *f, const void *arg)
+{
+	(void)arg;
+	perf_print_lat_head(f);
+}
+
+static void bw_row(FILE *f, const void *arg)
+{
+	perf_print_bw_row(f, arg);
+}
+
+static void bw_head(FILE *f, const void *arg)
+{
+	(void)arg;
+	perf_print_bw_head(f, false);
+}
+
+static void addr_rkey(FILE *f, const void *arg)
+{
+	perf_print_addr(f, "local", arg, PERF_ADDR_RKEY);
+}
+
+static void addr_out(FILE *f, const void *arg)
+{
+	perf_print_addr(f, "remote", arg, PERF_ADDR_OUT_RKEY);
+}
+
+/* Lines copied from the perftest 4.5 outputs in tests/data/rxe-pcaps. */
+T_CASE(tables_match_perftest_byte_for_byte)
+{
+	const struct perf_lat_stats lat = { 5, 193.41, 645.08, 214.38, 214.38, 20.0, 645.08, 645.08 };
+	const struct perf_bw_stats bw = { 3000, 5, 4.39, 2.06, 0.000719 };
+	const struct perf_addr a = { 0, 0x18, 0xe139ce, 0xa29, 1, 0x556ce0f4f000ull,
+				     { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 198, 18, 0, 11 } };
+	const struct perf_addr b = { 0, 0x19, 0xc7dd2e, 0xc94, 0x80, 0x55d55b117000ull,
+				     { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 255, 255, 198, 18, 0, 12 } };
+	const char *s;
+
+	s = capture(lat_head, NULL);
+	T_CHECK_MSG(!strcmp(s, " #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]"
+			       "    t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% "
+			       "percentile[usec] \n"), "head: '%s'", s);
+	s = capture(lat_row, &lat);
+	T_CHECK_MSG(!strcmp(s, " 64      5          193.41         645.08       214.38   \t"
+			       "       214.38      \t20.00  \t\t645.08  \t\t645.08 \n"), "row: '%s'", s);
+	s = capture(bw_head, NULL);
+	T_CHECK_MSG(!strcmp(s, " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]"
+			       "   MsgRate[Mpps]\n"), "bw head: '%s'", s);
+	s = capture(bw_row, &bw);
+	T_CHECK_MSG(!strcmp(s, " 3000       5                4.39               2.06   \t\t"
+			       "   0.000719\n"), "bw row: '%s'", s);
+	s = capture(addr_rkey, &a);
+	T_CHECK_MSG(!strcmp(s, " local address: LID 0000 QPN 0x0018 PSN 0xe139ce RKey 0x000a29 "
+			       "VAddr 0x00556ce0f4f000\n GID: 00:00:00:00:00:00:00:00:00:00:255:255:"
+			       "198:18:00:11\n"), "addr: '%s'", s);
+	s = capture(addr_out, &b);
+	T_CHECK_MSG(!strcmp(s, " remote address: LID 0000 QPN 0x0019 PSN 0xc7dd2e OUT 0x80 RKey "
+			       "0x000c94 VAddr 0x0055d55b117000\n GID: 00:00:00:00:00:00:00:00:00:00:"
+			       "255:255:198:18:00:12\n"), "addr: '%s'", s);
+}
+
+int main(int argc, char **argv)
+{
+	return t_main(argc, argv);
+}

@@ -1,0 +1,405 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * irdma-perf and irdma-pingpong as programs: a bad option, an unreachable peer, a malformed
+ * or silent peer each end the program with one clear line and exit status 1 in bounded time;
+ * irdma-perf --loop runs every test on two soft devices joined by port=loop, prints a
+ * table that parses, and reports its data checked.
+ * Usage: test_app_tools <irdma-perf> <irdma-pingpong> [case filter]
+ */
+#include <errno.h>
+#include <unistd.h>
+
+#include "irdma_test.h"
+#include "oob_sock.h"
+#include "run_tool.h"
+#include "scripted_peer.h"
+
+static const char *perf_exe, *pp_exe;
+static struct tool_result r;
+
+#define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
+#define LOOPDEV "soft,port=loop,ip=198.18.0.9,engine=inline"
+
+/* Exactly one line on stderr starting with @p prog, containing @p needle. */
+static void check_one_line_error(const char *prog, const char *needle)
+{
+	const char *nl = strchr(r.err, '\n');
+	const char *line = r.err;
+
+	/* EAL and the PMD may log before the tool's own line: take the last line. */
+	while (nl && nl[1]) {
+		line = nl + 1;
+		nl = strchr(line, '\n');
+	}
+	T_EQ(r.status, 1);
+	T_CHECK(!r.timed_out);
+	T_CHECK_MSG(strncmp(line, prog, strlen(prog)) == 0 && strstr(line, needle),
+		    "last stderr line '%s' lacks '%s: ...%s...'", line, prog, needle);
+}
+
+static uint16_t free_port(void)
+{
+	int fd = oob_listen(0), port = oob_bound_port(fd);
+
+	close(fd);
+	return (uint16_t)port;
+}
+
+T_CASE(bad_options_fail_before_eal_with_one_line)
+{
+	T_EQ(run_tool(perf_exe, "opt", NULL, ARGS("--loop", "--test", "write_lat", "--bogus"),
+		      5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "unknown option '--bogus'");
+	T_CHECK(strchr(r.err, '\n') == strrchr(r.err, '\n')); /* nothing else: EAL never ran */
+	T_CHECK(r.elapsed_ms < 2000);
+
+	T_EQ(run_tool(perf_exe, "opt", NULL, ARGS("--test", "read_bw", "-s", "lots"), 5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "-s: size 'lots'");
+
+	T_EQ(run_tool(pp_exe, "opt", NULL, ARGS("--devargs", LOOPDEV, "-n", "x"), 5000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "-n: iterations 'x'");
+	T_EQ(run_tool(pp_exe, "opt", NULL, ARGS("-s", "64"), 5000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "--devargs");
+
+	T_EQ(run_tool(perf_exe, "opt", NULL, ARGS("--help"), 5000, &r), 0);
+	T_EQ(r.status, 0);
+	T_CHECK(strstr(r.out, "Usage:") != NULL);
+}
+
+T_CASE(unreachable_peer_fails_fast)
+{
+	char port[8];
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(run_tool(pp_exe, "unreach", "0", ARGS("--devargs", LOOPDEV, "-p", port, "127.0.0.1"),
+		      20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "cannot connect to 127.0.0.1");
+	T_CHECK(strstr(r.err, "refused") != NULL);
+
+	T_EQ(run_tool(perf_exe, "unreach", "0", ARGS("--devargs", LOOPDEV, "--test", "send_lat",
+						     "-p", port, "127.0.0.1"), 20000, &r), 0);
+	check_one_line_error("irdma-perf: ", "cannot connect to 127.0.0.1");
+}
+
+T_CASE(malformed_records_fail_with_a_clear_line)
+{
+	static const char garbage[52] = "0000:zzzzzz:000001:00000000000000000000ffffc612000b";
+	static const char bad_dest[108] = "0000:0001:000018:e139ce:00000a29:0000556ce0f4f000:00:00"
+					  ":00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0b:0000000!:";
+	static const char ver[16] = "6.06";
+	static const uint8_t sys[4] = { 0, 0, 0x10, 0 }, cl[4] = { 0, 0, 0, 0x40 };
+	static const char mtu[2] = "3";
+	const struct sp_step pp_srv[] = { { SP_READ, NULL, 52 }, { SP_WRITE, garbage, 52 } };
+	const struct sp_step pt_srv[] = {
+		{ SP_READ, NULL, 16 }, { SP_WRITE, ver, 16 }, { SP_READ, NULL, 4 },
+		{ SP_WRITE, sys, 4 },  { SP_READ, NULL, 4 },  { SP_WRITE, cl, 4 },
+		{ SP_READ, NULL, 2 },  { SP_WRITE, mtu, 2 },  { SP_READ, NULL, 108 },
+		{ SP_WRITE, bad_dest, 108 },
+	};
+	const struct sp_step pp_cli[] = { { SP_WRITE, garbage, 52 }, { SP_SLEEP_MS, NULL, 500 } };
+	struct scripted_peer p;
+	char port[8];
+
+	T_EQ(sp_start_server(&p, pp_srv, 2), 0);
+	snprintf(port, sizeof(port), "%u", p.port);
+	T_EQ(run_tool(pp_exe, "malformed", "0", ARGS("--devargs", LOOPDEV, "-p", port, "--timeout",
+						      "5", "127.0.0.1"), 20000, &r), 0);
+	sp_join(&p);
+	check_one_line_error("irdma-pingpong: ", "malformed record");
+	T_CHECK(p.failed_step < 0);
+
+	T_EQ(sp_start_server(&p, pt_srv, sizeof(pt_srv) / sizeof(pt_srv[0])), 0);
+	snprintf(port, sizeof(port), "%u", p.port);
+	T_EQ(run_tool(perf_exe, "malformed", "0", ARGS("--devargs", LOOPDEV, "--test", "write_lat",
+							"-p", port, "--timeout", "5", "127.0.0.1"),
+		      20000, &r), 0);
+	sp_join(&p);
+	check_one_line_error("irdma-perf: ", "at the dest step: malformed message");
+	T_CHECK(p.failed_step < 0);
+
+	/* Our pingpong as the server, a client that sends garbage. */
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(sp_start_client(&p, (uint16_t)atoi(port), pp_cli, 2), 0);
+	T_EQ(run_tool(pp_exe, "malformed", "0", ARGS("--devargs", LOOPDEV, "-p", port, "--timeout",
+						      "5"), 20000, &r), 0);
+	sp_join(&p);
+	check_one_line_error("irdma-pingpong: ", "malformed record");
+}
+
+T_CASE(silent_peers_time_out)
+{
+	const struct sp_step silent[] = { { SP_READ, NULL, 52 }, { SP_SLEEP_MS, NULL, 4000 } };
+	struct scripted_peer p;
+	char port[8];
+
+	T_EQ(sp_start_server(&p, silent, 2), 0);
+	snprintf(port, sizeof(port), "%u", p.port);
+	T_EQ(run_tool(pp_exe, "silent", "0", ARGS("--devargs", LOOPDEV, "-p", port, "--timeout",
+						   "1", "127.0.0.1"), 20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "timed out");
+	sp_join(&p);
+
+	/* A peer that exchanges records and then never answers on the wire (its GID is nobody
+	 * on the loop): RC gives up (retries exhausted) or the run's watchdog fires. */
+	{
+		static const char rec[52] = "0000:000011:64f031:00000000000000000000ffffc612004d";
+		static const char done[5] = "done";
+		const struct sp_step gone[] = { { SP_READ, NULL, 52 }, { SP_WRITE, rec, 52 },
+						{ SP_EXPECT, done, 5 } };
+
+		T_EQ(sp_start_server(&p, gone, 3), 0);
+		snprintf(port, sizeof(port), "%u", p.port);
+		T_EQ(run_tool(pp_exe, "silent", "0", ARGS("--devargs", LOOPDEV, "-g", "1", "-p",
+							   port, "--timeout", "2", "127.0.0.1"),
+			      30000, &r), 0);
+		sp_join(&p);
+		T_CHECK(p.failed_step < 0);
+		T_EQ(r.status, 1);
+		T_CHECK_MSG(strstr(r.err, "irdma-pingpong: send completion with status") ||
+			    strstr(r.err, "irdma-pingpong: no completion for 2 s"),
+			    "stderr: %s", r.err);
+		T_CHECK(r.elapsed_ms < 15000);
+	}
+
+	/* A server nobody connects to gives up after --timeout too. */
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(run_tool(pp_exe, "silent", "0", ARGS("--devargs", LOOPDEV, "-p", port, "--timeout",
+						   "1"), 20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "no client connected");
+}
+
+/* Our server, passive in these tests, against the client side of a real perftest run
+ * replayed byte for byte (tests/data/rxe-pcaps/rdma_read.pcap and rdma_write_bw.pcap):
+ * the sequence must line up step for step, and for write_bw the server prints the
+ * client's results exactly as the real ib_write_bw server did. */
+static const char VER[16] = "6.06";
+static const uint8_t CYC[4] = { 0, 0, 0x10, 0 }, CLN[4] = { 0, 0, 0, 0x40 };
+static const char MTU3[2] = "3", DONE[5] = "done";
+
+T_CASE(server_read_lat_follows_a_real_perftest_client)
+{
+	static const char c_dest[108] = "0000:0080:000019:c7dd2e:00000c94:000055d55b117000:00:00:"
+					"00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
+	const struct sp_step cli[] = {
+		{ SP_WRITE, VER, 16 },  { SP_EXPECT, VER, 16 },  { SP_WRITE, CYC, 4 },
+		{ SP_EXPECT, CYC, 4 },  { SP_WRITE, CLN, 4 },    { SP_EXPECT, CLN, 4 },
+		{ SP_WRITE, MTU3, 2 },  { SP_EXPECT, MTU3, 2 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		/* (the client's reads would run here) */
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, DONE, 5 },  { SP_EXPECT, DONE, 5 },
+	};
+	struct scripted_peer p;
+	char port[8];
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(sp_start_client(&p, (uint16_t)atoi(port), cli, sizeof(cli) / sizeof(cli[0])), 0);
+	T_EQ(run_tool(perf_exe, "srv_rl", "0", ARGS("--devargs", LOOPDEV, "--test", "read_lat",
+						    "-x", "1", "-p", port, "--timeout", "5"),
+		      30000, &r), 0);
+	sp_join(&p);
+	T_CHECK_MSG(p.failed_step < 0, "scripted client failed at step %d (errno %d, byte %zu)",
+		    p.failed_step, p.error, p.mismatch_at);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, " remote address: LID 0000 QPN 0x0019 PSN 0xc7dd2e OUT 0x80 RKey "
+			      "0x000c94 VAddr 0x0055d55b117000\n GID: 00:00:00:00:00:00:00:00:00:00:"
+			      "255:255:198:18:00:12\n") != NULL);
+	T_CHECK(strstr(r.out, "Outstand reads  : ") != NULL);
+	T_CHECK(strstr(r.out, " local address: LID 0000 QPN ") != NULL);
+	T_CHECK(strstr(r.out, "GID: 00:00:00:00:00:00:00:00:00:00:255:255:198:18:00:09") != NULL);
+}
+
+T_CASE(server_write_bw_prints_the_clients_results_like_perftest)
+{
+	static const char c_dest[108] = "0000:0001:000018:a2917f:00000b37:000055e801552000:00:00:"
+					"00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
+	static const uint8_t size[8] = { 0, 0, 0, 0, 0, 0, 0x0b, 0xb8 };
+	static const uint8_t iters[8] = { 0, 0, 0, 0, 0, 0, 0, 5 };
+	static const uint8_t peak[8] = { 0x40, 0x11, 0x8c, 0x64, 0x64, 0x12, 0x40, 0x06 };
+	static const uint8_t avg[8] = { 0x40, 0x00, 0x76, 0x80, 0x77, 0x05, 0xd5, 0x45 };
+	static const uint8_t rate[8] = { 0x3f, 0x47, 0x91, 0xb7, 0x40, 0x2e, 0x98, 0x3a };
+	const struct sp_step cli[] = {
+		{ SP_WRITE, VER, 16 },  { SP_EXPECT, VER, 16 },  { SP_WRITE, CYC, 4 },
+		{ SP_EXPECT, CYC, 4 },  { SP_WRITE, CLN, 4 },    { SP_EXPECT, CLN, 4 },
+		{ SP_WRITE, MTU3, 2 },  { SP_EXPECT, MTU3, 2 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		/* (the client's writes would run here) */
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, size, 8 }, { SP_READ, NULL, 8 }, { SP_WRITE, iters, 8 },
+		{ SP_READ, NULL, 8 },  { SP_WRITE, peak, 8 }, { SP_READ, NULL, 8 },
+		{ SP_WRITE, avg, 8 },  { SP_READ, NULL, 8 },  { SP_WRITE, rate, 8 },
+		{ SP_READ, NULL, 8 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, DONE, 5 },  { SP_EXPECT, DONE, 5 },
+	};
+	struct scripted_peer p;
+	char port[8];
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(sp_start_client(&p, (uint16_t)atoi(port), cli, sizeof(cli) / sizeof(cli[0])), 0);
+	T_EQ(run_tool(perf_exe, "srv_wb", "0", ARGS("--devargs", LOOPDEV, "--test", "write_bw",
+						    "-x", "1", "-p", port, "--timeout", "5"),
+		      30000, &r), 0);
+	sp_join(&p);
+	T_CHECK_MSG(p.failed_step < 0, "scripted client failed at step %d (errno %d, byte %zu)",
+		    p.failed_step, p.error, p.mismatch_at);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	/* ib_write_bw's server printed exactly these two lines (rdma_write_bw.txt) */
+	T_CHECK_MSG(strstr(r.out, " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]"
+				  "   MsgRate[Mpps]\n 3000       5                4.39               "
+				  "2.06   \t\t   0.000719\n") != NULL, "output:\n%s", r.out);
+}
+
+/* The table under the last head line: @p nfields numbers, the iterations in field 2. */
+static void check_table(const char *head, unsigned int nfields, unsigned long size,
+			unsigned long iters)
+{
+	const char *h = NULL, *p = r.out;
+	double v[9];
+	unsigned long b = 0, it = 0;
+	int n;
+
+	while ((p = strstr(p, head)) != NULL)
+		h = p++;
+	T_CHECK_MSG(h != NULL, "no table head '%s' in:\n%s", head, r.out);
+	if (!h)
+		return;
+	h = strchr(h, '\n') + 1;
+	if (nfields == 9)
+		n = sscanf(h, " %lu %lu %lf %lf %lf %lf %lf %lf %lf", &b, &it, &v[0], &v[1], &v[2],
+			   &v[3], &v[4], &v[5], &v[6]);
+	else
+		n = sscanf(h, " %lu %lu %lf %lf %lf", &b, &it, &v[0], &v[1], &v[2]);
+	T_EQ(n, (int)nfields);
+	T_EQ(b, size);
+	T_EQ(it, iters);
+	if (nfields == 9) {
+		/* t_min <= t_typical <= t_max, t_min <= t_avg, percentiles at most t_max */
+		T_CHECK(v[0] > 0 && v[0] <= v[2] && v[2] <= v[1] && v[0] <= v[3]);
+		T_CHECK(v[5] <= v[1] && v[6] <= v[1] && v[5] <= v[6]);
+	} else {
+		T_CHECK(v[0] > 0 && v[1] > 0 && v[2] > 0);
+	}
+}
+
+static void loop_run(const char *mode, const char *lcores, unsigned long size, const char *extra)
+{
+	char passed[64];
+	bool lat = strstr(mode, "_lat") != NULL;
+
+	T_EQ(run_tool(perf_exe, mode, lcores, ARGS("--loop", "--test", mode, "-n", "20",
+						   "--timeout", "10", extra ? extra : "-F"),
+		      60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "%s: exit %d, stderr:\n%s", mode, r.status, r.err);
+	check_table(lat ? " #bytes #iterations    t_min[usec]" : " #bytes     #iterations",
+		    lat ? 9 : 5, size, 20);
+	snprintf(passed, sizeof(passed), "irdma-perf: 1 test passed (%s), data verified", mode);
+	T_CHECK_MSG(strstr(r.out, passed) != NULL, "no '%s' in:\n%s", passed, r.out);
+}
+
+T_CASE(loop_write_lat)  { loop_run("write_lat", "0-1", 2, NULL); }
+T_CASE(loop_read_lat)   { loop_run("read_lat", "0-1", 2, NULL); }
+T_CASE(loop_send_lat)   { loop_run("send_lat", "0-1", 2, NULL); }
+T_CASE(loop_atomic_lat) { loop_run("atomic_lat", "0-1", 8, NULL); }
+T_CASE(loop_atomic_cmp_and_swap_one_lcore)
+{
+	T_EQ(run_tool(perf_exe, "cas", "0", ARGS("--loop", "--test", "atomic_lat", "-n", "20",
+						 "-A", "CMP_AND_SWAP"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, "Atomic CMP_AND_SWAP Latency Test") != NULL);
+	check_table(" #bytes #iterations", 9, 8, 20);
+}
+T_CASE(loop_write_bw)   { loop_run("write_bw", "0-1", 65536, NULL); }
+T_CASE(loop_read_bw)    { loop_run("read_bw", "0-1", 4096, "-s4096"); }
+T_CASE(loop_send_bw)    { loop_run("send_bw", "0", 1024, "--size=1024"); }
+
+/* Two lcores on one CPU: no two spinning pollers there, both sides from one loop. */
+T_CASE(loop_lcores_sharing_a_cpu_run_one_loop)
+{
+	T_EQ(run_tool(perf_exe, "shared", "0@0,1@0", ARGS("--test", "send_lat", "-n", "50"),
+		      60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.err, "irdma-perf: lcores 0 and 1 share a CPU: both sides run from one "
+			      "loop on lcore 0") != NULL);
+	check_table(" #bytes #iterations", 9, 2, 50);
+}
+
+/* engine=service: the devices' engines run as an rte_service on a service lcore. */
+T_CASE(loop_with_the_service_engine)
+{
+	T_EQ(run_tool(perf_exe, "svc", "service:", ARGS("--loop", "--test", "send_lat", "-n", "50",
+							"--devargs", "soft,port=loop,engine=service"),
+		      60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	check_table(" #bytes #iterations", 9, 2, 50);
+	/* without a service lcore it says what is missing */
+	T_EQ(run_tool(perf_exe, "svc", "0", ARGS("--test", "send_lat", "--loop", "--devargs",
+						 "soft,port=loop,engine=service"), 60000, &r), 0);
+	check_one_line_error("irdma-perf: ", "engine=service needs a service lcore");
+}
+
+/* -a: every size from 2 bytes to 8 MiB, doubling, one row each, data checked per size. */
+T_CASE(loop_all_sizes)
+{
+	unsigned long size = 2, b, it;
+	const char *p;
+	unsigned int rows = 0;
+
+	T_EQ(run_tool(perf_exe, "sizes", "0-1", ARGS("--test", "send_lat", "-a", "-n", "5"),
+		      120000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	p = strstr(r.out, " #bytes #iterations");
+	for (p = p ? strchr(p, '\n') : NULL; p && sscanf(p + 1, " %lu %lu", &b, &it) == 2;
+	     p = strchr(p + 1, '\n')) {
+		T_EQ(b, size);
+		T_EQ(it, 5);
+		size *= 2;
+		rows++;
+	}
+	T_EQ(rows, 23);
+}
+
+T_CASE(loop_all_on_one_lcore)
+{
+	static const char *const heads[] = { "RDMA_Write Latency Test", "Send Latency Test",
+					     "RDMA_Read Latency Test",
+					     "Atomic FETCH_AND_ADD Latency Test",
+					     "RDMA_Write BW Test" };
+	unsigned int i;
+
+	T_EQ(run_tool(perf_exe, "all", "0", ARGS("--all", "-n", "20", "-s", "64"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	for (i = 0; i < 5; i++)
+		T_CHECK_MSG(strstr(r.out, heads[i]) != NULL, "no '%s'", heads[i]);
+	T_CHECK(strstr(r.out, "irdma-perf: 5 tests passed (write_lat send_lat read_lat "
+			      "atomic_lat write_bw), data verified") != NULL);
+}
+
+T_CASE(gen2_has_no_atomics_and_says_so)
+{
+	T_EQ(run_tool(perf_exe, "gen2", "0", ARGS("--loop", "--test", "atomic_lat", "--devargs",
+						  "soft,port=loop,gen=2"), 30000, &r), 0);
+	check_one_line_error("irdma-perf: ", "atomics need gen=3");
+	T_EQ(run_tool(perf_exe, "gen2", "0", ARGS("--all", "-n", "10", "--devargs",
+						  "soft,port=loop,gen=2"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, "4 tests passed (write_lat send_lat read_lat write_bw), data "
+			      "verified, atomic_lat skipped (gen=2)") != NULL);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 3) {
+		fprintf(stderr, "usage: %s <irdma-perf> <irdma-pingpong> [filter]\n", argv[0]);
+		return 2;
+	}
+	perf_exe = argv[1];
+	pp_exe = argv[2];
+	argv[2] = argv[0];
+	return t_main(argc - 2, argv + 2);
+}

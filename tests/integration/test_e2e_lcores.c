@@ -1,0 +1,223 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Two lcores on dedicated CPUs: one posts, the other polls and checks every byte. Then the
+ * same traffic with engine=service, the engines of both devices on a service lcore while the
+ * main lcore posts and polls. No timing is asserted: only that every message arrives once,
+ * in order, intact.
+ */
+#include <rte_launch.h>
+#include <rte_service.h>
+
+#include "itest_pair.h"
+
+#define N_MSG 20000u
+#define MSG_LEN 64u
+#define N_RECV 256u
+
+static const struct rte_pmd_irdma_qp_cap cap = {
+	.max_send_wr = 256, .max_recv_wr = N_RECV, .max_send_sge = 1, .max_recv_sge = 1,
+	.max_inline_data = MSG_LEN,
+};
+
+static void
+msg_fill(uint8_t *b, uint32_t seq)
+{
+	fill_pattern(b, MSG_LEN, seq);
+	memcpy(b, &seq, sizeof(seq));
+}
+
+static volatile int sender_err;
+
+/* The poster: SENDs N_MSG inline messages, signaling every 32nd to retire the SQ. */
+static int
+sender(void *arg)
+{
+	struct pair *p = arg;
+	struct rte_pmd_irdma_wc wc[16];
+	uint8_t msg[MSG_LEN];
+	uint32_t seq = 0, unacked = 0;
+	int err;
+
+	while (seq < N_MSG) {
+		struct rte_pmd_irdma_sge s = { (uintptr_t)msg, MSG_LEN, p->a.mr->lkey };
+		struct rte_pmd_irdma_send_wr wr = {
+			.wr_id = seq, .sg_list = &s, .num_sge = 1, .opcode = RTE_PMD_IRDMA_WR_SEND,
+			.send_flags = RTE_PMD_IRDMA_SEND_INLINE |
+				      ((seq % 32 == 31) ? RTE_PMD_IRDMA_SEND_SIGNALED : 0),
+		};
+		int n = rte_pmd_irdma_poll_cq(p->a.cq, wc, 16), i;
+
+		for (i = 0; i < n; i++) {
+			if (wc[i].status != RTE_PMD_IRDMA_WC_SUCCESS)
+				sender_err = 1000 + (int)wc[i].status;
+			unacked -= 32;
+		}
+		if (n < 0 || sender_err)
+			return -1;
+		if (unacked >= 128) { /* keep the SQ within its depth */
+			rte_pmd_irdma_idle(p->a.dev);
+			continue;
+		}
+		msg_fill(msg, seq);
+		if (rte_pmd_irdma_post_send(p->a.qp, &wr, 1, &err) == 1) {
+			seq++;
+			unacked++;
+		} else if (err != -ENOMEM) {
+			sender_err = err;
+			return -1;
+		}
+	}
+	while (unacked >= 32) { /* drain the last signaled completions */
+		int n = rte_pmd_irdma_poll_cq(p->a.cq, wc, 16);
+
+		if (n < 0)
+			return -1;
+		unacked -= 32 * (uint32_t)n;
+	}
+	return 0;
+}
+
+static void
+post_recv_slot(struct pair *p, uint32_t slot)
+{
+	struct rte_pmd_irdma_sge s = { (uintptr_t)(p->b.buf + slot * 128u), 128, p->b.mr->lkey };
+	struct rte_pmd_irdma_recv_wr r = { slot, &s, 1 };
+
+	rte_pmd_irdma_post_recv(p->b.qp, &r, 1, NULL);
+}
+
+/* The checker: every message arrives once, in order, byte for byte. */
+static void
+receive_all(struct pair *p, bool step_a)
+{
+	uint64_t deadline = rte_get_timer_cycles() + 60 * rte_get_timer_hz();
+	struct rte_pmd_irdma_wc wc[32];
+	uint8_t expect[MSG_LEN];
+	uint32_t next = 0, bad = 0, slot;
+	int n, i;
+
+	for (slot = 0; slot < N_RECV; slot++)
+		post_recv_slot(p, slot);
+	while (next < N_MSG && rte_get_timer_cycles() < deadline && !sender_err) {
+		if (step_a)
+			rte_pmd_irdma_poll_cq(p->a.cq, wc, 0);
+		n = rte_pmd_irdma_poll_cq(p->b.cq, wc, 32);
+		if (n <= 0) {
+			rte_pmd_irdma_idle(p->b.dev);
+			continue;
+		}
+		for (i = 0; i < n; i++) {
+			slot = (uint32_t)wc[i].wr_id;
+			msg_fill(expect, next);
+			if (wc[i].status != RTE_PMD_IRDMA_WC_SUCCESS || wc[i].byte_len != MSG_LEN ||
+			    memcmp(p->b.buf + slot * 128u, expect, MSG_LEN) != 0)
+				bad++;
+			next++;
+			post_recv_slot(p, slot);
+		}
+	}
+	T_EQ(sender_err, 0);
+	T_EQ(next, N_MSG);
+	T_EQ(bad, 0);
+}
+
+T_CASE(one_lcore_posts_the_other_polls)
+{
+	struct pair p;
+
+	if (rte_lcore_count() < 2)
+		T_SKIP("needs two lcores");
+	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_RC, &cap, 7), 0);
+	sender_err = 0;
+	T_EQ(rte_eal_remote_launch(sender, &p, rte_get_next_lcore(-1, 1, 0)), 0);
+	receive_all(&p, false);
+	T_EQ(rte_eal_wait_lcore(rte_get_next_lcore(-1, 1, 0)), 0);
+	pair_close(&p);
+}
+
+/* engine=service: both engines on a service lcore; the main lcore posts and polls. */
+T_CASE(service_engine_on_a_service_lcore)
+{
+	struct rte_pmd_irdma_dev_info ia, ib;
+	unsigned int slcore = rte_get_next_lcore(-1, 1, 0);
+	struct rte_pmd_irdma_wc wc[16];
+	struct pair p;
+	char args[128];
+	uint32_t i, posted = 0;
+	int ret;
+
+	if (rte_lcore_count() < 2)
+		T_SKIP("needs two lcores");
+	memset(&p, 0, sizeof(p));
+	snprintf(args, sizeof(args), "soft,port=loop,gen=3,engine=service,ip=198.18.0.1,name=epA");
+	T_EQ(endpoint_open(&p.a, args, RTE_PMD_IRDMA_QPT_RC, &cap, NULL), 0);
+	snprintf(args, sizeof(args), "soft,port=loop,gen=3,engine=service,ip=198.18.0.2,name=epB");
+	T_EQ(endpoint_open(&p.b, args, RTE_PMD_IRDMA_QPT_RC, &cap, NULL), 0);
+	T_EQ(qp_to_rts(p.a.qp, &p.b.gid, p.b.qp->qp_num, 7), 0);
+	T_EQ(qp_to_rts(p.b.qp, &p.a.gid, p.a.qp->qp_num, 7), 0);
+	rte_pmd_irdma_dev_info(p.a.dev, &ia);
+	rte_pmd_irdma_dev_info(p.b.dev, &ib);
+	T_EQ(rte_service_lcore_add(slcore), 0);
+	T_EQ(rte_service_map_lcore_set(ia.service_id, slcore, 1), 0);
+	T_EQ(rte_service_map_lcore_set(ib.service_id, slcore, 1), 0);
+	T_EQ(rte_service_runstate_set(ia.service_id, 1), 0);
+	T_EQ(rte_service_runstate_set(ib.service_id, 1), 0);
+	T_EQ(rte_service_lcore_start(slcore), 0);
+
+	/* RDMA WRITE_WITH_IMM of 1000 messages into distinct slots of B. */
+	for (i = 0; i < N_RECV; i++)
+		post_recv_slot(&p, i);
+	fill_pattern(p.a.buf, 1000 * 64, 123);
+	for (i = 0; i < 1000; i++) {
+		struct rte_pmd_irdma_sge s = { (uintptr_t)(p.a.buf + i * 64u), 64, p.a.mr->lkey };
+		struct rte_pmd_irdma_send_wr wr = {
+			.wr_id = i, .sg_list = &s, .num_sge = 1,
+			.opcode = RTE_PMD_IRDMA_WR_RDMA_WRITE_WITH_IMM,
+			.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED,
+		};
+		uint64_t deadline = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+
+		wr.imm_data = rte_cpu_to_be_32(i);
+		wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf + 65536 + i * 64u;
+		wr.wr.rdma.rkey = p.b.mr->rkey;
+		T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
+		posted++;
+		/* Lock-step: wait for both completions before the next. */
+		ret = 0;
+		while (ret < 2 && rte_get_timer_cycles() < deadline) {
+			if (rte_pmd_irdma_poll_cq(p.a.cq, wc, 1) == 1) {
+				T_EQ(wc[0].status, RTE_PMD_IRDMA_WC_SUCCESS);
+				ret++;
+			}
+			if (rte_pmd_irdma_poll_cq(p.b.cq, wc, 1) == 1) {
+				T_EQ(wc[0].status, RTE_PMD_IRDMA_WC_SUCCESS);
+				T_EQ(rte_be_to_cpu_32(wc[0].imm_data), i);
+				post_recv_slot(&p, (uint32_t)wc[0].wr_id);
+				ret++;
+			}
+		}
+		T_EQ(ret, 2);
+		if (ret != 2)
+			break;
+	}
+	T_EQ(posted, 1000);
+	T_MEMEQ(p.b.buf + 65536, p.a.buf, 1000 * 64);
+	/* Services first (a service lcore refuses to stop while it is the only one running an
+	 * enabled service), then the lcore. */
+	T_EQ(rte_service_runstate_set(ia.service_id, 0), 0);
+	T_EQ(rte_service_runstate_set(ib.service_id, 0), 0);
+	T_EQ(rte_service_lcore_stop(slcore), 0);
+	while (rte_service_lcore_may_be_active(slcore) == 1)
+		rte_pause();
+	rte_service_map_lcore_set(ia.service_id, slcore, 0);
+	rte_service_map_lcore_set(ib.service_id, slcore, 0);
+	T_EQ(rte_service_lcore_del(slcore), 0);
+	pair_close(&p);
+}
+
+int
+main(int argc, char **argv)
+{
+	itest_eal_init("e2e_lcores", "0-1", ITEST_NO_HUGE);
+	return t_main(argc, argv);
+}

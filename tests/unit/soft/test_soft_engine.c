@@ -1,0 +1,461 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The engine and the wire: CQ arming and completion events (eventfd and callback,
+ * solicited-only arming), the rte_service engine, xstats, and reliability over a faulty
+ * wire (drop, duplicate, reorder, corrupt: every operation completes exactly once with the
+ * right data), retry and RNR retry exhaustion with their statuses.
+ */
+#include <sys/eventfd.h>
+
+#include <rte_service.h>
+
+#include "soft_test.h"
+
+static uint64_t xstat(struct irdma_hw_dev *dev, int64_t qp, const char *name)
+{
+	const char *names[64];
+	uint64_t v[64];
+	int n = hw->xstats_names(dev, qp, names, 64), i;
+
+	if (n <= 0 || n > 64 || hw->xstats_get(dev, qp, v, 64) != n)
+		return UINT64_MAX;
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return v[i];
+	return UINT64_MAX;
+}
+
+static bool has_cq_err(struct t_dev *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->events.n && i < 64; i++)
+		if (d->events.ev[i].type == IRDMA_HW_EVENT_CQ_ERR)
+			return true;
+	return false;
+}
+
+static uint64_t efd_read(int fd)
+{
+	uint64_t v = 0;
+
+	if (read(fd, &v, sizeof(v)) != sizeof(v))
+		return 0;
+	return v;
+}
+
+static void one_send(struct t_pair *p, uint32_t ls, uint32_t ld, uint8_t *src, uint8_t *dst,
+		     uint64_t wr, bool solicited)
+{
+	struct irdma_sge s = { (uintptr_t)src, 32, ls }, r = { (uintptr_t)dst, 64, ld };
+	struct irdma_cq_poll_info info;
+
+	T_EQ(t_post_recv(&p->qb, wr, &r, 1), 0);
+	T_EQ(t_send(&p->qa, wr, solicited ? IRDMA_OP_TYPE_SEND_SOL : IRDMA_OP_TYPE_SEND, &s, 1,
+		    false), 0);
+	T_EQ(t_poll(&p->ca, &info), 0);
+	T_EQ(t_poll(&p->cb, &info), 0);
+	T_EQ(info.wr_id, wr);
+	T_EQ(info.solicited_event, solicited);
+}
+
+static void arm_events(uint8_t gen)
+{
+	uint8_t *src = t_zalloc(64), *dst = t_zalloc(64);
+	int efd = eventfd(0, EFD_NONBLOCK);
+	struct t_pair p;
+	uint32_t ls, ld;
+
+	T_CHECK(efd >= 0);
+	T_EQ(t_pair_open(&p, gen, 1024, &t_default_caps, T_ACC_ALL), 0);
+	ls = t_mr(&p.da, src, 64, 0);
+	ld = t_mr(&p.db, dst, 64, IRDMA_HW_ACCESS_LOCAL_WRITE);
+	T_EQ(hw->cq_set_event(p.db.dev, p.cb.id, efd, t_cq_event_cb, &p.cb), 0);
+
+	/* not armed: no event */
+	one_send(&p, ls, ld, src, dst, 1, false);
+	T_EQ(efd_read(efd), 0);
+	T_EQ(p.cb.events, 0);
+	/* armed for any completion: one event, then disarmed */
+	irdma_uk_cq_request_notification(&p.cb.uk, IRDMA_CQ_COMPL_EVENT);
+	one_send(&p, ls, ld, src, dst, 2, false);
+	T_EQ(efd_read(efd), 1);
+	T_EQ(p.cb.events, 1);
+	one_send(&p, ls, ld, src, dst, 3, false);
+	T_EQ(efd_read(efd), 0);
+	T_EQ(p.cb.events, 1);
+	/* armed for solicited: an unsolicited completion does not fire, a solicited one does */
+	irdma_uk_cq_request_notification(&p.cb.uk, IRDMA_CQ_COMPL_SOLICITED);
+	one_send(&p, ls, ld, src, dst, 4, false);
+	T_EQ(efd_read(efd), 0);
+	one_send(&p, ls, ld, src, dst, 5, true);
+	T_EQ(efd_read(efd), 1);
+	T_EQ(p.cb.events, 2);
+	t_pair_close(&p);
+	close(efd);
+	free(src);
+	free(dst);
+}
+
+T_CASE(cq_arm_eventfd)
+{
+	arm_events(1);
+	arm_events(2);
+	arm_events(3);
+}
+
+/* engine=service: the device registers an rte_service; here it is run on the test lcore. */
+T_CASE(service_engine)
+{
+	struct irdma_hw_dev_config cfg;
+	struct irdma_cq_poll_info info;
+	struct t_dev da, db;
+	struct t_cq ca, cb;
+	struct t_qp qa, qb;
+	uint8_t *src = t_zalloc(8192), *dst = t_zalloc(8192);
+	struct irdma_sge s, r;
+	unsigned int i;
+
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.name = "svc_a";
+	cfg.gen = IRDMA_HW_GEN_2;
+	cfg.engine = IRDMA_HW_ENGINE_SERVICE;
+	cfg.socket_id = -1;
+	cfg.port = "loop";
+	cfg.has_ipv4 = true;
+	cfg.ipv4[0] = 10;
+	cfg.ipv4[3] = 41;
+	T_EQ(t_dev_open_cfg(&da, &cfg), 0);
+	cfg.name = "svc_b";
+	cfg.ipv4[3] = 42;
+	T_EQ(t_dev_open_cfg(&db, &cfg), 0);
+	T_CHECK(da.info.service_id != UINT32_MAX);
+	T_CHECK(db.info.service_id != da.info.service_id);
+	T_EQ(rte_service_set_runstate_mapped_check(da.info.service_id, 0), 0);
+	T_EQ(rte_service_set_runstate_mapped_check(db.info.service_id, 0), 0);
+	T_EQ(rte_service_runstate_set(da.info.service_id, 1), 0);
+	T_EQ(rte_service_runstate_set(db.info.service_id, 1), 0);
+	T_EQ(t_cq_create(&da, &ca, 64), 0);
+	T_EQ(t_cq_create(&db, &cb, 64), 0);
+	T_EQ(t_qp_create(&da, &qa, IRDMA_HW_QP_RC, &ca, &ca, &t_default_caps), 0);
+	T_EQ(t_qp_create(&db, &qb, IRDMA_HW_QP_RC, &cb, &cb, &t_default_caps), 0);
+	T_EQ(t_qp_connect(&qa, &qb, 1024, T_ACC_ALL), 0);
+	t_fill(src, 8192, 8);
+	s = (struct irdma_sge){ (uintptr_t)src, 8192, t_mr(&da, src, 8192, 0) };
+	r = (struct irdma_sge){ (uintptr_t)dst, 8192, t_mr(&db, dst, 8192, IRDMA_HW_ACCESS_LOCAL_WRITE) };
+	T_EQ(t_post_recv(&qb, 1, &r, 1), 0);
+	T_EQ(t_send(&qa, 2, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	/* no progress() call at all: only the service iterations move the work */
+	for (i = 0; i < 100000; i++) {
+		rte_service_run_iter_on_app_lcore(da.info.service_id, 1);
+		rte_service_run_iter_on_app_lcore(db.info.service_id, 1);
+		if (!irdma_uk_cq_empty(&cb.uk))
+			break;
+	}
+	T_EQ(irdma_uk_cq_poll_cmpl(&cb.uk, &info), 0);
+	T_EQ(info.wr_id, 1);
+	T_EQ(info.bytes_xfered, 8192);
+	T_MEMEQ(dst, src, 8192);
+	for (i = 0; i < 1000 && irdma_uk_cq_empty(&ca.uk); i++) {
+		rte_service_run_iter_on_app_lcore(da.info.service_id, 1);
+		rte_service_run_iter_on_app_lcore(db.info.service_id, 1);
+	}
+	T_EQ(irdma_uk_cq_poll_cmpl(&ca.uk, &info), 0);
+	T_EQ(info.wr_id, 2);
+	t_qp_destroy(&qa);
+	t_qp_destroy(&qb);
+	t_cq_destroy(&ca);
+	t_cq_destroy(&cb);
+	t_dev_close(&da);
+	t_dev_close(&db);
+	free(src);
+	free(dst);
+}
+
+/* Counters follow the traffic: 3000 bytes at MTU 1024 = 3 request packets + 1 ACK. */
+T_CASE(xstats)
+{
+	uint8_t *src = t_zalloc(4096), *dst = t_zalloc(4096);
+	struct irdma_cq_poll_info info;
+	struct irdma_sge s, r;
+	struct t_pair p;
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	T_EQ(hw->xstats_reset(p.da.dev, -1), 0);
+	T_EQ(hw->xstats_reset(p.db.dev, -1), 0);
+	s = (struct irdma_sge){ (uintptr_t)src, 3000, t_mr(&p.da, src, 4096, 0) };
+	r = (struct irdma_sge){ (uintptr_t)dst, 4096, t_mr(&p.db, dst, 4096, IRDMA_HW_ACCESS_LOCAL_WRITE) };
+	T_EQ(t_post_recv(&p.qb, 1, &r, 1), 0);
+	T_EQ(t_send(&p.qa, 2, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	T_EQ(t_poll(&p.ca, &info), 0);
+	T_EQ(t_poll(&p.cb, &info), 0);
+	T_EQ(xstat(p.da.dev, -1, "tx_packets"), 3);
+	T_EQ(xstat(p.db.dev, -1, "rx_packets"), 3);
+	T_EQ(xstat(p.db.dev, -1, "tx_packets"), 1);
+	T_EQ(xstat(p.da.dev, -1, "rx_packets"), 1);
+	T_EQ(xstat(p.da.dev, -1, "rx_icrc_errors"), 0);
+	T_EQ(xstat(p.da.dev, p.qa.id, "rx_acks"), 1);
+	T_EQ(xstat(p.db.dev, p.qb.id, "tx_acks"), 1);
+	T_EQ(xstat(p.db.dev, p.qb.id, "rx_bytes"), 3000);
+	T_EQ(hw->xstats_names(p.da.dev, 99999, NULL, 0), -EINVAL);
+	t_pair_close(&p);
+	free(src);
+	free(dst);
+}
+
+static int open_lossy(struct t_pair *p, uint8_t gen, uint32_t drop, uint32_t dup, uint32_t reorder,
+		      uint32_t corrupt)
+{
+	struct irdma_hw_dev_config cfg;
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.gen = (enum irdma_hw_gen)gen;
+	cfg.socket_id = -1;
+	cfg.port = "loop";
+	cfg.has_ipv4 = true;
+	cfg.ipv4[0] = 10;
+	cfg.mtu = 1024;
+	cfg.drop_ppm = drop;
+	cfg.dup_ppm = dup;
+	cfg.reorder_ppm = reorder;
+	cfg.corrupt_ppm = corrupt;
+	cfg.name = "lossy_a";
+	cfg.ipv4[3] = 51;
+	cfg.seed = 12345;
+	rc = t_dev_open_cfg(&p->da, &cfg);
+	cfg.name = "lossy_b";
+	cfg.ipv4[3] = 52;
+	cfg.seed = 67890;
+	if (!rc)
+		rc = t_dev_open_cfg(&p->db, &cfg);
+	t_devs[0] = &p->da;
+	t_devs[1] = &p->db;
+	if (!rc)
+		rc = t_cq_create(&p->da, &p->ca, 256);
+	if (!rc)
+		rc = t_cq_create(&p->db, &p->cb, 256);
+	if (!rc)
+		rc = t_qp_create(&p->da, &p->qa, IRDMA_HW_QP_RC, &p->ca, &p->ca, &t_default_caps);
+	if (!rc)
+		rc = t_qp_create(&p->db, &p->qb, IRDMA_HW_QP_RC, &p->cb, &p->cb, &t_default_caps);
+	if (!rc)
+		rc = t_qp_connect(&p->qa, &p->qb, 1024, T_ACC_ALL);
+	return rc;
+}
+
+/* 2000 mixed SEND / WRITE / READ over 5% drop, 1% duplicate, 1% reorder, 0.5% corrupt:
+ * each completes exactly once, in order, with the right bytes. */
+T_CASE(lossy_wire_exactly_once)
+{
+	size_t len = 64 * 1024;
+	uint8_t *src = t_zalloc(len), *dst = t_zalloc(len), *rem = t_zalloc(len);
+	struct irdma_cq_poll_info info;
+	uint32_t ls, ld, rk, i;
+	struct t_pair p;
+
+	t_timeout = 6; /* 262 us */
+	T_EQ(open_lossy(&p, 2, 50000, 10000, 10000, 5000), 0);
+	t_timeout = 14;
+	ls = t_mr(&p.da, src, len, IRDMA_HW_ACCESS_LOCAL_WRITE);
+	ld = t_mr(&p.db, dst, len, IRDMA_HW_ACCESS_LOCAL_WRITE);
+	rk = t_mr(&p.db, rem, len, T_ACC_ALL);
+	for (i = 0; i < 2000 && !t_case_failures; i++) {
+		uint32_t n = 1 + (i * 2654435761u) % 6000, k = i % 3;
+		struct irdma_sge s = { (uintptr_t)src, n, ls };
+
+		t_fill(src, n, i);
+		if (k == 0) {
+			struct irdma_sge r = { (uintptr_t)dst, (uint32_t)len, ld };
+
+			T_EQ(t_post_recv(&p.qb, i, &r, 1), 0);
+			T_EQ(t_send(&p.qa, i, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+			T_EQ(t_poll(&p.cb, &info), 0);
+			T_EQ(info.wr_id, i);
+			T_EQ(info.comp_status, IRDMA_COMPL_STATUS_SUCCESS);
+			T_EQ(info.bytes_xfered, n);
+			T_MEMEQ(dst, src, n);
+		} else if (k == 1) {
+			T_EQ(t_write(&p.qa, i, &s, 1, (uintptr_t)rem, rk, false), 0);
+		} else {
+			uint8_t *expect = t_zalloc(n);
+
+			memcpy(expect, rem, n);
+			T_EQ(t_read(&p.qa, i, &s, 1, (uintptr_t)rem, rk), 0);
+			T_EQ(t_poll(&p.ca, &info), 0);
+			T_EQ(info.wr_id, i);
+			T_EQ(info.comp_status, IRDMA_COMPL_STATUS_SUCCESS);
+			T_MEMEQ(src, expect, n);
+			free(expect);
+			continue;
+		}
+		T_EQ(t_poll(&p.ca, &info), 0);
+		T_EQ(info.wr_id, i);
+		T_EQ(info.comp_status, IRDMA_COMPL_STATUS_SUCCESS);
+		if (k == 1)
+			T_MEMEQ(rem, src, n);
+	}
+	T_CHECK(t_cq_quiet(&p.ca));
+	T_CHECK(t_cq_quiet(&p.cb));
+	T_CHECK(xstat(p.da.dev, p.qa.id, "retransmits") > 0);
+	T_CHECK(xstat(p.da.dev, -1, "tx_fault_drops") > 0);
+	T_CHECK(xstat(p.da.dev, -1, "rx_icrc_errors") + xstat(p.db.dev, -1, "rx_icrc_errors") > 0);
+	printf("# retransmits %" PRIu64 ", drops %" PRIu64 "+%" PRIu64 ", icrc %" PRIu64 "+%" PRIu64 "\n",
+	       xstat(p.da.dev, p.qa.id, "retransmits"), xstat(p.da.dev, -1, "tx_fault_drops"),
+	       xstat(p.db.dev, -1, "tx_fault_drops"), xstat(p.da.dev, -1, "rx_icrc_errors"),
+	       xstat(p.db.dev, -1, "rx_icrc_errors"));
+	t_pair_close(&p);
+	free(src);
+	free(dst);
+	free(rem);
+}
+
+/* Every frame corrupted: the ICRC check drops them all, the requester retries retry_cnt
+ * times and completes with RETRY_EXC. */
+T_CASE(retry_exhausted)
+{
+	uint8_t *src = t_zalloc(64);
+	struct irdma_cq_poll_info info;
+	struct irdma_sge s;
+	struct t_pair p;
+
+	t_timeout = 1;
+	t_retry_cnt = 2;
+	T_EQ(open_lossy(&p, 3, 0, 0, 0, 1000000), 0);
+	t_timeout = 14;
+	t_retry_cnt = 7;
+	s = (struct irdma_sge){ (uintptr_t)src, 64, t_mr(&p.da, src, 64, 0) };
+	T_EQ(t_write(&p.qa, 1, &s, 1, 0, 0, false), 0);
+	T_EQ(t_poll(&p.ca, &info), 0);
+	T_EQ(info.wr_id, 1);
+	T_EQ(info.comp_status, IRDMA_COMPL_STATUS_FLUSHED);
+	T_EQ(info.minor_err, FLUSH_RETRY_EXC_ERR);
+	T_EQ(xstat(p.db.dev, -1, "rx_icrc_errors"), 3);
+	T_EQ(xstat(p.da.dev, p.qa.id, "retransmits"), 2);
+	t_pair_close(&p);
+	free(src);
+}
+
+/* No receive ever posted, rnr_retry 1: RNR_RETRY_EXC after one retry. */
+T_CASE(rnr_retry_exhausted)
+{
+	uint8_t *src = t_zalloc(64);
+	struct irdma_cq_poll_info info;
+	struct irdma_sge s;
+	struct t_pair p;
+
+	t_rnr_retry = 1;
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	t_rnr_retry = 7;
+	s = (struct irdma_sge){ (uintptr_t)src, 64, t_mr(&p.da, src, 64, 0) };
+	T_EQ(t_send(&p.qa, 1, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	T_EQ(t_poll(&p.ca, &info), 0);
+	T_EQ(info.wr_id, 1);
+	T_EQ(info.comp_status, IRDMA_COMPL_STATUS_FLUSHED);
+	T_EQ(info.minor_err, FLUSH_RNR_RETRY_EXC_ERR);
+	T_EQ(xstat(p.da.dev, p.qa.id, "rx_rnr_naks"), 2);
+	t_pair_close(&p);
+	free(src);
+}
+
+/* More WRs posted at once than the transport takes (1024): the rest wait in the SQ and go
+ * out as earlier ones complete, in order. */
+T_CASE(many_in_flight)
+{
+	struct t_qp_caps caps = t_default_caps;
+	uint8_t *src = t_zalloc(2048 * 8), *dst = t_zalloc(2048 * 8);
+	struct irdma_cq_poll_info info;
+	struct t_dev da, db;
+	struct t_cq ca, cb;
+	struct t_qp qa, qb;
+	uint32_t ls, rk, i;
+
+	caps.max_send_wr = 2000;
+	T_EQ(t_dev_open(&da, 2, 61, 1024), 0);
+	T_EQ(t_dev_open(&db, 2, 62, 1024), 0);
+	t_devs[0] = &da;
+	t_devs[1] = &db;
+	T_EQ(t_cq_create(&da, &ca, 2048), 0);
+	T_EQ(t_cq_create(&db, &cb, 16), 0);
+	T_EQ(t_qp_create(&da, &qa, IRDMA_HW_QP_RC, &ca, &ca, &caps), 0);
+	T_EQ(t_qp_create(&db, &qb, IRDMA_HW_QP_RC, &cb, &cb, &t_default_caps), 0);
+	T_EQ(t_qp_connect(&qa, &qb, 1024, T_ACC_ALL), 0);
+	t_fill(src, 2048 * 8, 99);
+	ls = t_mr(&da, src, 2048 * 8, 0);
+	rk = t_mr(&db, dst, 2048 * 8, T_ACC_ALL);
+	for (i = 0; i < 2000; i++) {
+		struct irdma_sge s = { (uintptr_t)src + 8 * i, 8, ls };
+
+		T_EQ(t_write(&qa, i, &s, 1, (uintptr_t)dst + 8 * i, rk, false), 0);
+	}
+	for (i = 0; i < 2000; i++) {
+		T_EQ(t_poll(&ca, &info), 0);
+		T_EQ(info.wr_id, i);
+		T_EQ(info.comp_status, IRDMA_COMPL_STATUS_SUCCESS);
+		if (t_case_failures)
+			break;
+	}
+	T_MEMEQ(dst, src, 2000 * 8);
+	t_qp_destroy(&qa);
+	t_qp_destroy(&qb);
+	t_cq_destroy(&ca);
+	t_cq_destroy(&cb);
+	t_dev_close(&da);
+	t_dev_close(&db);
+	t_devs[0] = t_devs[1] = NULL;
+	free(src);
+	free(dst);
+}
+
+/* CQ resize: new CQEs go to the new ring (head 0, polarity 1) once software drained the
+ * old one; the overflow check follows the new ring's consumer index. */
+T_CASE(cq_resize)
+{
+	uint8_t *src = t_zalloc(64), *dst = t_zalloc(64);
+	struct irdma_cq_poll_info info;
+	struct irdma_sge s, r;
+	struct t_pair p;
+	uint32_t n2 = 256, i;
+	uint8_t *ring2 = t_zalloc((size_t)n2 * 32);
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	s = (struct irdma_sge){ (uintptr_t)src, 16, t_mr(&p.da, src, 64, 0) };
+	r = (struct irdma_sge){ (uintptr_t)dst, 64, t_mr(&p.db, dst, 64, IRDMA_HW_ACCESS_LOCAL_WRITE) };
+	for (i = 0; i < 5; i++) {
+		T_EQ(t_post_recv(&p.qb, i, &r, 1), 0);
+		T_EQ(t_send(&p.qa, i, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+		T_EQ(t_poll(&p.ca, &info), 0);
+		T_EQ(t_poll(&p.cb, &info), 0);
+		T_EQ(info.wr_id, i);
+	}
+	T_EQ(hw->cq_resize(p.db.dev, p.cb.id, ring2, (uintptr_t)ring2, n2), 0);
+	irdma_uk_cq_resize(&p.cb.uk, ring2, (int)n2);
+	for (i = 5; i < 5 + 3 * n2 / 4; i++) {
+		t_fill(src, 16, i);
+		T_EQ(t_post_recv(&p.qb, i, &r, 1), 0);
+		T_EQ(t_send(&p.qa, i, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+		T_EQ(t_poll(&p.ca, &info), 0);
+		T_EQ(t_poll(&p.cb, &info), 0);
+		T_EQ(info.wr_id, i);
+		T_MEMEQ(dst, src, 16);
+		if (t_case_failures)
+			break;
+	}
+	T_CHECK(!has_cq_err(&p.db));
+	T_EQ(xstat(p.db.dev, -1, "cq_overflows"), 0);
+	t_pair_close(&p);
+	free(ring2);
+	free(src);
+	free(dst);
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	t_eal_init("engine");
+	rc = t_main(argc, argv);
+	t_eal_fini();
+	return rc;
+}

@@ -1,0 +1,467 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Error paths of the soft device: the exact completion status on both sides for protection
+ * and protocol violations, the QP moving to ERR, flush of outstanding work (one replayed
+ * CQE on GEN_1/2, one CQE per WQE on GEN_3), CQ overflow as an error event with no write
+ * outside the ring, and nothing ever written outside a registered region.
+ */
+#include "soft_test.h"
+
+static void expect_cqe(struct t_cq *cq, uint64_t wr_id, enum irdma_cmpl_status st,
+		       uint16_t minor)
+{
+	struct irdma_cq_poll_info info;
+
+	T_EQ(t_poll(cq, &info), 0);
+	T_EQ(info.wr_id, wr_id);
+	T_EQ(info.comp_status, st);
+	T_EQ(info.minor_err, minor);
+}
+
+static bool zero(const uint8_t *p, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (p[i])
+			return false;
+	return true;
+}
+
+static bool has_event(struct t_dev *d, enum irdma_hw_event_type t, uint32_t id)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->events.n && i < 64; i++)
+		if (d->events.ev[i].type == t && d->events.ev[i].id == id)
+			return true;
+	return false;
+}
+
+/* A bad lkey on the requester: LOC_PROT for it, the WRs behind it and the posted receives
+ * flushed, nothing reaches the peer. */
+static void local_protection(uint8_t gen)
+{
+	uint8_t *src = t_zalloc(256), *dst = t_zalloc(256), *rb = t_zalloc(256);
+	struct irdma_sge s, bad, r;
+	struct t_pair p;
+	uint32_t ls;
+
+	T_EQ(t_pair_open(&p, gen, 1024, &t_default_caps, T_ACC_ALL), 0);
+	ls = t_mr(&p.da, src, 256, 0);
+	r = (struct irdma_sge){ (uintptr_t)rb, 256, t_mr(&p.da, rb, 256, IRDMA_HW_ACCESS_LOCAL_WRITE) };
+	T_EQ(t_post_recv(&p.qa, 70, &r, 1), 0);
+	T_EQ(t_post_recv(&p.qa, 71, &r, 1), 0);
+	{
+		struct irdma_sge pr = { (uintptr_t)dst, 256,
+					t_mr(&p.db, dst, 256, IRDMA_HW_ACCESS_LOCAL_WRITE) };
+
+		T_EQ(t_post_recv(&p.qb, 80, &pr, 1), 0);
+	}
+	s = (struct irdma_sge){ (uintptr_t)src, 16, ls };
+	bad = (struct irdma_sge){ (uintptr_t)src, 16, ls ^ 0x1 }; /* wrong key byte */
+	T_EQ(t_send(&p.qa, 1, IRDMA_OP_TYPE_SEND, &bad, 1, false), 0);
+	T_EQ(t_send(&p.qa, 2, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	T_EQ(t_send(&p.qa, 3, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	expect_cqe(&p.ca, 1, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_PROT_ERR);
+	expect_cqe(&p.ca, 2, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	expect_cqe(&p.ca, 3, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	expect_cqe(&p.ca, 70, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	expect_cqe(&p.ca, 71, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	T_CHECK(t_cq_quiet(&p.ca));
+	T_CHECK(t_cq_quiet(&p.cb));
+	T_EQ(t_qp_get_state(&p.qa), IRDMA_HW_QPS_ERR);
+	T_CHECK(has_event(&p.da, IRDMA_HW_EVENT_QP_FATAL, p.qa.id));
+	T_CHECK(zero(dst, 256));
+	/* Posting to a QP in error: flushed too. */
+	T_EQ(t_send(&p.qa, 4, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	expect_cqe(&p.ca, 4, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	t_pair_close(&p);
+	free(src);
+	free(dst);
+	free(rb);
+}
+
+T_CASE(local_protection_all_gens)
+{
+	local_protection(1);
+	local_protection(2);
+	local_protection(3);
+}
+
+T_CASE(local_key_from_other_pd)
+{
+	uint8_t *src = t_zalloc(64);
+	struct irdma_hw_mr_ctx m;
+	struct irdma_sge s;
+	struct t_pair p;
+	uint32_t pd2, stag;
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	T_EQ(hw->pd_alloc(p.da.dev, &pd2), 0);
+	memset(&m, 0, sizeof(m));
+	m.pd_id = pd2;
+	m.va = (uintptr_t)src;
+	m.length = 64;
+	m.host_addr = src;
+	T_EQ(hw->mr_reg(p.da.dev, &m, &stag), 0);
+	s = (struct irdma_sge){ (uintptr_t)src, 8, stag };
+	T_EQ(t_write(&p.qa, 9, &s, 1, 0, 0, false), 0);
+	expect_cqe(&p.ca, 9, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_PROT_ERR);
+	/* and the READ target needs local write */
+	t_pair_close(&p);
+	free(src);
+}
+
+T_CASE(read_target_needs_local_write)
+{
+	uint8_t *loc = t_zalloc(64), *rem = t_zalloc(64);
+	struct irdma_sge s;
+	struct t_pair p;
+	uint32_t rk;
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	rk = t_mr(&p.db, rem, 64, IRDMA_HW_ACCESS_REMOTE_READ);
+	s = (struct irdma_sge){ (uintptr_t)loc, 64, t_mr(&p.da, loc, 64, 0) };
+	T_EQ(t_read(&p.qa, 5, &s, 1, (uintptr_t)rem, rk), 0);
+	expect_cqe(&p.ca, 5, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_PROT_ERR);
+	t_pair_close(&p);
+	free(loc);
+	free(rem);
+}
+
+/* Remote access violations: REM_ACCESS at the requester, the responder QP in ERR with its
+ * receives flushed, and not one byte written. */
+static void remote_access(uint8_t gen, int kind)
+{
+	uint8_t *src = t_zalloc(4096), *tgt = t_zalloc(8192), *rb = t_zalloc(64);
+	struct irdma_sge s, r;
+	struct t_pair p;
+	uint32_t rk, ls;
+	int rc;
+
+	T_EQ(t_pair_open(&p, gen, 1024, &t_default_caps, T_ACC_ALL), 0);
+	t_fill(src, 4096, 1);
+	ls = t_mr(&p.da, src, 4096, IRDMA_HW_ACCESS_LOCAL_WRITE);
+	r = (struct irdma_sge){ (uintptr_t)rb, 64, t_mr(&p.db, rb, 64, IRDMA_HW_ACCESS_LOCAL_WRITE) };
+	T_EQ(t_post_recv(&p.qb, 90, &r, 1), 0);
+	switch (kind) {
+	case 0: /* no remote write right */
+		rk = t_mr(&p.db, tgt + 4096, 2048, IRDMA_HW_ACCESS_LOCAL_WRITE | IRDMA_HW_ACCESS_REMOTE_READ);
+		s = (struct irdma_sge){ (uintptr_t)src, 100, ls };
+		rc = t_write(&p.qa, 1, &s, 1, (uintptr_t)tgt + 4096, rk, false);
+		break;
+	case 1: /* one byte past the end, on the last packet of a 3-packet write */
+		rk = t_mr(&p.db, tgt + 4096, 2048, IRDMA_HW_ACCESS_LOCAL_WRITE | IRDMA_HW_ACCESS_REMOTE_WRITE);
+		s = (struct irdma_sge){ (uintptr_t)src, 2049, ls };
+		rc = t_write(&p.qa, 1, &s, 1, (uintptr_t)tgt + 4096, rk, false);
+		break;
+	case 2: /* one byte before the start */
+		rk = t_mr(&p.db, tgt + 4096, 2048, IRDMA_HW_ACCESS_LOCAL_WRITE | IRDMA_HW_ACCESS_REMOTE_WRITE);
+		s = (struct irdma_sge){ (uintptr_t)src, 10, ls };
+		rc = t_write(&p.qa, 1, &s, 1, (uintptr_t)tgt + 4095, rk, false);
+		break;
+	case 3: /* READ without remote read right */
+		rk = t_mr(&p.db, tgt + 4096, 2048, IRDMA_HW_ACCESS_LOCAL_WRITE | IRDMA_HW_ACCESS_REMOTE_WRITE);
+		s = (struct irdma_sge){ (uintptr_t)src, 100, ls };
+		rc = t_read(&p.qa, 1, &s, 1, (uintptr_t)tgt + 4096, rk);
+		break;
+	default: /* unknown rkey */
+		rk = t_mr(&p.db, tgt + 4096, 2048, T_ACC_ALL);
+		s = (struct irdma_sge){ (uintptr_t)src, 100, ls };
+		rc = t_write(&p.qa, 1, &s, 1, (uintptr_t)tgt + 4096, rk + 0x100, false);
+		break;
+	}
+	T_EQ(rc, 0);
+	expect_cqe(&p.ca, 1, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_REM_ACCESS_ERR);
+	expect_cqe(&p.cb, 90, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	T_EQ(t_qp_get_state(&p.qb), IRDMA_HW_QPS_ERR);
+	T_EQ(t_qp_get_state(&p.qa), IRDMA_HW_QPS_ERR);
+	T_CHECK(has_event(&p.db, IRDMA_HW_EVENT_QP_ACCESS_ERR, p.qb.id));
+	T_CHECK(zero(tgt, 8192));
+	T_CHECK(zero(rb, 64));
+	if (kind == 3) { /* nothing read back into the local buffer */
+		uint8_t orig[4096];
+
+		t_fill(orig, 4096, 1);
+		T_MEMEQ(src, orig, 4096);
+	}
+	t_pair_close(&p);
+	free(src);
+	free(tgt);
+	free(rb);
+}
+
+T_CASE(remote_access_violations)
+{
+	int k;
+	uint8_t g;
+
+	for (g = 2; g <= 3; g++)
+		for (k = 0; k < 5; k++)
+			remote_access(g, k);
+	remote_access(1, 1);
+}
+
+/* QP access flags without remote write: the responder refuses the operation itself
+ * (invalid request), whatever the MR allows. */
+T_CASE(qp_access_flags)
+{
+	uint8_t *src = t_zalloc(64), *tgt = t_zalloc(64);
+	struct irdma_sge s;
+	struct t_pair p;
+	uint32_t rk;
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, IRDMA_HW_ACCESS_REMOTE_READ), 0);
+	rk = t_mr(&p.db, tgt, 64, T_ACC_ALL);
+	s = (struct irdma_sge){ (uintptr_t)src, 8, t_mr(&p.da, src, 64, 0) };
+	T_EQ(t_write(&p.qa, 1, &s, 1, (uintptr_t)tgt, rk, false), 0);
+	expect_cqe(&p.ca, 1, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_REM_INV_REQ_ERR);
+	T_EQ(t_qp_get_state(&p.qb), IRDMA_HW_QPS_ERR);
+	T_CHECK(has_event(&p.db, IRDMA_HW_EVENT_QP_REQ_ERR, p.qb.id));
+	T_CHECK(zero(tgt, 64));
+	t_pair_close(&p);
+	free(src);
+	free(tgt);
+}
+
+/* A SEND longer than the receive WQE: LOC_LEN at the responder, REM_INV_REQ at the
+ * requester, nothing written past the receive buffer. */
+static void send_too_long(uint8_t gen)
+{
+	uint8_t *src = t_zalloc(4096), *dst = t_zalloc(4096);
+	struct irdma_sge s, r;
+	struct t_pair p;
+
+	T_EQ(t_pair_open(&p, gen, 1024, &t_default_caps, T_ACC_ALL), 0);
+	t_fill(src, 4096, 2);
+	r = (struct irdma_sge){ (uintptr_t)dst, 1500,
+				t_mr(&p.db, dst, 1500, IRDMA_HW_ACCESS_LOCAL_WRITE) };
+	T_EQ(t_post_recv(&p.qb, 30, &r, 1), 0);
+	T_EQ(t_post_recv(&p.qb, 31, &r, 1), 0);
+	s = (struct irdma_sge){ (uintptr_t)src, 2000, t_mr(&p.da, src, 4096, 0) };
+	T_EQ(t_send(&p.qa, 1, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	expect_cqe(&p.ca, 1, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_REM_INV_REQ_ERR);
+	expect_cqe(&p.cb, 30, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_LOC_LEN_ERR);
+	expect_cqe(&p.cb, 31, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	T_CHECK(zero(dst + 1500, 4096 - 1500));
+	t_pair_close(&p);
+	free(src);
+	free(dst);
+}
+
+T_CASE(send_longer_than_receive)
+{
+	send_too_long(1);
+	send_too_long(2);
+	send_too_long(3);
+}
+
+/* A receive WQE with a bad lkey: LOC_PROT at the responder, REM_OP at the requester. */
+T_CASE(receive_bad_lkey)
+{
+	uint8_t *src = t_zalloc(64), *dst = t_zalloc(64);
+	struct irdma_sge s, r;
+	struct t_pair p;
+
+	T_EQ(t_pair_open(&p, 3, 1024, &t_default_caps, T_ACC_ALL), 0);
+	r = (struct irdma_sge){ (uintptr_t)dst, 64, t_mr(&p.db, dst, 64, 0) }; /* no local write */
+	T_EQ(t_post_recv(&p.qb, 30, &r, 1), 0);
+	s = (struct irdma_sge){ (uintptr_t)src, 10, t_mr(&p.da, src, 64, 0) };
+	T_EQ(t_send(&p.qa, 1, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	expect_cqe(&p.ca, 1, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_REM_OP_ERR);
+	expect_cqe(&p.cb, 30, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_PROT_ERR);
+	T_CHECK(zero(dst, 64));
+	t_pair_close(&p);
+	free(src);
+	free(dst);
+}
+
+/* No receive posted: RNR NAKs until one is (rnr_retry 7 = forever). */
+T_CASE(rnr_then_receive)
+{
+	uint8_t *src = t_zalloc(64), *dst = t_zalloc(64);
+	struct irdma_cq_poll_info info;
+	struct irdma_sge s, r;
+	struct t_pair p;
+	uint64_t v[32];
+	const char *names[32];
+	int n, i;
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	t_fill(src, 64, 4);
+	s = (struct irdma_sge){ (uintptr_t)src, 64, t_mr(&p.da, src, 64, 0) };
+	T_EQ(t_send(&p.qa, 1, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	T_CHECK(t_cq_quiet(&p.ca));
+	r = (struct irdma_sge){ (uintptr_t)dst, 64, t_mr(&p.db, dst, 64, IRDMA_HW_ACCESS_LOCAL_WRITE) };
+	T_EQ(t_post_recv(&p.qb, 2, &r, 1), 0);
+	expect_cqe(&p.ca, 1, IRDMA_COMPL_STATUS_SUCCESS, 0);
+	T_EQ(t_poll(&p.cb, &info), 0);
+	T_EQ(info.wr_id, 2);
+	T_MEMEQ(dst, src, 64);
+	n = hw->xstats_names(p.da.dev, p.qa.id, names, 32);
+	T_CHECK(n > 0 && n <= 32);
+	T_EQ(hw->xstats_get(p.da.dev, p.qa.id, v, 32), n);
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], "rx_rnr_naks") == 0)
+			T_CHECK(v[i] >= 1);
+	t_pair_close(&p);
+	free(src);
+	free(dst);
+}
+
+/* Moving a QP to ERR flushes posted sends and receives, in order, on every generation. */
+static void flush_on_error(uint8_t gen)
+{
+	uint8_t *buf = t_zalloc(64);
+	struct irdma_sge s, r;
+	struct t_pair p;
+	uint32_t lk;
+	int i;
+
+	T_EQ(t_pair_open(&p, gen, 1024, &t_default_caps, T_ACC_ALL), 0);
+	lk = t_mr(&p.da, buf, 64, IRDMA_HW_ACCESS_LOCAL_WRITE);
+	s = (struct irdma_sge){ (uintptr_t)buf, 8, lk };
+	r = (struct irdma_sge){ (uintptr_t)buf, 64, lk };
+	for (i = 0; i < 3; i++)
+		T_EQ(t_post_recv(&p.qa, 100 + i, &r, 1), 0);
+	T_EQ(t_qp_state(&p.qa, IRDMA_HW_QPS_ERR), 0);
+	for (i = 0; i < 3; i++)
+		expect_cqe(&p.ca, 100 + i, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	/* sends posted in ERR, some unsignaled: each still reported flushed */
+	for (i = 0; i < 4; i++)
+		T_EQ(t_send(&p.qa, 200 + i, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	for (i = 0; i < 4; i++)
+		expect_cqe(&p.ca, 200 + i, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	/* receives posted in ERR: flushed on the next flush request (modify to ERR) */
+	T_EQ(t_post_recv(&p.qa, 300, &r, 1), 0);
+	T_EQ(t_qp_state(&p.qa, IRDMA_HW_QPS_ERR), 0);
+	expect_cqe(&p.ca, 300, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	T_CHECK(t_cq_quiet(&p.ca));
+	t_pair_close(&p);
+	free(buf);
+}
+
+T_CASE(flush_on_error_all_gens)
+{
+	flush_on_error(1);
+	flush_on_error(2);
+	flush_on_error(3);
+}
+
+/* More completions than the CQ holds: an error event, the QP in ERR, no byte outside the
+ * ring (the guard page after it is intact, checked at destroy). */
+static void cq_overflow(uint8_t gen)
+{
+	struct t_dev da, db;
+	struct t_cq ca, cb;
+	struct t_qp qa, qb;
+	int i, rc = 0;
+
+	T_EQ(t_dev_open(&da, gen, 31, 1024), 0);
+	T_EQ(t_dev_open(&db, gen, 32, 1024), 0);
+	t_devs[0] = &da;
+	t_devs[1] = &db;
+	T_EQ(t_cq_create(&da, &ca, 3), 0);
+	T_EQ(t_cq_create(&db, &cb, 64), 0);
+	T_EQ(t_qp_create(&da, &qa, IRDMA_HW_QP_RC, &ca, &ca, &t_default_caps), 0);
+	T_EQ(t_qp_create(&db, &qb, IRDMA_HW_QP_RC, &cb, &cb, &t_default_caps), 0);
+	T_EQ(t_qp_connect(&qa, &qb, 1024, T_ACC_ALL), 0);
+	for (i = 0; i < 40 && rc == 0; i++)
+		rc = irdma_nop(&qa.uk, i, true, true);
+	for (i = 0; i < 200; i++)
+		t_progress();
+	T_CHECK(has_event(&da, IRDMA_HW_EVENT_CQ_ERR, ca.id));
+	T_EQ(t_qp_get_state(&qa), IRDMA_HW_QPS_ERR);
+	{
+		uint64_t v[32];
+		const char *names[32];
+		int n = hw->xstats_names(da.dev, -1, names, 32), k;
+
+		T_EQ(hw->xstats_get(da.dev, -1, v, 32), n);
+		for (k = 0; k < n; k++)
+			if (strcmp(names[k], "cq_overflows") == 0)
+				T_EQ(v[k], 1);
+	}
+	t_qp_destroy(&qa);
+	t_qp_destroy(&qb);
+	t_cq_destroy(&ca);
+	t_cq_destroy(&cb);
+	t_dev_close(&da);
+	t_dev_close(&db);
+	t_devs[0] = t_devs[1] = NULL;
+}
+
+T_CASE(cq_overflow_all_gens)
+{
+	cq_overflow(1);
+	cq_overflow(2);
+	cq_overflow(3);
+}
+
+/* Destroying a QP with work outstanding; the peer's later packets are dropped. */
+T_CASE(qp_destroy_with_work)
+{
+	uint8_t *buf = t_zalloc(4096);
+	struct irdma_sge s, r;
+	struct t_pair p;
+	uint32_t lk, lb;
+	int i;
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	lk = t_mr(&p.da, buf, 4096, IRDMA_HW_ACCESS_LOCAL_WRITE);
+	lb = t_mr(&p.db, buf, 4096, IRDMA_HW_ACCESS_LOCAL_WRITE);
+	s = (struct irdma_sge){ (uintptr_t)buf, 4000, lk };
+	r = (struct irdma_sge){ (uintptr_t)buf, 4096, lb };
+	T_EQ(t_post_recv(&p.qb, 1, &r, 1), 0);
+	for (i = 0; i < 8; i++)
+		T_EQ(t_send(&p.qa, i, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	T_EQ(hw->cq_destroy(p.da.dev, p.ca.id), -EBUSY); /* QPs still on it */
+	hw->progress(p.da.dev, 2);
+	t_qp_destroy(&p.qb);
+	for (i = 0; i < 1000; i++)
+		t_progress();
+	t_qp_destroy(&p.qa);
+	for (i = 0; i < 100; i++)
+		t_progress();
+	t_cq_destroy(&p.ca);
+	t_cq_destroy(&p.cb);
+	t_dev_close(&p.da);
+	t_dev_close(&p.db);
+	t_devs[0] = t_devs[1] = NULL;
+	free(buf);
+}
+
+/* MW bind refused: the region does not allow binding. */
+T_CASE(mw_bind_error)
+{
+	struct irdma_post_sq_info si;
+	uint8_t *win = t_zalloc(4096);
+	struct t_pair p;
+	uint32_t mr, mw;
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	mr = t_mr(&p.db, win, 4096, IRDMA_HW_ACCESS_LOCAL_WRITE);
+	T_EQ(hw->mw_alloc(p.db.dev, p.db.pd, IRDMA_HW_MW_TYPE_2, &mw), 0);
+	t_sq_info(&si, 5, IRDMA_OP_TYPE_BIND_MW);
+	si.op.bind_window.mr_stag = mr;
+	si.op.bind_window.mw_stag = mw;
+	si.op.bind_window.va = win;
+	si.op.bind_window.bind_len = 4096;
+	si.op.bind_window.addressing_type = IRDMA_ADDR_TYPE_VA_BASED;
+	si.op.bind_window.ena_writes = true;
+	T_EQ(irdma_uk_mw_bind(&p.qb.uk, &si, true), 0);
+	expect_cqe(&p.cb, 5, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_MW_BIND_ERR);
+	t_pair_close(&p);
+	free(win);
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	t_eal_init("errors");
+	rc = t_main(argc, argv);
+	t_eal_fini();
+	return rc;
+}
