@@ -376,6 +376,17 @@ static void linger(struct pp_ctx *c)
 			rte_pmd_irdma_idle(c->dev);
 }
 
+/* Idle step of the exchange: the peer's RTR may wait for our ARP/ND answer, and only the
+ * application drives an inline engine. */
+static int serve(void *arg)
+{
+	struct pp_ctx *c = arg;
+
+	if (rte_pmd_irdma_progress(c->dev, 64) <= 0)
+		rte_pmd_irdma_idle(c->dev);
+	return 0;
+}
+
 int pp_session_run(struct pp_ctx *c)
 {
 	const struct pp_opts *o = c->o;
@@ -399,7 +410,7 @@ int pp_session_run(struct pp_ctx *c)
 		if (fd < 0)
 			return die("cannot connect to %s:%u: %s", o->server_host, o->tcp_port,
 				   strerror(-fd));
-		rc = pingpong_client_exchange(fd, &my, &rem, tmo, &step);
+		rc = pingpong_client_exchange_idle(fd, &my, &rem, tmo, &step, serve, c);
 		close(fd);
 		if (rc < 0)
 			return die("exchange with %s:%u failed %s: %s", o->server_host, o->tcp_port,
@@ -421,7 +432,7 @@ int pp_session_run(struct pp_ctx *c)
 			return -1;
 		}
 		if (rc == 0)
-			rc = pingpong_server_reply(fd, &my, tmo, &step);
+			rc = pingpong_server_reply_idle(fd, &my, tmo, &step, serve, c);
 		close(fd);
 		if (rc < 0)
 			return die("exchange with the client failed %s: %s", step ? step : "",
