@@ -202,7 +202,9 @@ static int ctx_connect(struct pp_ctx *c, const struct pingpong_dest *rem, uint32
 	memset(&ah, 0, sizeof(ah));
 	ah.is_global = 1;
 	ah.port_num = 1;
-	ah.grh.hop_limit = 1;
+	/* ibv_rc_pingpong asks for 1, but for RoCEv2 the kernel puts the route's hop limit in
+	 * the AV (rxe sends TTL 64); the PMD sends what the AV says, so ask for that. */
+	ah.grh.hop_limit = 64;
 	ah.grh.sgid_index = (uint8_t)c->o->gid_index;
 	memcpy(ah.grh.dgid.raw, rem->gid, 16);
 	c->remote_qpn = rem->qpn;
