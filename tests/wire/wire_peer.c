@@ -679,6 +679,7 @@ enum mixed_op { MX_SEND, MX_WRITE, MX_READ, MX_FADD, MX_NUM };
 
 struct mixed_slot {
 	uint32_t seed, len;       /* what the remote slot holds after the last WRITE */
+	uint32_t reads;           /* READs of it outstanding */
 };
 
 struct mixed_wr {
@@ -744,6 +745,11 @@ int wp_mixed(struct wp *w, unsigned int n, unsigned int window)
 				s.addr = lkey_addr(w, WP_SRC_OFF + lslot);
 				s.length = m->len;
 				wr.opcode = RTE_PMD_IRDMA_WR_RDMA_WRITE;
+				/* A READ retried after a lost response runs again at the
+				 * responder and would see this WRITE (IBA's READ/WRITE hazard):
+				 * fence behind outstanding READs of the slot, as verbs users do. */
+				if (slots[m->slot].reads)
+					wr.send_flags |= RTE_PMD_IRDMA_SEND_FENCE;
 				wr.wr.rdma.remote_addr = w->peer.addr + WP_WRITE_OFF + m->slot * 4096;
 				wr.wr.rdma.rkey = w->peer.rkey;
 				break;
@@ -751,6 +757,7 @@ int wp_mixed(struct wp *w, unsigned int n, unsigned int window)
 				m->len = slots[m->slot].len;
 				m->seed = slots[m->slot].seed;
 				m->dst = WP_DST_OFF + (posted % 256) * 4096;
+				slots[m->slot].reads++;
 				memset(w->buf + m->dst, 0xEE, m->len);
 				s.addr = lkey_addr(w, m->dst);
 				s.length = m->len;
@@ -801,6 +808,8 @@ int wp_mixed(struct wp *w, unsigned int n, unsigned int window)
 					fails++;
 					goto out;
 				}
+				if (m->op == MX_READ)
+					slots[m->slot].reads--;
 				if (m->op == MX_READ &&
 				    !pattern_ok(w->buf + m->dst, m->len, m->seed)) {
 					FAIL(w, "READ %lu of slot %u: wrong data", (unsigned long)id,
