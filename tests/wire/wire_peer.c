@@ -358,9 +358,12 @@ static void server_ud_recv(struct wp *w, const struct rte_pmd_irdma_wc *wc, uint
 		w->st.errors++;
 		return;
 	}
-	/* IPv4 GRH area: the IPv4 header sits in its last 20 bytes */
-	if (memcmp(g + 20 + 12, w->peer.gid + 12, 4) != 0 || memcmp(g + 20 + 16, w->me.gid + 12, 4)) {
-		FAIL(w, "UD: GRH area does not carry the peer's and our IPv4 addresses");
+	/* GRH area: IPv4 (mapped GIDs): the IPv4 header in its last 20 bytes; IPv6: the
+	 * IPv6 header itself */
+	if (w->peer.gid[10] == 0xff && w->peer.gid[11] == 0xff ?
+	    memcmp(g + 20 + 12, w->peer.gid + 12, 4) != 0 || memcmp(g + 20 + 16, w->me.gid + 12, 4) :
+	    memcmp(g + 8, w->peer.gid, 16) != 0 || memcmp(g + 24, w->me.gid, 16) != 0) {
+		FAIL(w, "UD: GRH area does not carry the peer's and our addresses");
 		w->st.errors++;
 		return;
 	}
