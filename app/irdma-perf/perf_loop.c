@@ -51,9 +51,14 @@ static int side_lcore(struct loop_ctx *c, unsigned int me, unsigned int timeout_
 
 	while (!c->abort) {
 		if (!s->done) {
+			uint64_t before = s->last_progress;
+
 			rc = perf_side_step(s);
 			if (rc < 0)
 				break;
+			/* Nothing moved: pause, and yield the CPU if another lcore shares it. */
+			if (rc == 0 && s->last_progress == before)
+				rte_pmd_irdma_idle(s->res->dev);
 			if (rc == 0 && stalled(s, rte_rdtsc(), c->timeout_tsc)) {
 				stall_error(s, timeout_s);
 				rc = s->error;

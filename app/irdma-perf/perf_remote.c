@@ -174,9 +174,13 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	/* The run. */
 	s.last_progress = rte_rdtsc();
 	for (;;) {
+		uint64_t before = s.last_progress;
+
 		rc = perf_side_step(&s);
 		if (rc)
 			break;
+		if (s.last_progress == before)
+			rte_pmd_irdma_idle(dev);
 		if (rte_rdtsc() - s.last_progress > rte_get_tsc_hz() * o->timeout_s) {
 			snprintf(s.err, sizeof(s.err), "no progress for %u s (posted %" PRIu64
 				 ", completed %" PRIu64 ", received %" PRIu64 ")", o->timeout_s,

@@ -139,6 +139,28 @@ T_CASE(silent_peers_time_out)
 	check_one_line_error("irdma-pingpong: ", "timed out");
 	sp_join(&p);
 
+	/* A peer that exchanges records and then never answers on the wire (its GID is nobody
+	 * on the loop): RC gives up (retries exhausted) or the run's watchdog fires. */
+	{
+		static const char rec[52] = "0000:000011:64f031:00000000000000000000ffffc612004d";
+		static const char done[5] = "done";
+		const struct sp_step gone[] = { { SP_READ, NULL, 52 }, { SP_WRITE, rec, 52 },
+						{ SP_EXPECT, done, 5 } };
+
+		T_EQ(sp_start_server(&p, gone, 3), 0);
+		snprintf(port, sizeof(port), "%u", p.port);
+		T_EQ(run_tool(pp_exe, "silent", "0", ARGS("--devargs", LOOPDEV, "-g", "1", "-p",
+							   port, "--timeout", "2", "127.0.0.1"),
+			      30000, &r), 0);
+		sp_join(&p);
+		T_CHECK(p.failed_step < 0);
+		T_EQ(r.status, 1);
+		T_CHECK_MSG(strstr(r.err, "irdma-pingpong: send completion with status") ||
+			    strstr(r.err, "irdma-pingpong: no completion for 2 s"),
+			    "stderr: %s", r.err);
+		T_CHECK(r.elapsed_ms < 15000);
+	}
+
 	/* A server nobody connects to gives up after --timeout too. */
 	snprintf(port, sizeof(port), "%u", free_port());
 	T_EQ(run_tool(pp_exe, "silent", "0", ARGS("--devargs", LOOPDEV, "-p", port, "--timeout",

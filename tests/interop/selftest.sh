@@ -11,7 +11,8 @@
 #   5. RDMA WRITE, RDMA READ, FETCH_ADD and CMP_SWAP on lib/roce against ib_write_lat,
 #      ib_read_lat and ib_atomic_lat, with perftest's TCP exchange, in both roles (through
 #      the hooks the PMD's interop tests use);
-#   6. teardown leaves no namespace and no QEMU behind.
+#   6. the same at path MTU 4096 and 2048 (netdev MTU 9000);
+#   7. teardown leaves no namespace and no QEMU behind.
 # Usage: selftest.sh PATH/TO/iop-roce-peer
 # Exit: 0 pass, 1 fail, 77 skip (only where QEMU cannot run: not root, no /dev/net/tun, no
 # qemu-system-x86_64 after trying to install it).
@@ -75,8 +76,11 @@ ok "rxe ready $(iop_elapsed "${IOP_GUEST_T0[1]}")s after boot start"
 #   TEST: ud, rc (ibv_*_pingpong) or write_lat, read_lat, atomic_lat, atomic_cs_lat (perftest)
 run_peer() {
 	local name=$1 role=$2 test=$3 size=$4 iters=$5 out rc=0 gout grc kind done_re=
-	local gargs=(-s "$size" -n "$iters")
+	local gargs=(-s "$size" -n "$iters") hargs=()
 	shift 5
+	# ibv_ud_pingpong has no -m: UD uses the port's active MTU
+	[ -n "${case_mtu:-}" ] && hargs+=(-m "$case_mtu")
+	[ -n "${case_mtu:-}" ] && [ "$test" != ud ] && gargs+=(-m "$case_mtu")
 	case "$test" in
 	ud | rc) kind=${test}_pingpong ;;
 	atomic_cs_lat) kind=atomic_lat gargs+=(-A CMP_AND_SWAP) ;;
@@ -90,14 +94,14 @@ run_peer() {
 	[ "$kind" = "${test}_pingpong" ] && done_re="^$iters iters in"
 	if [ "$role" = client ]; then
 		iop_peer_server 1 "$kind" "${gargs[@]}" || { not_ok "$name: guest server starts"; return; }
-		out=$(iop_ns timeout -k 2 40 "$peer_bin" -t "$test" -c "$(iop_guest_ip 1)" -s "$size" -n "$iters" -T 30 "$@" 2>&1) || rc=$?
+		out=$(iop_ns timeout -k 2 40 "$peer_bin" -t "$test" -c "$(iop_guest_ip 1)" -s "$size" -n "$iters" -T 30 "${hargs[@]}" "$@" 2>&1) || rc=$?
 		gout=$(iop_peer_wait 1 "$kind" 20)
 		grc=$?
 		iop_peer_stop 1 "$kind"
 		echo "$out" | sed 's/^/#   host: /'
 	else
 		local log=$IOP_RUN/peer-$((step + 1)).log pid
-		iop_ns timeout -k 2 40 "$peer_bin" -t "$test" -l "$IOP_BR_IP" -s "$size" -n "$iters" -T 30 "$@" >"$log" 2>&1 &
+		iop_ns timeout -k 2 40 "$peer_bin" -t "$test" -l "$IOP_BR_IP" -s "$size" -n "$iters" -T 30 "${hargs[@]}" "$@" >"$log" 2>&1 &
 		pid=$!
 		iop_track_pid "$pid"
 		iop_wait_until 10 0.1 grep -q '^listening on' "$log" || { cat "$log"; not_ok "$name: host server listens"; return; }
@@ -139,7 +143,22 @@ run_peer "FETCH_ADD, ib_atomic_lat client vs lib/roce server (our word + 5)" ser
 run_peer "CMP_SWAP, lib/roce client vs ib_atomic_lat -A CMP_AND_SWAP server" client atomic_cs_lat 8 5
 run_peer "CMP_SWAP, ib_atomic_lat -A CMP_AND_SWAP client vs lib/roce server" server atomic_cs_lat 8 5
 
-# --- 6. teardown leaves nothing behind
+# --- 6. jumbo frames: path MTU 4096 and 2048 (netdev MTU 9000 on the guest and the bridge)
+if iop_guest_set_mtu 1 9000; then
+	ok "MTU 9000 on the bridge and the guest; rxe0 active MTU 4096"
+	case_mtu=4096
+	run_peer "MTU 4096: RC 20000 B (5 packets), lib/roce client vs ibv_rc_pingpong server" client rc 20000 8
+	run_peer "MTU 4096: UD 4096 B, ibv_ud_pingpong client vs lib/roce server" server ud 4096 8
+	run_peer "MTU 4096: RDMA WRITE 9000 B both ways, ib_write_lat client vs lib/roce server" server write_lat 9000 5
+	run_peer "MTU 4096: RDMA READ 9000 B, lib/roce client vs ib_read_lat server" client read_lat 9000 5
+	case_mtu=2048
+	run_peer "MTU 2048: RC 20000 B (10 packets), ibv_rc_pingpong client vs lib/roce server" server rc 20000 8
+	case_mtu=
+else
+	not_ok "MTU 9000 on the bridge and the guest; rxe0 active MTU 4096"
+fi
+
+# --- 7. teardown leaves nothing behind
 qpid=$(iop_guest_pid 1)
 ns=$IOP_NS
 iop_session_end

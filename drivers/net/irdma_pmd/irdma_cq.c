@@ -210,7 +210,6 @@ rte_pmd_irdma_cq_destroy(struct rte_pmd_irdma_cq *pub)
 	dev->retired_cq.completions += cq->stats.completions;
 	dev->retired_cq.error_completions += cq->stats.error_completions;
 	dev->retired_cq.flush_completions += cq->stats.flush_completions;
-	dev->retired_cq.overflows += cq->stats.overflows;
 	dev->retired_cq.events += cq->stats.events;
 	cq_free_old(cq);
 	irdma_shadow_free(dev, &cq->shadow);

@@ -57,10 +57,8 @@ irdma_dev_async_cb(void *arg, const struct irdma_hw_event *ev)
 	struct rte_pmd_irdma_dev *dev = arg;
 
 	if (ev->type == IRDMA_HW_EVENT_CQ_ERR && ev->id < dev->n_cq_ids &&
-	    dev->cq_by_id[ev->id] != NULL) {
+	    dev->cq_by_id[ev->id] != NULL)
 		dev->cq_by_id[ev->id]->in_error = 1;
-		dev->cq_by_id[ev->id]->stats.overflows++;
-	}
 	/* A QP the device moved to ERR: from now on its posts ask for a flush (post path). */
 	if ((ev->type == IRDMA_HW_EVENT_QP_FATAL || ev->type == IRDMA_HW_EVENT_QP_REQ_ERR ||
 	     ev->type == IRDMA_HW_EVENT_QP_ACCESS_ERR) && ev->id < dev->n_qp_ids &&
