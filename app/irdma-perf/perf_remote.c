@@ -86,6 +86,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	cfg.inline_size = p.inline_size;
 	cfg.gid_index = o->gid_index;
 	cfg.atomics = m == PERF_ATOMIC_LAT;
+	cfg.reads = m == PERF_ATOMIC_LAT || m == PERF_READ_LAT || m == PERF_READ_BW;
 	rc = perf_res_create(&r, dev, &cfg, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "irdma-perf: %s\n", err);

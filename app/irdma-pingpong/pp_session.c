@@ -1,10 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * pp_session.c: one endpoint of irdma-pingpong (ibv_rc_pingpong / ibv_ud_pingpong), compatible on the
+ * One endpoint of irdma-pingpong (ibv_rc_pingpong / ibv_ud_pingpong), compatible on the
  * wire and in the out-of-band exchange (the 52-byte record and "done"), so either side can
- * be a real rdma-core peer:
- *
- *   irdma-pingpong [EAL options] -- --devargs soft,port=...,ip=... [-s N -n N ...] [server]
+ * be a real rdma-core peer.
  *
  * Each side keeps rx_depth receives posted; the client sends first, and each side sends
  * again once its previous send and the peer's next message have both completed. UD

@@ -285,23 +285,36 @@ static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ft
 	return 0;
 }
 
+static char prefix[64];
+
+static void remove_prefix_dir(void)
+{
+	char dir[96];
+
+	snprintf(dir, sizeof(dir), "/var/run/dpdk/%s", prefix + strlen("--file-prefix="));
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(int argc, char **argv)
 {
-	char prefix[64], dir[96];
 	char *eal[] = { argv[0], "--no-pci", "--no-huge", "-m", "512", "--no-shconf", prefix,
 			"-l", "0-1", "--log-level=lib.eal:warning",
 			"--log-level=pmd.net.irdma.*:warning", NULL };
 	int rc;
 
 	snprintf(prefix, sizeof(prefix), "--file-prefix=irdma_app_inproc_%d", (int)getpid());
-	if (rte_eal_init(11, eal) < 0)
+	if (rte_eal_init(11, eal) < 0) {
+		remove_prefix_dir();
 		t_skip_all("EAL cannot start with two lcores here");
+	}
 	worker = rte_get_next_lcore(rte_get_main_lcore(), 1, 0);
-	if (worker >= RTE_MAX_LCORE)
+	if (worker >= RTE_MAX_LCORE) {
+		rte_eal_cleanup();
+		remove_prefix_dir();
 		t_skip_all("needs two lcores");
+	}
 	rc = t_main(argc, argv);
 	rte_eal_cleanup();
-	snprintf(dir, sizeof(dir), "/var/run/dpdk/%s", prefix + strlen("--file-prefix="));
-	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+	remove_prefix_dir();
 	return rc;
 }
