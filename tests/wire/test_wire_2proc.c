@@ -303,7 +303,8 @@ int main(int argc, char **argv)
 			unlink(sockpath);
 		printf("ok 3 - runtime directories removed (%d were left by the children)\n", left);
 	}
+	/* both skipped (EAL could not start): the plan says so, status 0 (meson's TAP rule) */
 	if (skipped == 2)
-		return 77;
+		return 0;
 	return (status[0] == 0 && status[1] == 0) ? 0 : 1;
 }

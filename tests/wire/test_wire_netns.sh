@@ -21,7 +21,7 @@ trap cleanup EXIT INT TERM
 
 skip() {
 	echo "1..0 # SKIP $1"
-	exit 77
+	exit 0 # meson reads "1..0 # SKIP" with status 0 as skipped under TAP
 }
 
 command -v ip >/dev/null 2>&1 || skip "iproute2 (ip) is not installed"

@@ -13,7 +13,7 @@ trap 'rm -rf "$tmp"' EXIT INT TERM
 
 skip() {
 	echo "1..0 # SKIP $1"
-	exit 77
+	exit 0 # meson reads "1..0 # SKIP" with status 0 as skipped under TAP
 }
 
 if ! command -v tshark >/dev/null 2>&1; then
