@@ -42,7 +42,7 @@ bail() {
 [ -x "$peer_bin" ] || { echo "selftest.sh: usage: selftest.sh PATH/TO/iop-roce-peer" >&2; exit 2; }
 if why=$(iop_cannot_run); then
 	echo "1..0 # SKIP QEMU cannot run here: $why"
-	exit 77
+	exit 0  # TAP: the "1..0 # SKIP" plan makes meson count a skip
 fi
 
 t_start=$(iop_now)

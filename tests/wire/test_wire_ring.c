@@ -11,6 +11,7 @@
 #include "wire_peer.h"
 
 static struct wh_link link_;
+static FILE *pcap_all; /* WIRE_PCAP: every frame of every case */
 static struct wp srv, cli;
 static unsigned int n_link;
 
@@ -21,7 +22,7 @@ static void pump(void *arg)
 	wp_server_step(&srv);
 }
 
-static int open_pair(unsigned int gen, const char *extra)
+static int open_pair(unsigned int gen, bool v6)
 {
 	char a[64], b[64], da[256], db[256];
 
@@ -29,13 +30,12 @@ static int open_pair(unsigned int gen, const char *extra)
 	snprintf(b, sizeof(b), "wring%ub", n_link++);
 	if (wh_link_create(&link_, a, b) != 0)
 		return -1;
-	if (getenv("WIRE_PCAP") != NULL && n_link == 1 && wh_pcap_open(&link_, getenv("WIRE_PCAP")))
-		return -1;
-	/* rte_eth_from_rings() names its ports net_ring_<name> */
-	snprintf(da, sizeof(da), "soft,port=net_ring_%s,ip=198.18.0.1,name=srv%u,gen=%u%s", a,
-		 n_link, gen, extra ? extra : "");
-	snprintf(db, sizeof(db), "soft,port=net_ring_%s,ip=198.18.0.2,name=cli%u,gen=%u%s", b,
-		 n_link, gen, extra ? extra : "");
+	link_.pcap = pcap_all;
+	/* rte_eth_from_rings() names its ports net_ring_<name>; GID 1 is the address given */
+	snprintf(da, sizeof(da), "soft,port=net_ring_%s,%s,name=srv%u,gen=%u", a,
+		 v6 ? "ip6=fd00:198:18::1" : "ip=198.18.0.1", n_link, gen);
+	snprintf(db, sizeof(db), "soft,port=net_ring_%s,%s,name=cli%u,gen=%u", b,
+		 v6 ? "ip6=fd00:198:18::2" : "ip=198.18.0.2", n_link, gen);
 	if (wp_open(&srv, "server", da, gen) || wp_open(&cli, "client", db, gen))
 		return -1;
 	srv.peer = cli.me;
@@ -50,6 +50,7 @@ static void close_pair(void)
 {
 	wp_close(&cli);
 	wp_close(&srv);
+	link_.pcap = NULL;
 	wh_link_close(&link_);
 }
 
@@ -67,16 +68,19 @@ static void check_clean_wire(struct wp *w)
 			    (unsigned long)wp_xstat(w->dev, zero[i]));
 }
 
-static void all_ops(unsigned int gen)
+static void all_ops(unsigned int gen, bool v6)
 {
-	T_EQ(open_pair(gen, NULL), 0);
+	const char *ask = v6 ? "tx_nd_solicits" : "tx_arp_requests";
+	const char *answer = v6 ? "tx_nd_adverts" : "tx_arp_replies";
+
+	T_EQ(open_pair(gen, v6), 0);
 	T_EQ(wp_all_ops(&cli), 0);
 	T_EQ(srv.st.errors, 0);
 	/* every echo the client saw was checked there; the server saw every message */
 	T_CHECK(srv.st.recvs >= 17 && srv.st.ud_recvs == 4 && srv.st.write_imms == 6);
-	/* they found each other by ARP: one side asked, the other answered */
-	T_CHECK(wp_xstat(cli.dev, "tx_arp_requests") + wp_xstat(srv.dev, "tx_arp_requests") >= 1);
-	T_CHECK(wp_xstat(cli.dev, "tx_arp_replies") + wp_xstat(srv.dev, "tx_arp_replies") >= 1);
+	/* they found each other by ARP or ND: one side asked, the other answered */
+	T_CHECK(wp_xstat(cli.dev, ask) + wp_xstat(srv.dev, ask) >= 1);
+	T_CHECK(wp_xstat(cli.dev, answer) + wp_xstat(srv.dev, answer) >= 1);
 	T_CHECK(wp_xstat(cli.dev, "neigh_resolved") >= 1 && wp_xstat(srv.dev, "neigh_resolved") >= 1);
 	T_CHECK(link_.frames[0] > 100 && link_.frames[1] > 100);
 	check_clean_wire(&cli);
@@ -86,16 +90,33 @@ static void all_ops(unsigned int gen)
 
 T_CASE(gen2_every_operation_over_net_ring_with_arp)
 {
-	all_ops(2);
+	all_ops(2, false);
 }
 
 T_CASE(gen3_every_operation_and_atomics_over_net_ring)
 {
-	all_ops(3);
+	all_ops(3, false);
+}
+
+T_CASE(gen3_every_operation_over_ipv6_with_neighbour_discovery)
+{
+	all_ops(3, true);
 }
 
 int main(int argc, char **argv)
 {
+	int rc;
+
 	wh_eal_init("ring", "0", NULL);
-	return t_main(argc, argv);
+	if (getenv("WIRE_PCAP") != NULL) {
+		struct wh_link tmp;
+
+		if (wh_pcap_open(&tmp, getenv("WIRE_PCAP")) != 0)
+			t_skip_all("cannot write WIRE_PCAP");
+		pcap_all = tmp.pcap;
+	}
+	rc = t_main(argc, argv);
+	if (pcap_all != NULL)
+		fclose(pcap_all);
+	return rc;
 }

@@ -358,9 +358,12 @@ static void server_ud_recv(struct wp *w, const struct rte_pmd_irdma_wc *wc, uint
 		w->st.errors++;
 		return;
 	}
-	/* IPv4 GRH area: the IPv4 header sits in its last 20 bytes */
-	if (memcmp(g + 20 + 12, w->peer.gid + 12, 4) != 0 || memcmp(g + 20 + 16, w->me.gid + 12, 4)) {
-		FAIL(w, "UD: GRH area does not carry the peer's and our IPv4 addresses");
+	/* GRH area: IPv4 (mapped GIDs): the IPv4 header in its last 20 bytes; IPv6: the
+	 * IPv6 header itself */
+	if (w->peer.gid[10] == 0xff && w->peer.gid[11] == 0xff ?
+	    memcmp(g + 20 + 12, w->peer.gid + 12, 4) != 0 || memcmp(g + 20 + 16, w->me.gid + 12, 4) :
+	    memcmp(g + 8, w->peer.gid, 16) != 0 || memcmp(g + 24, w->me.gid, 16) != 0) {
+		FAIL(w, "UD: GRH area does not carry the peer's and our addresses");
 		w->st.errors++;
 		return;
 	}
@@ -679,6 +682,7 @@ enum mixed_op { MX_SEND, MX_WRITE, MX_READ, MX_FADD, MX_NUM };
 
 struct mixed_slot {
 	uint32_t seed, len;       /* what the remote slot holds after the last WRITE */
+	uint32_t reads;           /* READs of it outstanding */
 };
 
 struct mixed_wr {
@@ -744,6 +748,11 @@ int wp_mixed(struct wp *w, unsigned int n, unsigned int window)
 				s.addr = lkey_addr(w, WP_SRC_OFF + lslot);
 				s.length = m->len;
 				wr.opcode = RTE_PMD_IRDMA_WR_RDMA_WRITE;
+				/* A READ retried after a lost response runs again at the
+				 * responder and would see this WRITE (IBA's READ/WRITE hazard):
+				 * fence behind outstanding READs of the slot, as verbs users do. */
+				if (slots[m->slot].reads)
+					wr.send_flags |= RTE_PMD_IRDMA_SEND_FENCE;
 				wr.wr.rdma.remote_addr = w->peer.addr + WP_WRITE_OFF + m->slot * 4096;
 				wr.wr.rdma.rkey = w->peer.rkey;
 				break;
@@ -751,6 +760,7 @@ int wp_mixed(struct wp *w, unsigned int n, unsigned int window)
 				m->len = slots[m->slot].len;
 				m->seed = slots[m->slot].seed;
 				m->dst = WP_DST_OFF + (posted % 256) * 4096;
+				slots[m->slot].reads++;
 				memset(w->buf + m->dst, 0xEE, m->len);
 				s.addr = lkey_addr(w, m->dst);
 				s.length = m->len;
@@ -801,6 +811,8 @@ int wp_mixed(struct wp *w, unsigned int n, unsigned int window)
 					fails++;
 					goto out;
 				}
+				if (m->op == MX_READ)
+					slots[m->slot].reads--;
 				if (m->op == MX_READ &&
 				    !pattern_ok(w->buf + m->dst, m->len, m->seed)) {
 					FAIL(w, "READ %lu of slot %u: wrong data", (unsigned long)id,
