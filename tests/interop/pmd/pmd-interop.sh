@@ -110,7 +110,9 @@ run_case() {
 			return
 		fi
 		ours "c$case_no" "$bin" --devargs "$devargs" "$@" "$guest" >"$log" 2>&1 || case_rc=$?
-		case_guest=$(iop_peer_wait 1 "$kind" 30) || case_grc=$?
+		# a server whose client failed would wait for it until its time limit
+		case_guest=$(iop_peer_wait 1 "$kind" "$([ "$case_rc" -eq 0 ] && echo 30 || echo 3)") ||
+			case_grc=$?
 		iop_peer_stop 1 "$kind"
 	else
 		ours "s$case_no" "$bin" --devargs "$devargs" "$@" >"$log" 2>&1 &
@@ -141,8 +143,10 @@ report() {
 }
 
 # --- 1 and 2: ibv_rc_pingpong and ibv_ud_pingpong (-c: the guest validates what it got)
+# pp_case rc|ud client|server SIZE ITERS [ARGS FOR BOTH SIDES...]
 pp_case() {
 	local t=$1 role=$2 size=$3 iters=$4 kind flag=() title
+	shift 4
 	kind=${t}_pingpong
 	[ "$t" = ud ] && flag=(--ud)
 	devargs=$dev_base
@@ -151,8 +155,9 @@ pp_case() {
 	else
 		title="$t $size B x $iters: ibv_${t}_pingpong client, irdma-pingpong server"
 	fi
-	run_case "$role" "$kind" -s "$size" -n "$iters" -c -- "$pingpong" "${flag[@]}" \
-		-g 1 -s "$size" -n "$iters" --timeout 20
+	[ $# -gt 0 ] && title="$title ($*)"
+	run_case "$role" "$kind" -s "$size" -n "$iters" -c "$@" -- "$pingpong" "${flag[@]}" \
+		-g 1 -s "$size" -n "$iters" --timeout 20 "$@"
 	# both print rdma-core's summary: size x iters x 2 bytes, iters iterations
 	report "$title" "^$((size * iters * 2)) bytes in [0-9.]+ seconds" \
 		"^$((size * iters * 2)) bytes in [0-9.]+ seconds"
@@ -171,6 +176,9 @@ for size in 1 1024; do
 	pp_case ud client "$size" 16
 	pp_case ud server "$size" 16
 done
+# completion events instead of busy polling, on both sides
+pp_case rc client 4096 16 -e
+pp_case rc server 4096 16 -e
 # A UD message larger than the path MTU cannot be sent: one line, status 1, no hang.
 out=$(ours udbig "$pingpong" --devargs "$dev_base" --ud -g 1 -s 1025 -n 1 --timeout 5 "$guest" 2>&1)
 rc=$?
@@ -188,8 +196,10 @@ fi
 # atomic_lat's servers print no row, only the peer they connected to.
 row() { echo "^ *$1 +$2 +[^ ]"; }
 peer_re='^ *remote address: LID'
+# perf_case client|server TEST SIZE ITERS [ARGS FOR BOTH SIDES...]
 perf_case() {
 	local role=$1 test=$2 size=$3 iters=$4 kind gargs=() oargs=() title ours_re guest_re
+	shift 4
 	devargs=$dev_base
 	kind=$test
 	gargs=(-n "$iters")
@@ -203,6 +213,8 @@ perf_case() {
 	esac
 	[ "$kind" = atomic_lat ] && devargs=$dev_gen3
 	[ "$kind" = atomic_lat ] || { gargs+=(-s "$size"); oargs+=(-s "$size"); }
+	gargs+=("$@")
+	oargs+=("$@")
 	if [ "$role" = client ]; then
 		title="$test $size B x $iters: irdma-perf client, ib_$kind server"
 		ours_re=$(row "$size" "$iters")
@@ -214,6 +226,7 @@ perf_case() {
 		[ "$kind" = write_lat ] && ours_re=$(row "$size" "$iters")
 		guest_re=$(row "$size" "$iters")
 	fi
+	[ $# -gt 0 ] && title="$title ($*)"
 	run_case "$role" "$kind" "${gargs[@]}" -- "$perf" "${oargs[@]}"
 	report "$title" "$ours_re" "$guest_re"
 }
@@ -234,26 +247,32 @@ tshark_f() {
 	tshark "${no_ulp[@]}" -r "$capture" -Y "$1" "${@:2}" 2>"$IOP_RUN/tshark.err" ||
 		{ sed 's/^/#   tshark: /' "$IOP_RUN/tshark.err"; return 1; }
 }
-# atomic_acks SRC_IP: one line "RUN VALUE" per atomic ACK (opcode 18) from SRC_IP, in
+# atomic_acks SRC_IP: one line "RUN PSN VALUE" per atomic ACK (opcode 18) from SRC_IP, in
 # capture order; RUN tells the runs apart (rxe's UDP source port is per QP, our ACKs go to a
 # new guest QP each run).
 atomic_acks() {
-	tshark_f "ip.src == $1 && infiniband.bth.opcode == 18" -T fields -E separator=- \
-		-e udp.srcport -e infiniband.bth.destqp -e infiniband.atomicacketh.origremdt |
-		sed 's/-\([0-9]*\)$/ \1/'
+	tshark_f "ip.src == $1 && infiniband.bth.opcode == 18" -T fields \
+		-e udp.srcport -e infiniband.bth.destqp -e infiniband.bth.psn \
+		-e infiniband.atomicacketh.origremdt | awk '{ print $1 "-" $2, $3, $4 }'
 }
 # check_acks FILE WHAT: the first run (FETCH_ADD) returned consecutive values, the second
 # (CMP_SWAP, compare 0 swap 0) one value; WHAT=ours also wants 0..9 and 0 (irdma-perf's
-# server starts from a zero word). 64-bit values: python, not awk's doubles.
+# server starts from a zero word). A retransmitted atomic is answered again with the same
+# PSN: it must carry the same value (replayed, not executed twice) and counts once.
+# 64-bit values: python, not awk's doubles.
 check_acks() {
 	python3 - "$1" "$2" <<'PY'
 import sys
 runs = {}
 for line in open(sys.argv[1]):
     f = line.split()
-    if len(f) == 2:
-        runs.setdefault(f[0], []).append(int(f[1], 0))
-r = list(runs.values())
+    if len(f) != 3:
+        continue
+    acks = runs.setdefault(f[0], {})
+    psn, v = int(f[1], 0), int(f[2], 0)
+    if acks.setdefault(psn, v) != v:
+        sys.exit("PSN %d answered with %d and %d: a replay must return the first answer" % (psn, acks[psn], v))
+r = [list(a.values()) for a in runs.values()]  # first answer per PSN, in order
 if len(r) != 2:
     sys.exit("expected 2 runs of atomic ACKs, found %d" % len(r))
 fa, cs = r
