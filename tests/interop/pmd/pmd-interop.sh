@@ -79,12 +79,16 @@ dev_gen3="$dev_base,gen=3"
 capture=$IOP_RUN/bridge.pcap
 iop_capture_start "$capture" || bail "tcpdump captures the bridge"
 
-# run_ours NAME LOG ARGS...: one of our tools in the namespace on the raw port, bounded.
+# ours NAME BIN ARGS...: one of our tools in the namespace on the raw port, bounded; its EAL
+# runtime directory goes when it ends.
 ours() {
-	local name=$1 bin=$2
+	local name=$1 bin=$2 rc=0
 	shift 2
 	iop_ns timeout -k 2 60 "$bin" --no-pci --no-huge -m 512 --no-shconf \
-		--file-prefix="irdma_iop_${name}_$$" -l 0 --vdev="net_af_packet0,iface=$IOP_RAW_IF" -- "$@"
+		--file-prefix="irdma_iop_${name}_$$" -l 0 --vdev="net_af_packet0,iface=$IOP_RAW_IF" \
+		-- "$@" || rc=$?
+	rm -rf "/var/run/dpdk/irdma_iop_${name}_$$"
+	return $rc
 }
 
 # Waits until something in the namespace listens on the exchange port.
