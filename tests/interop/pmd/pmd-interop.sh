@@ -244,6 +244,10 @@ for role in client server; do
 done
 
 iop_capture_stop
+# rxe's own count of the RoCE packets it accepted (headers, QP and ICRC checked): only our
+# device talks RoCE to this guest, so it must equal what the capture saw us send.
+rxe_rcvd=$(iop_guest_exec 1 20 'cat /sys/class/infiniband/rxe0/ports/1/hw_counters/rcvd_pkts')
+rxe_counters=$(iop_guest_exec 1 20 'cd /sys/class/infiniband/rxe0/ports/1/hw_counters && grep -H . * | sed "s|^|#   rxe |" | tr "\n" " "')
 
 # --- 4: the atomic ACKs (opcode 18) on the wire, per direction
 no_ulp=(--disable-heuristic rpcrdma_infiniband)
@@ -310,6 +314,8 @@ check "tshark dissects all $n_ours RoCEv2 frames our device sent as InfiniBand (
 	-e frame.number -e infiniband.bth.opcode -e frame.len -e _ws.expert.message |
 	head -n 10 | sed 's/^/#   /'
 check "no malformed frame and no expert error among them ($n_bad)" [ "$n_bad" -eq 0 ]
+echo "$rxe_counters" | sed 's/ #/\n#/g'
+check "rxe accepted every one of them (hw_counters/rcvd_pkts $rxe_rcvd)" [ "${rxe_rcvd:-x}" = "$n_ours" ]
 # RC SEND First/Middle/Last/Only, WRITE First/Middle/Last/Only, READ request and
 # responses First/Middle/Last, ACK, atomic ACK, CMP_SWAP, FETCH_ADD, UD SEND Only
 missing=
