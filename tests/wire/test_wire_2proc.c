@@ -77,6 +77,21 @@ static int wait_link(const char *port, unsigned int secs)
 	return -1;
 }
 
+/* Without mac=, the device's MAC is its port's. */
+static int check_mac(const char *role, struct rte_pmd_irdma_dev *dev, const char *port)
+{
+	struct rte_pmd_irdma_dev_info info;
+	struct rte_ether_addr pm;
+	uint16_t pid;
+
+	if (rte_eth_dev_get_port_by_name(port, &pid) != 0 || rte_eth_macaddr_get(pid, &pm) != 0 ||
+	    rte_pmd_irdma_dev_info(dev, &info) != 0 || memcmp(info.mac, pm.addr_bytes, 6) != 0) {
+		printf("# %s: the device's MAC is not its port's\n", role);
+		return -1;
+	}
+	return 0;
+}
+
 /* One side; returns the process exit status. */
 static int child(bool server, const char *mode, const char *vdev, const char *port,
 		 const char *core, int sock)
@@ -136,7 +151,7 @@ static int child(bool server, const char *mode, const char *vdev, const char *po
 		if (xfer(sock, &w.me, sizeof(w.me), true))
 			return 1;
 	}
-	if (wait_link(port, 20))
+	if (wait_link(port, 20) || check_mac(role, w.dev, port))
 		return 1;
 	if (wp_connect(&w, 14, 7))
 		return 1;

@@ -63,7 +63,7 @@ static bool is_our_ip6(const struct soft_eth_port *ep, const uint8_t ip[16])
 	return memcmp(ip, ep->ll6, 16) == 0 || (ep->has_ip6 && memcmp(ip, ep->ip6, 16) == 0);
 }
 
-/* Sends one control frame (ARP, NS, NA) built by @p build into an mbuf of the device. */
+/* Sends one control frame (ARP, NS, NA) in an mbuf of the device's pool. */
 static void send_ctrl(struct soft_eth_port *ep, const uint8_t *frame, unsigned int len)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(ep->dev->pool);
@@ -105,7 +105,7 @@ static void neigh_probe(struct soft_eth_port *ep, struct soft_neigh *e, uint64_t
 	e->deadline = now + ep->neigh.retry_tsc;
 }
 
-/* Transmits @p n frames, a few attempts; returns how many the port took. */
+/* Transmits @p n frames; returns how many the port took (the rest stay with the caller). */
 static unsigned int xmit(struct soft_eth_port *ep, struct rte_mbuf **pkts, unsigned int n)
 {
 	return rte_eth_tx_burst(ep->port_id, 0, pkts, (uint16_t)n);
@@ -310,7 +310,7 @@ static void nd_input(struct soft_eth_port *ep, const uint8_t *ip6, uint32_t len)
 	}
 	ep->st->rx_nd_solicits++;
 	if (!is_our_ip6(ep, n.target)) {
-		ep->st->rx_nd_other++;
+		ep->dev->st.rx_not_roce++;
 		return;
 	}
 	if (memcmp(n.src, unspec, 16) == 0) {
@@ -321,8 +321,8 @@ static void nd_input(struct soft_eth_port *ep, const uint8_t *ip6, uint32_t len)
 		return;
 	}
 	if (!n.has_lladdr) {
-		/* a unicast NS without the option: answer the MAC it came from */
-		ep->st->rx_nd_other++;
+		/* without the source link-layer option we would have to trust the frame's
+		 * source MAC: no answer (the asker retries with the option, as hosts do) */
 		return;
 	}
 	neigh_learn(ep, n.src, n.lladdr, true);
