@@ -13,7 +13,8 @@
 #      at most the path MTU), plus a 1025-byte UD message refused in one line;
 #   3. irdma-perf as perftest's client against ib_write_lat (64 B and 3000 B, 3 packets),
 #      ib_read_lat (2500 B, 3 responses) and ib_atomic_lat (FETCH_AND_ADD, CMP_AND_SWAP)
-#      servers in the guest, and as the server for the guest's perftest clients;
+#      servers in the guest, and as the server for the guest's perftest clients; the same
+#      with ib_send_lat (SEND 3000 B) through perftest's exchange;
 #   4. the atomic ACKs on the wire: rxe's FETCH_ADD results to our client are consecutive
 #      values, and ours to the guest's client are too (our device added 1 each time);
 #      CMP_SWAP (compare 0, swap 0) leaves the word as it was;
@@ -223,11 +224,11 @@ perf_case() {
 		title="$test $size B x $iters: irdma-perf client, ib_$kind server"
 		ours_re=$(row "$size" "$iters")
 		guest_re=$peer_re
-		[ "$kind" = write_lat ] && guest_re=$(row "$size" "$iters")
+		case "$kind" in write_lat | send_lat) guest_re=$(row "$size" "$iters") ;; esac
 	else
 		title="$test $size B x $iters: ib_$kind client, irdma-perf server"
 		ours_re=$peer_re
-		[ "$kind" = write_lat ] && ours_re=$(row "$size" "$iters")
+		case "$kind" in write_lat | send_lat) ours_re=$(row "$size" "$iters") ;; esac
 		guest_re=$(row "$size" "$iters")
 	fi
 	[ $# -gt 0 ] && title="$title ($*)"
@@ -241,6 +242,7 @@ for role in client server; do
 	perf_case "$role" read_lat 2500 10
 	perf_case "$role" atomic_lat 8 10
 	perf_case "$role" atomic_cs_lat 8 10
+	perf_case "$role" send_lat 3000 10
 done
 
 iop_capture_stop
