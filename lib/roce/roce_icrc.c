@@ -1,9 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * CRC-32 by slicing-by-8 (eight 256-entry tables, 8 KiB, built once before main) and the
- * RoCEv2 ICRC masking.
+ * CRC-32 and the RoCEv2 ICRC masking. Two engines behind one entry point: carry-less
+ * multiplication folding (x86-64 with PCLMULQDQ, chosen at load time) for runs of 64
+ * bytes and more, and slicing-by-8 (eight 256-entry tables, 8 KiB, built before main)
+ * for everything else and for other CPUs.
  */
 #include <string.h>
+
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#define ROCE_HAVE_CLMUL 1
+#endif
 
 #include "roce_hdr.h"
 #include "roce_icrc.h"
@@ -11,6 +18,7 @@
 #define CRC32_POLY_REFLECTED 0xEDB88320u
 
 static uint32_t crc_tab[8][256];
+static int use_clmul;
 
 __attribute__((constructor)) static void roce_crc32_tables_init(void)
 {
@@ -25,9 +33,84 @@ __attribute__((constructor)) static void roce_crc32_tables_init(void)
 	for (i = 0; i < 256; i++)
 		for (j = 1; j < 8; j++)
 			crc_tab[j][i] = (crc_tab[j - 1][i] >> 8) ^ crc_tab[0][crc_tab[j - 1][i] & 0xFFu];
+#ifdef ROCE_HAVE_CLMUL
+	__builtin_cpu_init();
+	use_clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+#endif
 }
 
-uint32_t roce_crc32_update(uint32_t reg, const void *buf, size_t len)
+#ifdef ROCE_HAVE_CLMUL
+/*
+ * Folding for the reflected polynomial: four 128-bit lanes are folded 64 bytes at a
+ * time with x^(512+32) and x^(512-32) mod P, merged with x^(128+32), x^(128-32), folded
+ * per 16 bytes, reduced to 64 and 32 bits, then a Barrett reduction gives the register.
+ * Constants are the bit-reflected powers of x mod P(x) = 0x04C11DB7 (with mu for Barrett).
+ * len >= 64 and a multiple of 16.
+ */
+__attribute__((target("pclmul,sse4.1"))) static uint32_t crc32_clmul(uint32_t reg,
+								    const uint8_t *p,
+								    size_t len)
+{
+	const __m128i k1k2 = _mm_set_epi64x(0x1c6e41596ll, 0x154442bd4ll);
+	const __m128i k3k4 = _mm_set_epi64x(0x0ccaa009ell, 0x1751997d0ll);
+	const __m128i k5 = _mm_set_epi64x(0, 0x163cd6124ll);
+	const __m128i poly_mu = _mm_set_epi64x(0x1f7011641ll, 0x1db710641ll);
+	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
+	__m128i x0, x1, x2, x3, t0, t1, t2, t3;
+
+	x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)reg));
+	x1 = _mm_loadu_si128((const __m128i *)(p + 16));
+	x2 = _mm_loadu_si128((const __m128i *)(p + 32));
+	x3 = _mm_loadu_si128((const __m128i *)(p + 48));
+	p += 64;
+	len -= 64;
+	while (len >= 64) {
+		t0 = _mm_clmulepi64_si128(x0, k1k2, 0x00);
+		t1 = _mm_clmulepi64_si128(x1, k1k2, 0x00);
+		t2 = _mm_clmulepi64_si128(x2, k1k2, 0x00);
+		t3 = _mm_clmulepi64_si128(x3, k1k2, 0x00);
+		x0 = _mm_clmulepi64_si128(x0, k1k2, 0x11);
+		x1 = _mm_clmulepi64_si128(x1, k1k2, 0x11);
+		x2 = _mm_clmulepi64_si128(x2, k1k2, 0x11);
+		x3 = _mm_clmulepi64_si128(x3, k1k2, 0x11);
+		x0 = _mm_xor_si128(_mm_xor_si128(x0, t0), _mm_loadu_si128((const __m128i *)p));
+		x1 = _mm_xor_si128(_mm_xor_si128(x1, t1), _mm_loadu_si128((const __m128i *)(p + 16)));
+		x2 = _mm_xor_si128(_mm_xor_si128(x2, t2), _mm_loadu_si128((const __m128i *)(p + 32)));
+		x3 = _mm_xor_si128(_mm_xor_si128(x3, t3), _mm_loadu_si128((const __m128i *)(p + 48)));
+		p += 64;
+		len -= 64;
+	}
+	/* four lanes into one */
+	t0 = _mm_clmulepi64_si128(x0, k3k4, 0x00);
+	x0 = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x0, k3k4, 0x11), t0), x1);
+	t0 = _mm_clmulepi64_si128(x0, k3k4, 0x00);
+	x0 = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x0, k3k4, 0x11), t0), x2);
+	t0 = _mm_clmulepi64_si128(x0, k3k4, 0x00);
+	x0 = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x0, k3k4, 0x11), t0), x3);
+	while (len >= 16) {
+		t0 = _mm_clmulepi64_si128(x0, k3k4, 0x00);
+		x0 = _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x0, k3k4, 0x11), t0),
+				   _mm_loadu_si128((const __m128i *)p));
+		p += 16;
+		len -= 16;
+	}
+	/* 128 -> 64 bits (appending 32 zero bits) */
+	t0 = _mm_clmulepi64_si128(x0, k3k4, 0x10);
+	x0 = _mm_xor_si128(_mm_srli_si128(x0, 8), t0);
+	/* 64 -> 32 bits */
+	t0 = _mm_srli_si128(x0, 4);
+	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k5, 0x00);
+	x0 = _mm_xor_si128(x0, t0);
+	/* Barrett reduction */
+	t0 = x0;
+	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), poly_mu, 0x10);
+	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), poly_mu, 0x00);
+	x0 = _mm_xor_si128(x0, t0);
+	return (uint32_t)_mm_extract_epi32(x0, 1);
+}
+#endif
+
+uint32_t roce_crc32_update_generic(uint32_t reg, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
 
@@ -48,6 +131,25 @@ uint32_t roce_crc32_update(uint32_t reg, const void *buf, size_t len)
 	while (len--)
 		reg = (reg >> 8) ^ crc_tab[0][(reg ^ *p++) & 0xFFu];
 	return reg;
+}
+
+uint32_t roce_crc32_update(uint32_t reg, const void *buf, size_t len)
+{
+#ifdef ROCE_HAVE_CLMUL
+	if (len >= 64 && use_clmul) {
+		size_t n = len & ~(size_t)15;
+
+		reg = crc32_clmul(reg, buf, n);
+		buf = (const uint8_t *)buf + n;
+		len -= n;
+	}
+#endif
+	return roce_crc32_update_generic(reg, buf, len);
+}
+
+int roce_crc32_accelerated(void)
+{
+	return use_clmul;
 }
 
 uint32_t roce_icrc_begin(const uint8_t *l3, int ipv6)
@@ -84,8 +186,11 @@ uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6)
 uint16_t roce_ip_csum(const void *hdr, size_t len)
 {
 	const uint8_t *p = hdr;
-	uint32_t sum = 0;
+	uint64_t sum = 0;
 
+	/* 32-bit words: 2^16 = 1 modulo 0xFFFF, so both halves count with weight one. */
+	for (; len >= 4; p += 4, len -= 4)
+		sum += roce_get_be32(p);
 	for (; len >= 2; p += 2, len -= 2)
 		sum += roce_get_be16(p);
 	if (len)

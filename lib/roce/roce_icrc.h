@@ -21,6 +21,12 @@
  */
 uint32_t roce_crc32_update(uint32_t reg, const void *buf, size_t len);
 
+/* The portable table-driven engine alone (reference for tests and benchmarks). */
+uint32_t roce_crc32_update_generic(uint32_t reg, const void *buf, size_t len);
+
+/* 1 when roce_crc32_update() uses carry-less multiplication on this CPU. */
+int roce_crc32_accelerated(void);
+
 /*
  * ICRC state after the masked IP + UDP + BTH prefix at l3 (IPv4 when ipv6 == 0).
  * Continue with roce_crc32_update() over the extension headers, payload and pad, then

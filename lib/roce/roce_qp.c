@@ -162,12 +162,9 @@ int roce_qp_modify(struct roce_qp *qp, const struct roce_qp_attr *a, uint32_t ma
 
 	if (mask & ROCE_QP_STATE) {
 		if (a->state == ROCE_QPS_RESET) {
-			uint32_t keep_sq = qp->req.psn;
-
 			qp->state = ROCE_QPS_RESET;
 			roce_req_reset(qp);
 			roce_resp_reset(qp);
-			qp->req.psn = qp->req.una = qp->req.hi_psn = keep_sq;
 		} else if (a->state == ROCE_QPS_ERR) {
 			enter_error(qp, ROCE_WC_WR_FLUSH_ERR, 0);
 		} else {

@@ -230,7 +230,7 @@ struct roce_qp_attr {
 	uint8_t timeout;            /* local ACK timeout code */
 	uint8_t retry_cnt;          /* 0..7 */
 	uint8_t rnr_retry;          /* 0..7, 7 = infinite */
-	uint8_t max_rd_atomic;      /* ORD */
+	uint8_t max_rd_atomic;      /* ORD (0 is taken as 1 so READs can still run) */
 	uint32_t flags;             /* ROCE_QP_F_* */
 };
 

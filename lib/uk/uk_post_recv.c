@@ -29,7 +29,7 @@ uint32_t irdma_recv_wqe_body(uint8_t hw_rev, uint64_t *wqe, struct irdma_sge *sg
 
 /**
  * irdma_uk_post_receive - post a receive WQE on the QP's RQ
- * Return: 0, -EINVAL (too many SGEs), -ENOMEM (RQ full, or the QP has no RQ).
+ * Return: 0, -EINVAL (too many SGEs, or the QP has no RQ: it uses an SRQ), -ENOMEM (RQ full).
  */
 int irdma_uk_post_receive(struct irdma_qp_uk *qp, struct irdma_post_rq_info *info)
 {
@@ -38,7 +38,7 @@ int irdma_uk_post_receive(struct irdma_qp_uk *qp, struct irdma_post_rq_info *inf
 	uint8_t polarity;
 	uint64_t *wqe;
 
-	if (unlikely(num_sges > qp->max_rq_frag_cnt))
+	if (unlikely(num_sges > qp->max_rq_frag_cnt || !qp->rq_size))
 		return -EINVAL;
 	if (unlikely(!irdma_rq_take(&qp->rq_ring, &qp->rwqe_polarity, &wqe_idx)))
 		return -ENOMEM;

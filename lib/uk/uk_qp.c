@@ -86,7 +86,7 @@ int irdma_uk_qp_init(struct irdma_qp_uk *qp, struct irdma_qp_uk_init_info *info)
 	qp->max_rq_frag_cnt = info->max_rq_frag_cnt;
 	qp->max_inline_data = info->max_inline_data;
 	qp->rq_wqe_size = info->rq_shift;
-	/* A QP without RQ (SRQ users) gets a 1-entry ring, which is always full: posts fail with -ENOMEM. */
+	/* A QP without RQ (SRQ users) gets a 1-entry ring, which is always full (posts are refused anyway). */
 	IRDMA_RING_INIT(qp->rq_ring, qp->rq_size ? qp->rq_size : 1);
 	qp->rq_wqe_size_multiplier = (uint8_t)(1u << info->rq_shift);
 	qp->wqe_ops = attrs->hw_rev == IRDMA_GEN_1 ? irdma_wqe_uk_ops_gen_1 : irdma_wqe_uk_ops_gen_2;

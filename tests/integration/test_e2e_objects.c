@@ -145,6 +145,12 @@ T_CASE(srq_receives_for_two_qps)
 		r[i] = (struct rte_pmd_irdma_recv_wr){ 900 + (uint64_t)i, &rs[i], 1 };
 	}
 	T_EQ(rte_pmd_irdma_srq_post_recv(srq, r, 8, NULL), 8);
+	/* Armed at 7 WRs: falling to 6 raises SRQ_LIMIT_REACHED once. */
+	{
+		struct rte_pmd_irdma_srq_attr lim = { .srq_limit = 7 };
+
+		T_EQ(rte_pmd_irdma_srq_modify(srq, &lim, RTE_PMD_IRDMA_SRQ_LIMIT), 0);
+	}
 	fill_pattern(p.a.buf, 64, 1);
 	s = sge_of(&p.a, 0, 64);
 	wr = mk_wr(RTE_PMD_IRDMA_WR_SEND, 1, &s, 1);
@@ -161,6 +167,17 @@ T_CASE(srq_receives_for_two_qps)
 	}
 	T_EQ(__builtin_popcountll(seen), 2);
 	T_EQ(itest_poll(&p, p.a.cq, wc, 2), 2);
+	{
+		struct rte_pmd_irdma_async_event ev;
+		struct rte_pmd_irdma_srq_attr q;
+
+		T_EQ(rte_pmd_irdma_async_event_get(p.b.dev, &ev), 0);
+		T_EQ(ev.event_type, RTE_PMD_IRDMA_EVENT_SRQ_LIMIT_REACHED);
+		T_CHECK(ev.element.srq == srq);
+		T_EQ(rte_pmd_irdma_async_event_get(p.b.dev, &ev), -EAGAIN);
+		T_EQ(rte_pmd_irdma_srq_query(srq, &q), 0);
+		T_EQ(q.srq_limit, 0); /* disarmed */
+	}
 	/* post_recv on a QP that uses an SRQ is a misuse. */
 	T_EQ(rte_pmd_irdma_post_recv(b2, r, 1, &n), 0);
 	T_EQ(n, -EINVAL);
@@ -477,7 +494,7 @@ T_CASE(qp_destroy_with_work_outstanding)
 	struct rte_pmd_irdma_send_wr wr[100];
 	struct rte_pmd_irdma_wc wc[128];
 	struct rte_pmd_irdma_sge s;
-	struct rte_pmd_irdma_qp *victim;
+	struct rte_pmd_irdma_qp *victim, *vpeer;
 	struct pair p;
 	int i, n, r;
 
@@ -488,8 +505,16 @@ T_CASE(qp_destroy_with_work_outstanding)
 	qa.qp_type = RTE_PMD_IRDMA_QPT_RC;
 	qa.cap = cap;
 	victim = rte_pmd_irdma_qp_create(p.a.pd, &qa);
-	T_CHECK(victim != NULL);
-	T_EQ(qp_to_rts(victim, &p.b.gid, p.b.qp->qp_num, 7), 0);
+	/* RC is one to one: the victim gets its own peer on B. */
+	qa.send_cq = p.b.cq;
+	qa.recv_cq = p.b.cq;
+	qa.cap = cap;
+	vpeer = rte_pmd_irdma_qp_create(p.b.pd, &qa);
+	T_CHECK(victim != NULL && vpeer != NULL);
+	if (victim == NULL || vpeer == NULL)
+		return;
+	T_EQ(qp_to_rts(victim, &p.b.gid, vpeer->qp_num, 7), 0);
+	T_EQ(qp_to_rts(vpeer, &p.a.gid, victim->qp_num, 7), 0);
 	s = sge_of(&p.a, 0, 4096);
 	for (i = 0; i < 100; i++) {
 		wr[i] = mk_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 0xDEAD0000 + (uint64_t)i, &s, 1);
@@ -516,6 +541,7 @@ T_CASE(qp_destroy_with_work_outstanding)
 		T_EQ(wc[i].qp_num, p.a.qp->qp_num);
 		T_EQ(wc[i].status, RTE_PMD_IRDMA_WC_SUCCESS);
 	}
+	T_EQ(rte_pmd_irdma_qp_destroy(vpeer), 0);
 	pair_close(&p);
 }
 

@@ -84,6 +84,7 @@ T_CASE(xstats_and_qp)
 	struct rte_pmd_irdma_queue_mem sq, rq;
 	struct rte_pmd_irdma_wc wc;
 	char cmd[64], want[64];
+	const char *c;
 	int i;
 
 	if (tel_fd < 0)
@@ -99,6 +100,11 @@ T_CASE(xstats_and_qp)
 	T_HAS("\"tx_doorbells\":3");
 	T_HAS("\"cq_completions\":3");
 	T_HAS("\"cq_error_completions\":0");
+	T_HAS("\"tx_packets\":");   /* the device's wire counters follow */
+	T_HAS("\"rx_icrc_errors\":0");
+	c = strstr(reply, "\"cq_overflows\"");
+	T_CHECK_MSG(c != NULL && strstr(c + 1, "\"cq_overflows\"") == NULL,
+		    "cq_overflows missing or twice: %s", reply);
 
 	tel("/irdma/qp,epA");
 	snprintf(want, sizeof(want), "[%u]", p.a.qp->qp_num);
@@ -116,6 +122,8 @@ T_CASE(xstats_and_qp)
 	snprintf(want, sizeof(want), "\"rq_bytes\":%zu", rq.len);
 	T_HAS(want);
 	T_HAS("\"tx_wrs\":3");
+	T_HAS("\"tx_packets\":3");     /* three 100-byte writes: one packet each */
+	T_HAS("\"tx_bytes\":");
 
 	tel("/irdma/qp,epA,99999");
 	T_HAS("null");

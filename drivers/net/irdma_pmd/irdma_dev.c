@@ -159,6 +159,7 @@ rte_pmd_irdma_dev_create(const char *devargs)
 	rte_spinlock_init(&dev->ev_lock);
 	TAILQ_INIT(&dev->qps);
 	TAILQ_INIT(&dev->cqs);
+	TAILQ_INIT(&dev->srqs);
 
 	ret = ops->dev_open(&dev->da.cfg, &dev->hw, &dev->hw_info);
 	if (ret < 0) {
@@ -403,11 +404,21 @@ rte_pmd_irdma_async_event_get(struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdm
 			}
 			ret = 0;
 			break;
-		case IRDMA_HW_EVENT_SRQ_LIMIT:
+		case IRDMA_HW_EVENT_SRQ_LIMIT: {
+			struct irdma_pmd_srq *srq;
+
+			TAILQ_FOREACH(srq, &dev->srqs, next)
+				if (srq->pub.handle == hw.id)
+					break;
+			if (srq == NULL)
+				continue;
 			ev->event_type = RTE_PMD_IRDMA_EVENT_SRQ_LIMIT_REACHED;
-			ev->element.srq = NULL;
+			ev->element.srq = &srq->pub;
+			/* The limit fires once: it must be armed again (srq_modify). */
+			srq->attr.srq_limit = 0;
 			ret = 0;
 			break;
+		}
 		case IRDMA_HW_EVENT_PORT_ERR:
 			ev->event_type = RTE_PMD_IRDMA_EVENT_PORT_ERR;
 			ret = 0;

@@ -94,6 +94,7 @@ struct irdma_pmd_srq {
 	irdma_uk_spinlock_t tail_lock; /* the SRQ tail moves from polls of several CQs */
 	uint64_t rx_wr;
 	uint64_t rx_wr_errors;
+	TAILQ_ENTRY(irdma_pmd_srq) next;
 };
 
 struct irdma_pmd_qp {
@@ -135,6 +136,7 @@ struct rte_pmd_irdma_dev {
 	uint32_t n_pd, n_mr, n_mw, n_cq, n_qp, n_srq, n_ah;
 	TAILQ_HEAD(, irdma_pmd_qp) qps;
 	TAILQ_HEAD(, irdma_pmd_cq) cqs;
+	TAILQ_HEAD(, irdma_pmd_srq) srqs;
 	struct irdma_key_entry *keys;
 	uint32_t n_keys;
 	struct irdma_pmd_cq **cq_by_id;     /* for async events; n_cq_ids entries */

@@ -100,6 +100,7 @@ rte_pmd_irdma_srq_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_srq_i
 	init->attr.max_sge = srq->uk.max_srq_frag_cnt;
 	srq->attr = init->attr;
 	IRDMA_PRIV(irdma_pmd_pd, pd)->refcnt++;
+	TAILQ_INSERT_TAIL(&dev->srqs, srq, next);
 	dev->n_srq++;
 	rte_spinlock_unlock(&dev->lock);
 	return &srq->pub;
@@ -140,6 +141,7 @@ rte_pmd_irdma_srq_destroy(struct rte_pmd_irdma_srq *pub)
 		return ret;
 	}
 	IRDMA_PRIV(irdma_pmd_pd, pub->pd)->refcnt--;
+	TAILQ_REMOVE(&dev->srqs, srq, next);
 	dev->n_srq--;
 	irdma_shadow_free(dev, &srq->shadow);
 	irdma_qmem_free(&srq->mem);

@@ -25,6 +25,16 @@ static uint64_t xstat(struct irdma_hw_dev *dev, int64_t qp, const char *name)
 	return UINT64_MAX;
 }
 
+static bool has_cq_err(struct t_dev *d)
+{
+	unsigned int i;
+
+	for (i = 0; i < d->events.n && i < 64; i++)
+		if (d->events.ev[i].type == IRDMA_HW_EVENT_CQ_ERR)
+			return true;
+	return false;
+}
+
 static uint64_t efd_read(int fd)
 {
 	uint64_t v = 0;
@@ -347,6 +357,48 @@ T_CASE(rnr_retry_exhausted)
 	T_EQ(xstat(p.da.dev, p.qa.id, "rx_rnr_naks"), 2);
 	t_pair_close(&p);
 	free(src);
+}
+
+/* CQ resize: new CQEs go to the new ring (head 0, polarity 1) once software drained the
+ * old one; the overflow check follows the new ring's consumer index. */
+T_CASE(cq_resize)
+{
+	uint8_t *src = t_zalloc(64), *dst = t_zalloc(64);
+	struct irdma_cq_poll_info info;
+	struct irdma_sge s, r;
+	struct t_pair p;
+	uint32_t n2 = 256, i;
+	uint8_t *ring2 = t_zalloc((size_t)n2 * 32);
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	s = (struct irdma_sge){ (uintptr_t)src, 16, t_mr(&p.da, src, 64, 0) };
+	r = (struct irdma_sge){ (uintptr_t)dst, 64, t_mr(&p.db, dst, 64, IRDMA_HW_ACCESS_LOCAL_WRITE) };
+	for (i = 0; i < 5; i++) {
+		T_EQ(t_post_recv(&p.qb, i, &r, 1), 0);
+		T_EQ(t_send(&p.qa, i, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+		T_EQ(t_poll(&p.ca, &info), 0);
+		T_EQ(t_poll(&p.cb, &info), 0);
+		T_EQ(info.wr_id, i);
+	}
+	T_EQ(hw->cq_resize(p.db.dev, p.cb.id, ring2, (uintptr_t)ring2, n2), 0);
+	irdma_uk_cq_resize(&p.cb.uk, ring2, (int)n2);
+	for (i = 5; i < 5 + 3 * n2 / 4; i++) {
+		t_fill(src, 16, i);
+		T_EQ(t_post_recv(&p.qb, i, &r, 1), 0);
+		T_EQ(t_send(&p.qa, i, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+		T_EQ(t_poll(&p.ca, &info), 0);
+		T_EQ(t_poll(&p.cb, &info), 0);
+		T_EQ(info.wr_id, i);
+		T_MEMEQ(dst, src, 16);
+		if (t_case_failures)
+			break;
+	}
+	T_CHECK(!has_cq_err(&p.db));
+	T_EQ(xstat(p.db.dev, -1, "cq_overflows"), 0);
+	t_pair_close(&p);
+	free(ring2);
+	free(src);
+	free(dst);
 }
 
 int main(int argc, char **argv)

@@ -945,6 +945,23 @@ T_CASE(gen1_chunk_and_read_sge_limits)
 	uqp_free(u);
 }
 
+/* A QP that uses an SRQ has no RQ: receives are refused, nothing is written. */
+T_CASE(post_receive_without_rq)
+{
+	struct uqp *u = uqp_new(3, 0, false);
+	struct irdma_qp_uk_init_info ui = { .uk_attrs = &u->attrs, .sq = u->sq, .sq_size = 512,
+					    .max_sq_frag_cnt = 1, .sq_wrtrk_array = u->trk, .wqe_alloc_db = &u->db };
+	struct irdma_sge sge = { 0x1000, 8, 1 };
+	struct irdma_post_rq_info ri = { .wr_id = 1, .sg_list = &sge, .num_sges = 1 };
+	uint32_t idx;
+
+	T_EQ(irdma_uk_qp_init(&u->qp, &ui), 0);
+	T_EQ(u->qp.rq_size, 0);
+	T_EQ(irdma_uk_post_receive(&u->qp, &ri), -EINVAL);
+	T_CHECK(irdma_qp_get_next_recv_wqe(&u->qp, &idx) == NULL);
+	uqp_free(u);
+}
+
 int main(int argc, char **argv)
 {
 	return t_main(argc, argv);

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The completer: responses arriving at the requester (ACK, NAK, RNR NAK, READ responses,
- * atomic ACKs). Sent WQEs complete strictly in SQ order; read data and atomic results
- * are placed into the local SGEs with the key checks of soft_sges_copy(); NAKs end the
- * WQE with the matching status and take the QP to ERR; RNR NAKs and sequence NAKs rewind
- * the requester (go-back-N). The local ACK timeout retries from the oldest unacknowledged
- * packet.
+ * Send completions. lib/roce reports every send WR it finishes, in SQ order (send_done)
+ * and hands READ response data over for placement (read_place); the device marks its WQE
+ * and writes data (atomic results, READ data) into the local SGEs with key checks. CQEs
+ * are written afterwards, outside lib/roce's calls, by soft_comp_retire(): strictly in SQ
+ * order, one per signaled WQE; the first failed WQE takes the QP to ERR, which writes
+ * the error and flush CQEs.
  */
-#include <rte_cycles.h>
+#include <errno.h>
 
 #include "soft_priv.h"
 
@@ -16,264 +16,122 @@ static inline uint32_t swq_next(const struct soft_qp *qp, uint32_t i)
 	return i + 1 == qp->sq_depth ? 0 : i + 1;
 }
 
-/* The first WQE that is sent and not complete, or NULL. */
-static struct soft_swqe *oldest_sent(struct soft_qp *qp)
+/* enum roce_wc_status (= ibv_wc_status) to the irdma flush code hardware reports. */
+uint8_t soft_wc_to_flush(uint8_t st)
 {
-	uint32_t i;
+	switch (st) {
+	case ROCE_WC_SUCCESS: return 0;
+	case ROCE_WC_LOC_LEN_ERR: return FLUSH_LOC_LEN_ERR;
+	case ROCE_WC_LOC_QP_OP_ERR: return FLUSH_LOC_QP_OP_ERR;
+	case ROCE_WC_LOC_PROT_ERR: return FLUSH_PROT_ERR;
+	case ROCE_WC_WR_FLUSH_ERR: return FLUSH_GENERAL_ERR;
+	case ROCE_WC_LOC_ACCESS_ERR: return FLUSH_PROT_ERR;
+	case ROCE_WC_REM_INV_REQ_ERR: return FLUSH_REM_INV_REQ_ERR;
+	case ROCE_WC_REM_ACCESS_ERR: return FLUSH_REM_ACCESS_ERR;
+	case ROCE_WC_REM_OP_ERR: return FLUSH_REM_OP_ERR;
+	case ROCE_WC_RETRY_EXC_ERR: return FLUSH_RETRY_EXC_ERR;
+	case ROCE_WC_RNR_RETRY_EXC_ERR: return FLUSH_RNR_RETRY_EXC_ERR;
+	default: return FLUSH_FATAL_ERR;
+	}
+}
 
-	for (i = qp->swq_done; i != qp->swq_send; i = swq_next(qp, i)) {
-		struct soft_swqe *s = &qp->swq[i];
-
-		if (s->state == SOFT_SWQE_SENT)
-			return s;
-		if (s->state == SOFT_SWQE_PENDING)
+static struct soft_wqe *wqe_of(struct soft_qp *qp, uint32_t slot)
+{
+	if (qp->cur_slot != slot) {
+		if (soft_sq_decode(qp, qp->swq[slot].idx, &qp->cur) < 0)
 			return NULL;
+		qp->cur_slot = slot;
 	}
-	return NULL;
+	return &qp->cur;
 }
 
-static void progress_made(struct soft_qp *qp)
+int soft_comp_read_place(struct roce_qp *rq, uint64_t wr_id, uint32_t off, const void *data,
+			   uint32_t len)
 {
-	qp->retry_left = qp->attr.retry_cnt;
-	qp->rnr_left = qp->attr.rnr_retry;
-	qp->ack_deadline = 0;
-	if (oldest_sent(qp)) {
-		/* re-arm for what is still in flight */
-		uint64_t ns = 4096ull << qp->attr.timeout;
+	struct soft_qp *qp = rq->user;
+	struct soft_wqe *w = wqe_of(qp, (uint32_t)wr_id);
+	enum soft_mr_err e;
 
-		if (qp->attr.timeout)
-			qp->ack_deadline = rte_get_tsc_cycles() +
-					   ns * qp->dev->tsc_hz / 1000000000ull;
-	}
+	if (w == NULL)
+		return -EINVAL;
+	e = soft_sges_copy(qp->dev, qp->pd_id, w->sge, w->num_sges, off,
+			   (uint8_t *)(uintptr_t)data, len, true);
+	return e ? -EACCES : 0;
 }
 
-/* ACK with PSN psn: completes SEND/WRITE WQEs whose last packet is covered. */
-static void ack_upto(struct soft_qp *qp, uint32_t psn)
+void soft_comp_send_done(struct roce_qp *rq, const struct roce_send_done *d)
 {
-	uint32_t i;
+	struct soft_qp *qp = rq->user;
+	struct soft_swqe *s = &qp->swq[(uint32_t)d->id];
+	uint8_t status = soft_wc_to_flush(d->status);
 
-	for (i = qp->swq_done; i != qp->swq_send; i = swq_next(qp, i)) {
-		struct soft_swqe *s = &qp->swq[i];
+	if (s->fail)
+		status = s->fail;
+	if (status == 0 && (s->op == IRDMAQP_OP_ATOMIC_FETCH_ADD ||
+			    s->op == IRDMAQP_OP_ATOMIC_COMPARE_SWAP)) {
+		struct soft_wqe *w = wqe_of(qp, (uint32_t)d->id);
+		uint64_t orig = d->atomic_orig;
 
-		if (s->state == SOFT_SWQE_DONE)
-			continue;
-		if (s->state != SOFT_SWQE_SENT || s->read_like)
-			break; /* a READ/atomic completes with its own response */
-		if (roce_psn_diff(s->last_psn, psn) > 0)
-			break;
-		s->state = SOFT_SWQE_DONE;
-		s->status = 0;
+		if (w == NULL || soft_sges_copy(qp->dev, qp->pd_id, w->sge, 1, 0,
+						(uint8_t *)&orig, 8, true))
+			status = FLUSH_PROT_ERR;
+	} else if (status == 0 && s->op == IRDMAQP_OP_RDMA_READ_LOC_INV) {
+		/* READ with local invalidate: the sink's STag is invalidated once filled */
+		struct soft_wqe *w = wqe_of(qp, (uint32_t)d->id);
+
+		if (w == NULL || soft_mr_invalidate(qp->dev, qp->pd_id, qp->id, w->sge[0].stag,
+						    false))
+			status = FLUSH_PROT_ERR;
 	}
-	qp->una_psn = roce_psn_add(psn, 1);
-}
-
-static void fail_oldest(struct soft_qp *qp, uint8_t status)
-{
-	struct soft_swqe *s = oldest_sent(qp);
-
-	if (s == NULL)
-		return;
 	s->state = SOFT_SWQE_DONE;
 	s->status = status;
-	if (s->read_like && qp->rd_outstanding)
-		qp->rd_outstanding--;
-	qp->sq_stalled = true;
+	if (status)
+		qp->sq_stalled = true;
 }
 
-static void comp_ack(struct soft_qp *qp, const struct roce_pkt *p)
+/* Success or error CQE of a send WQE. */
+int soft_sq_cqe(struct soft_qp *qp, const struct soft_swqe *s, uint8_t minor, bool error)
 {
-	uint8_t syn = p->aeth.syndrome;
-	uint32_t t = syn & ROCE_AETH_TYPE_MASK;
+	struct soft_cqe c;
+	int rc;
 
-	if (t == ROCE_AETH_ACK) {
-		qp->st.rx_acks++;
-		ack_upto(qp, p->psn);
-		progress_made(qp);
-		return;
-	}
-	qp->st.rx_naks++;
-	if (t == ROCE_AETH_RNR_NAK) {
-		static const uint32_t rnr_us[32] = {
-			655360, 10, 20, 30, 40, 60, 80, 120, 160, 240, 320, 480, 640, 960, 1280,
-			1920, 2560, 3840, 5120, 7680, 10240, 15360, 20480, 30720, 40960, 61440,
-			81920, 122880, 163840, 245760, 327680, 491520,
-		};
-
-		qp->st.rx_rnr_naks++;
-		ack_upto(qp, roce_psn_add(p->psn, ROCE_PSN_MASK)); /* implicit ACK of < psn */
-		if (qp->attr.rnr_retry != 7) {
-			if (qp->rnr_left == 0) {
-				fail_oldest(qp, FLUSH_RNR_RETRY_EXC_ERR);
-				return;
-			}
-			qp->rnr_left--;
-		}
-		qp->rnr_until = rte_get_tsc_cycles() +
-				(uint64_t)rnr_us[syn & ROCE_AETH_VALUE_MASK] * qp->dev->tsc_hz /
-					1000000ull;
-		soft_req_rewind(qp, p->psn);
-		return;
-	}
-	switch (syn) {
-	case ROCE_SYN_NAK_PSN_SEQ:
-		ack_upto(qp, roce_psn_add(p->psn, ROCE_PSN_MASK));
-		if (qp->retry_left == 0) {
-			fail_oldest(qp, FLUSH_RETRY_EXC_ERR);
-			return;
-		}
-		qp->retry_left--;
-		soft_req_rewind(qp, p->psn);
-		return;
-	case ROCE_SYN_NAK_INV_REQ:
-		fail_oldest(qp, FLUSH_REM_INV_REQ_ERR);
-		return;
-	case ROCE_SYN_NAK_REM_ACC:
-		fail_oldest(qp, FLUSH_REM_ACCESS_ERR);
-		return;
-	default:
-		fail_oldest(qp, FLUSH_REM_OP_ERR);
-		return;
-	}
+	memset(&c, 0, sizeof(c));
+	c.sq = true;
+	c.error = error;
+	c.major = error ? IRDMA_FLUSH_MAJOR_ERR : 0;
+	c.minor = minor;
+	c.op = s->op;
+	c.wqe_idx = s->idx;
+	c.ctx = qp->compl_ctx;
+	c.qp_id = qp->id;
+	rc = soft_cqe_write(qp->dev, qp->scq, &c);
+	if (rc == 0)
+		qp->st.completions++;
+	return rc;
 }
 
-/* READ response: PSN must be the next one the oldest outstanding READ expects. */
-static void comp_read_resp(struct soft_qp *qp, const struct roce_pkt *p)
+unsigned int soft_comp_retire(struct soft_qp *qp)
 {
-	struct soft_dev *dev = qp->dev;
-	uint32_t mtu = qp->attr.path_mtu ? qp->attr.path_mtu : dev->mtu;
-	bool last = (p->oi->flags & ROCE_OPF_LAST) != 0;
-	struct soft_swqe *s;
-	enum soft_mr_err e;
-	uint64_t off;
-	uint32_t i;
+	unsigned int n = 0;
 
-	/* Everything sent before the READ is implicitly acknowledged. */
-	for (i = qp->swq_done; i != qp->swq_send; i = swq_next(qp, i)) {
-		s = &qp->swq[i];
-		if (s->state == SOFT_SWQE_SENT && s->read_like)
+	while (qp->swq_done != qp->swq_head) {
+		struct soft_swqe *s = &qp->swq[qp->swq_done];
+
+		if (s->state != SOFT_SWQE_DONE)
 			break;
-	}
-	if (i == qp->swq_send)
-		return; /* no READ outstanding: stale response */
-	s = &qp->swq[i];
-	if (s->op != IRDMAQP_OP_RDMA_READ && s->op != IRDMAQP_OP_RDMA_READ_LOC_INV) {
-		qp->st.rx_dropped++;
-		return;
-	}
-	if (p->psn != s->resp_psn) {
-		qp->st.rx_dropped++; /* gap or duplicate: wait for the retry */
-		return;
-	}
-	ack_upto(qp, roce_psn_add(s->first_psn, ROCE_PSN_MASK));
-	off = (uint64_t)(uint32_t)roce_psn_diff(p->psn, s->first_psn) * mtu;
-	if (off + p->paylen > s->length || (!last && p->paylen != mtu)) {
-		fail_oldest(qp, FLUSH_REM_OP_ERR);
-		return;
-	}
-	if (qp->cur_slot != i) {
-		if (soft_sq_decode(qp, s->idx, &qp->cur) < 0) {
-			fail_oldest(qp, FLUSH_LOC_QP_OP_ERR);
-			return;
+		if (s->status) {
+			soft_qp_to_error(qp, IRDMA_HW_EVENT_QP_FATAL, 0);
+			return n + 1;
 		}
-		qp->cur_slot = i;
-	}
-	e = soft_sges_copy(dev, qp->pd_id, qp->cur.sge, qp->cur.num_sges, off,
-			   (uint8_t *)(uintptr_t)p->payload, p->paylen, true);
-	if (e) {
-		fail_oldest(qp, soft_mr_err_to_flush(e));
-		return;
-	}
-	s->resp_psn = roce_psn_add(p->psn, 1);
-	if (last) {
-		if (off + p->paylen != s->length) {
-			fail_oldest(qp, FLUSH_REM_OP_ERR);
-			return;
-		}
-		if (s->op == IRDMAQP_OP_RDMA_READ_LOC_INV) {
-			e = soft_mr_invalidate(dev, qp->pd_id, qp->id, qp->cur.rem_stag, false);
-			/* the read itself succeeded; a bad key to invalidate is a local error */
-			if (e) {
-				fail_oldest(qp, FLUSH_PROT_ERR);
-				return;
+		if (s->signaled) {
+			if (soft_sq_cqe(qp, s, 0, false)) {
+				soft_qp_to_error(qp, IRDMA_HW_EVENT_QP_FATAL, 0);
+				return n + 1;
 			}
+			qp->swq_tail = swq_next(qp, qp->swq_done);
 		}
-		s->state = SOFT_SWQE_DONE;
-		s->status = 0;
-		qp->rd_outstanding--;
+		qp->swq_done = swq_next(qp, qp->swq_done);
+		n++;
 	}
-	progress_made(qp);
-}
-
-static void comp_atomic_ack(struct soft_qp *qp, const struct roce_pkt *p)
-{
-	struct soft_swqe *s = oldest_sent(qp);
-	enum soft_mr_err e;
-	uint64_t orig = p->atmack;
-	uint32_t i;
-
-	for (i = qp->swq_done; i != qp->swq_send; i = swq_next(qp, i)) {
-		s = &qp->swq[i];
-		if (s->state == SOFT_SWQE_SENT && s->read_like)
-			break;
-	}
-	if (i == qp->swq_send || p->psn != s->first_psn ||
-	    (s->op != IRDMAQP_OP_ATOMIC_FETCH_ADD && s->op != IRDMAQP_OP_ATOMIC_COMPARE_SWAP)) {
-		qp->st.rx_dropped++;
-		return;
-	}
-	ack_upto(qp, roce_psn_add(s->first_psn, ROCE_PSN_MASK));
-	if (qp->cur_slot != i) {
-		if (soft_sq_decode(qp, s->idx, &qp->cur) < 0) {
-			fail_oldest(qp, FLUSH_LOC_QP_OP_ERR);
-			return;
-		}
-		qp->cur_slot = i;
-	}
-	e = soft_sges_copy(qp->dev, qp->pd_id, qp->cur.sge, 1, 0, (uint8_t *)&orig, 8, true);
-	s->state = SOFT_SWQE_DONE;
-	s->status = e ? soft_mr_err_to_flush(e) : 0;
-	qp->rd_outstanding--;
-	progress_made(qp);
-}
-
-void soft_comp_rx(struct soft_qp *qp, const struct roce_pkt *p)
-{
-	switch (p->opcode) {
-	case ROCE_OP_RC_ACK:
-		comp_ack(qp, p);
-		break;
-	case ROCE_OP_RC_ATOMIC_ACK:
-		comp_atomic_ack(qp, p);
-		break;
-	case ROCE_OP_RC_READ_RESP_FIRST:
-	case ROCE_OP_RC_READ_RESP_MIDDLE:
-	case ROCE_OP_RC_READ_RESP_LAST:
-	case ROCE_OP_RC_READ_RESP_ONLY:
-		comp_read_resp(qp, p);
-		break;
-	default:
-		qp->st.rx_dropped++;
-		return;
-	}
-	soft_comp_retire(qp);
-}
-
-/* Local ACK timeout: resend from the oldest unacknowledged packet, or give up. */
-void soft_comp_timers(struct soft_qp *qp, uint64_t now)
-{
-	struct soft_swqe *s;
-
-	if (qp->ack_deadline == 0 || now < qp->ack_deadline || qp->state == IRDMA_HW_QPS_ERR)
-		return;
-	qp->ack_deadline = 0;
-	s = oldest_sent(qp);
-	if (s == NULL)
-		return;
-	if (qp->retry_left == 0) {
-		fail_oldest(qp, FLUSH_RETRY_EXC_ERR);
-		soft_comp_retire(qp);
-		return;
-	}
-	qp->retry_left--;
-	soft_req_rewind(qp, s->read_like ? s->resp_psn : qp->una_psn);
+	return n;
 }

@@ -483,11 +483,18 @@ static int soft_qp_create(struct irdma_hw_dev *hw, const struct irdma_hw_qp_ctx 
 	scq->users++;
 	rcq->users++;
 	qp->swq = swq;
-	qp->res_tail = 0;
-	qp->ctl_pending = false;
 	qp->cur_slot = UINT32_MAX;
 	qp->attr.av.vlan_id = 0xFFFF;
 	soft_db_init(&qp->db);
+	if (soft_xport_init(qp) != 0) {
+		scq->users--;
+		rcq->users--;
+		if (srq)
+			srq->users--;
+		rte_spinlock_unlock(&dev->engine_lock);
+		rte_free(swq);
+		return -ENOMEM;
+	}
 	qp->in_use = true;
 	rte_spinlock_unlock(&dev->engine_lock);
 	*qp_id = i;
@@ -495,27 +502,18 @@ static int soft_qp_create(struct irdma_hw_dev *hw, const struct irdma_hw_qp_ctx 
 	return 0;
 }
 
-/* Resets the transport state (to RESET, or a fresh INIT). */
+/* Back to an empty SQ/RQ view (RESET, or RESET -> INIT). */
 static void qp_reset(struct soft_qp *qp)
 {
 	qp->sq_head = 0;
 	qp->sq_polarity = 1;
 	qp->rq_head = 0;
 	qp->rq_polarity = 1;
-	qp->swq_head = qp->swq_tail = qp->swq_send = 0;
-	qp->send_offset = 0;
-	qp->rd_outstanding = 0;
+	qp->swq_head = qp->swq_tail = qp->swq_done = qp->swq_send = 0;
 	qp->sq_stalled = false;
-	qp->epsn = 0;
-	qp->msn = 0;
-	qp->nak_sent = false;
-	qp->last_req_op = 0xFF;
+	qp->sq_kick = false;
+	qp->wire_err = false;
 	memset(&qp->rctx, 0, sizeof(qp->rctx));
-	memset(&qp->wctx, 0, sizeof(qp->wctx));
-	memset(qp->res, 0, sizeof(qp->res));
-	qp->res_next = 0;
-	qp->res_tail = 0;
-	qp->ctl_pending = false;
 	qp->cur_slot = UINT32_MAX;
 }
 
@@ -525,6 +523,7 @@ static int soft_qp_modify(struct irdma_hw_dev *hw, uint32_t qp_id,
 	struct soft_dev *dev = soft_dev_from_hw(hw);
 	struct soft_qp *qp = soft_qp_get(dev, qp_id);
 	struct irdma_hw_qp_attr *a;
+	int rc;
 
 	if (qp == NULL || attr == NULL)
 		return -EINVAL;
@@ -538,6 +537,11 @@ static int soft_qp_modify(struct irdma_hw_dev *hw, uint32_t qp_id,
 	    attr->max_dest_rd_atomic > SOFT_MAX_IRD)
 		return -EINVAL;
 	rte_spinlock_lock(&dev->engine_lock);
+	rc = soft_xport_modify(qp, attr, mask);
+	if (rc) {
+		rte_spinlock_unlock(&dev->engine_lock);
+		return rc;
+	}
 	a = &qp->attr;
 	if (mask & IRDMA_HW_QP_ATTR_ACCESS_FLAGS)
 		a->access_flags = attr->access_flags;
@@ -561,16 +565,10 @@ static int soft_qp_modify(struct irdma_hw_dev *hw, uint32_t qp_id,
 		a->max_dest_rd_atomic = attr->max_dest_rd_atomic;
 	if (mask & IRDMA_HW_QP_ATTR_DEST_QPN)
 		a->dest_qpn = attr->dest_qpn & ROCE_QPN_MASK;
-	if (mask & IRDMA_HW_QP_ATTR_RQ_PSN) {
+	if (mask & IRDMA_HW_QP_ATTR_RQ_PSN)
 		a->rq_psn = attr->rq_psn & ROCE_PSN_MASK;
-		qp->epsn = a->rq_psn;
-	}
-	if (mask & IRDMA_HW_QP_ATTR_SQ_PSN) {
+	if (mask & IRDMA_HW_QP_ATTR_SQ_PSN)
 		a->sq_psn = attr->sq_psn & ROCE_PSN_MASK;
-		qp->send_psn = a->sq_psn;
-	}
-	if (a->path_mtu == 0)
-		a->path_mtu = dev->mtu;
 	if (mask & IRDMA_HW_QP_ATTR_STATE) {
 		enum irdma_hw_qp_state old = qp->state;
 
@@ -579,21 +577,13 @@ static int soft_qp_modify(struct irdma_hw_dev *hw, uint32_t qp_id,
 			soft_engine_deactivate(dev, qp);
 			qp->state = IRDMA_HW_QPS_RESET;
 		} else if (attr->state == IRDMA_HW_QPS_ERR) {
-			/* Also a re-flush request when already in ERR. */
+			/* Also the flush request software sends after posting in ERR. */
 			qp->state = IRDMA_HW_QPS_ERR;
 			soft_qp_flush(qp);
 		} else {
-			if (old == IRDMA_HW_QPS_RESET && attr->state == IRDMA_HW_QPS_INIT)
+			if (old == IRDMA_HW_QPS_RESET)
 				qp_reset(qp);
 			qp->state = attr->state;
-			if (attr->state == IRDMA_HW_QPS_RTR && (mask & IRDMA_HW_QP_ATTR_RQ_PSN))
-				qp->epsn = a->rq_psn;
-			if (attr->state == IRDMA_HW_QPS_RTS && old != IRDMA_HW_QPS_RTS &&
-			    old != IRDMA_HW_QPS_SQD) {
-				qp->retry_left = a->retry_cnt;
-				qp->rnr_left = a->rnr_retry;
-				qp->una_psn = qp->send_psn;
-			}
 		}
 		a->state = qp->state;
 		if (qp->state != IRDMA_HW_QPS_RESET)
@@ -612,9 +602,10 @@ static int soft_qp_query(struct irdma_hw_dev *hw, uint32_t qp_id, struct irdma_h
 		return -EINVAL;
 	rte_spinlock_lock(&dev->engine_lock);
 	*attr = qp->attr;
-	attr->state = qp->state;
-	attr->sq_psn = qp->send_psn;
-	attr->rq_psn = qp->epsn;
+	/* lib/roce may have failed the QP a moment ago; the device applies it next step */
+	attr->state = qp->rq.state == ROCE_QPS_ERR ? IRDMA_HW_QPS_ERR : qp->state;
+	attr->sq_psn = qp->rq.req.psn;
+	attr->rq_psn = qp->rq.resp.epsn;
 	rte_spinlock_unlock(&dev->engine_lock);
 	return 0;
 }
@@ -643,6 +634,7 @@ static int soft_qp_destroy(struct irdma_hw_dev *hw, uint32_t qp_id)
 	qp->rcq->users--;
 	if (qp->srq)
 		qp->srq->users--;
+	soft_xport_fini(qp);
 	rte_free(qp->swq);
 	qp->swq = NULL;
 	qp->in_use = false;
@@ -711,6 +703,7 @@ static int soft_ah_create(struct irdma_hw_dev *hw, uint32_t pd_id, const struct 
 		if (!dev->ah[i].in_use) {
 			dev->ah[i].pd_id = pd_id;
 			dev->ah[i].av = *av;
+			soft_roce_av(dev, av, &dev->ah[i].rav);
 			dev->ah[i].in_use = true;
 			*ah_id = i;
 			return 0;
@@ -743,21 +736,30 @@ static const struct {
 } dev_xstats[] = {
 	DEV_STAT(rx_packets), DEV_STAT(tx_packets), DEV_STAT(rx_bytes), DEV_STAT(tx_bytes),
 	DEV_STAT(rx_icrc_errors), DEV_STAT(rx_malformed), DEV_STAT(rx_unknown_qp),
-	DEV_STAT(rx_bad_state), DEV_STAT(rx_qkey_errors), DEV_STAT(tx_backlog_full),
+	DEV_STAT(tx_backlog_full),
 	DEV_STAT(cq_overflows), DEV_STAT(doorbells), DEV_STAT(polls),
 	DEV_STAT(tx_fault_drops), DEV_STAT(tx_fault_dups), DEV_STAT(tx_fault_reorders),
 	DEV_STAT(tx_fault_corrupts),
+	SOFT_WIRE_XSTATS, /* wire branch */
 };
 
-#define QP_STAT(n) { #n, offsetof(struct soft_qp_stats, n) }
+/* Per-QP counters: the device's own, then lib/roce's transport counters. */
+#define QP_STAT(n) { #n, offsetof(struct soft_qp, st) + offsetof(struct soft_qp_stats, n) }
+#define RQ_STAT(name, f) { name, offsetof(struct soft_qp, rq) + offsetof(struct roce_qp, stats) + \
+				 offsetof(struct roce_qp_stats, f) }
 static const struct {
 	const char *name;
 	size_t off;
 } qp_xstats[] = {
 	QP_STAT(tx_packets), QP_STAT(tx_bytes), QP_STAT(rx_packets), QP_STAT(rx_bytes),
-	QP_STAT(tx_acks), QP_STAT(rx_acks), QP_STAT(tx_naks), QP_STAT(rx_naks),
-	QP_STAT(tx_rnr_naks), QP_STAT(rx_rnr_naks), QP_STAT(retransmits), QP_STAT(rx_dropped),
 	QP_STAT(completions), QP_STAT(errors),
+	RQ_STAT("tx_acks", acks_tx), RQ_STAT("rx_acks", acks_rx),
+	RQ_STAT("tx_seq_naks", seq_naks_tx), RQ_STAT("rx_seq_naks", seq_naks_rx),
+	RQ_STAT("tx_rnr_naks", rnr_naks_tx), RQ_STAT("rx_rnr_naks", rnr_naks_rx),
+	RQ_STAT("tx_error_naks", err_naks_tx), RQ_STAT("rx_error_naks", err_naks_rx),
+	RQ_STAT("retransmits", retransmits), RQ_STAT("ack_timeouts", timeouts),
+	RQ_STAT("rx_duplicate_requests", dup_requests), RQ_STAT("read_replays", read_replays),
+	RQ_STAT("atomic_replays", atomic_replays), RQ_STAT("implicit_naks", implicit_naks),
 };
 
 static int soft_xstats_names(struct irdma_hw_dev *hw, int64_t qp_id, const char **names,
@@ -799,8 +801,7 @@ static int soft_xstats_get(struct irdma_hw_dev *hw, int64_t qp_id, uint64_t *val
 		return -EINVAL;
 	if (n >= RTE_DIM(qp_xstats) && values)
 		for (i = 0; i < RTE_DIM(qp_xstats); i++)
-			values[i] = *(const uint64_t *)((const uint8_t *)&qp->st +
-							qp_xstats[i].off);
+			values[i] = *(const uint64_t *)((const uint8_t *)qp + qp_xstats[i].off);
 	return RTE_DIM(qp_xstats);
 }
 
@@ -817,6 +818,7 @@ static int soft_xstats_reset(struct irdma_hw_dev *hw, int64_t qp_id)
 	if (qp == NULL)
 		return -EINVAL;
 	memset(&qp->st, 0, sizeof(qp->st));
+	memset(&qp->rq.stats, 0, sizeof(qp->rq.stats));
 	return 0;
 }
 

@@ -42,7 +42,7 @@ void soft_engine_deactivate(struct soft_dev *dev, struct soft_qp *qp)
 static unsigned int engine_step(struct soft_dev *dev, unsigned int budget)
 {
 	unsigned int work = 0, i, qbudget;
-	uint64_t now = rte_get_tsc_cycles();
+	uint64_t now = soft_now_ns(dev);
 
 	/* Arms first: a CQ armed before this step sees the completions it produces. */
 	work += soft_db_scan(dev);
@@ -55,9 +55,10 @@ static unsigned int engine_step(struct soft_dev *dev, unsigned int budget)
 
 		if (soft_db_take(&qp->db))
 			qp->sq_kick = true;
-		work += soft_resp_run(qp, qbudget);
 		work += soft_req_run(qp, qbudget);
-		soft_comp_timers(qp, now);
+		soft_xport_timers(qp, now);
+		work += soft_xport_tx(qp, qbudget, now);
+		soft_xport_settle(qp);
 	}
 	work += soft_wire_flush(dev);
 	return work;

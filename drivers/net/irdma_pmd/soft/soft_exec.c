@@ -86,57 +86,6 @@ static inline uint32_t swq_next(const struct soft_qp *qp, uint32_t i)
 	return i + 1 == qp->sq_depth ? 0 : i + 1;
 }
 
-/* Success CQE of a signaled send WQE. */
-static int sq_cqe(struct soft_qp *qp, const struct soft_swqe *s, uint8_t minor, bool error)
-{
-	struct soft_cqe c;
-	int rc;
-
-	memset(&c, 0, sizeof(c));
-	c.sq = true;
-	c.error = error;
-	c.major = error ? IRDMA_FLUSH_MAJOR_ERR : 0;
-	c.minor = minor;
-	c.op = s->op;
-	c.wqe_idx = s->idx;
-	c.ctx = qp->compl_ctx;
-	c.qp_id = qp->id;
-	rc = soft_cqe_write(qp->dev, qp->scq, &c);
-	if (rc == 0)
-		qp->st.completions++;
-	return rc;
-}
-
-/*
- * Retires completed send WQEs in SQ order: a CQE for each signaled one; an error stops the
- * walk and takes the QP to ERR (which writes the error and flush CQEs).
- */
-unsigned int soft_comp_retire(struct soft_qp *qp)
-{
-	unsigned int n = 0;
-
-	while (qp->swq_done != qp->swq_head) {
-		struct soft_swqe *s = &qp->swq[qp->swq_done];
-
-		if (s->state != SOFT_SWQE_DONE)
-			break;
-		if (s->status) {
-			soft_qp_to_error(qp, IRDMA_HW_EVENT_QP_FATAL, 0);
-			return n + 1;
-		}
-		if (s->signaled) {
-			if (sq_cqe(qp, s, 0, false)) {
-				soft_qp_to_error(qp, IRDMA_HW_EVENT_QP_FATAL, 0);
-				return n + 1;
-			}
-			qp->swq_tail = swq_next(qp, qp->swq_done);
-		}
-		qp->swq_done = swq_next(qp, qp->swq_done);
-		n++;
-	}
-	return n;
-}
-
 /* Receive completion (success or error) of the WQE r. */
 int soft_rq_complete(struct soft_qp *qp, struct soft_cqe *c, bool from_srq,
 		     const struct soft_rwqe *r)
@@ -213,19 +162,15 @@ static void flush_sq(struct soft_qp *qp)
 		if (s->status && s->status != FLUSH_GENERAL_ERR && !first_status)
 			first_status = s->status;
 		if (qp->dev->gen >= IRDMA_GEN_3 &&
-		    sq_cqe(qp, s, s->status ? s->status : FLUSH_GENERAL_ERR, true))
+		    soft_sq_cqe(qp, s, s->status ? s->status : FLUSH_GENERAL_ERR, true))
 			break;
 	}
 	/* GEN_1/2: one CQE; lib/uk replays it for every WQE from its SQ tail. */
 	if (qp->dev->gen < IRDMA_GEN_3 && first)
-		sq_cqe(qp, first, first_status ? first_status : FLUSH_GENERAL_ERR, true);
+		soft_sq_cqe(qp, first, first_status ? first_status : FLUSH_GENERAL_ERR, true);
 	qp->swq_tail = qp->swq_done = qp->swq_send = qp->swq_head;
-	qp->send_offset = 0;
-	qp->rd_outstanding = 0;
 	qp->sq_kick = false;
 	qp->sq_stalled = false;
-	qp->ack_deadline = 0;
-	qp->rnr_until = 0;
 }
 
 static void flush_rq(struct soft_qp *qp)
@@ -254,11 +199,12 @@ static void flush_rq(struct soft_qp *qp)
  * after software posts to a QP already in error. */
 void soft_qp_flush(struct soft_qp *qp)
 {
+	/* The transport gives back what it holds (send WRs complete flushed). */
+	if (qp->rq.state != ROCE_QPS_ERR)
+		roce_qp_set_error(&qp->rq, ROCE_WC_WR_FLUSH_ERR);
+	qp->wire_err = false;
 	flush_sq(qp);
 	flush_rq(qp);
-	qp->wctx.active = false;
-	qp->res_tail = qp->res_next;
-	qp->ctl_pending = false;
 }
 
 void soft_qp_to_error(struct soft_qp *qp, enum irdma_hw_event_type ev, uint16_t ae)

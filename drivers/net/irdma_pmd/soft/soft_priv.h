@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Private state of the software device: object tables, per-QP transport state and the
- * interfaces between the device's parts (doorbells, WQE fetch, key table, CQE writer,
- * requester, responder, completer, wire, engine).
+ * Private state of the software device: object tables, the per-QP view of the queues as
+ * hardware keeps it, and the interfaces between the device's parts (doorbells, WQE fetch,
+ * key table, CQE writer, requester front end, completion and responder callbacks of the
+ * lib/roce transport, wire, engine).
  */
 #ifndef SOFT_PRIV_H
 #define SOFT_PRIV_H
@@ -20,7 +21,9 @@
 #include "irdma_user.h"
 
 #include "irdma_hw.h"
+#include "roce_qp.h"
 #include "soft_wire.h"
+#include "soft_port.h" /* wire branch */
 
 extern int soft_logtype;
 #define SOFT_LOG(level, fmt, ...)                                                          \
@@ -35,12 +38,10 @@ extern int soft_logtype;
 #define SOFT_DEF_MAX_PD  256u
 #define SOFT_DEF_MAX_AH  256u
 #define SOFT_FIRST_QPN   2u    /* QP0/QP1 are the IB special QPs */
-#define SOFT_MAX_ORD     16u
-#define SOFT_MAX_IRD     16u
+#define SOFT_MAX_ORD     16u /* READ/atomics in flight per QP */
+#define SOFT_MAX_IRD     16u /* responder resources per QP */
 #define SOFT_MAX_MSG     (1u << 31)
 #define SOFT_MAX_SGE     16u   /* addl frag cnt is 4 bits */
-
-#define SOFT_QP_TX_BURST 32u   /* packets a QP may build per engine step */
 
 /* Why a memory access was refused (key table). Mapped to flush codes / NAKs by the caller. */
 enum soft_mr_err {
@@ -90,7 +91,7 @@ struct soft_cq {
 	bool cons_stale;       /* resized: shadow head still names the old ring */
 	uint64_t stale_shadow;
 	bool arm_any, arm_se;  /* armed (latched from the shadow arm word at the doorbell) */
-	uint32_t arm_seq;
+	uint32_t arm_seq;      /* sequence number of the last arm seen */
 	_Atomic uint32_t db;   /* arm doorbell word */
 	int eventfd;
 	void (*event_cb)(void *arg, uint32_t cq_id);
@@ -118,6 +119,7 @@ struct soft_ah {
 	bool in_use;
 	uint32_t pd_id;
 	struct irdma_hw_av av;
+	struct roce_av rav;    /* what lib/roce builds UD frames from */
 };
 
 /* One decoded SGE. */
@@ -160,10 +162,10 @@ struct soft_rwqe {
 	uint64_t total_len;
 };
 
-/* Outstanding send work, in SQ order, until completed. */
+/* Send work in SQ order, from fetch until its CQE (or its place behind a later CQE). */
 enum soft_swqe_state {
-	SOFT_SWQE_PENDING,     /* not fully sent yet */
-	SOFT_SWQE_SENT,        /* every packet sent, waiting for the ACK / response */
+	SOFT_SWQE_PENDING,     /* fetched, not handed to the transport yet */
+	SOFT_SWQE_POSTED,      /* in lib/roce's requester */
 	SOFT_SWQE_DONE,        /* complete (status below) */
 };
 
@@ -172,51 +174,23 @@ struct soft_swqe {
 	uint16_t quanta;
 	uint8_t op;
 	bool signaled;
-	bool read_like;        /* READ or atomic: needs a response carrying data */
-	bool fence;
+	bool fence;            /* local fence: everything before completes first */
+	bool read_fence;       /* earlier READ/atomics complete first */
 	enum soft_swqe_state state;
-	uint32_t resp_psn;     /* READ: next response PSN expected */
 	uint8_t status;        /* 0 = success, else an irdma flush code */
-	uint32_t first_psn, last_psn;
-	uint64_t length;
+	uint8_t fail;          /* device-detected cause that overrides the transport's */
 };
 
-/* Responder's current receive context (a SEND spanning several packets). */
+/* The receive WQE of the message in progress (lib/roce's recv cookie). */
 struct soft_recv_ctx {
 	bool active;
 	bool from_srq;
 	struct soft_rwqe rwqe;
-	uint64_t offset;
-};
-
-/* Responder's RDMA WRITE context. */
-struct soft_write_ctx {
-	bool active;
-	uint64_t va;
-	uint32_t rkey;
-	uint64_t remaining;
-	uint64_t total;
-	uint8_t *host;         /* checked target of the whole message */
-};
-
-/* Read / atomic responder resource (replay state). */
-struct soft_rd_res {
-	bool valid;
-	bool atomic;
-	uint32_t first_psn, last_psn;
-	uint64_t va;
-	uint32_t rkey;
-	uint32_t length;
-	uint64_t atomic_orig;
-	/* progress of the response stream */
-	uint32_t next_psn;
-	uint64_t sent;
 };
 
 struct soft_qp_stats {
 	uint64_t tx_packets, tx_bytes, rx_packets, rx_bytes;
-	uint64_t tx_acks, rx_acks, tx_naks, rx_naks, tx_rnr_naks, rx_rnr_naks;
-	uint64_t retransmits, rx_dropped, completions, errors;
+	uint64_t completions, errors;
 };
 
 struct soft_qp {
@@ -249,34 +223,21 @@ struct soft_qp {
 
 	struct soft_cq *scq, *rcq;
 
-	/* Requester. */
-	struct soft_wqe cur;       /* decoded copy of swq[cur_slot] */
-	uint32_t cur_slot;         /* UINT32_MAX: none */
-	uint32_t una_psn;          /* oldest unacknowledged PSN */
-	struct soft_swqe *swq;     /* ring of outstanding WQEs, sq_depth entries */
-	/* [tail, done): completed without a CQE yet (unsignaled); [done, send): in flight;
-	 * [send, head): fetched, not fully transmitted. */
+	/* Send WQEs: [tail, done) completed without a CQE of their own yet (unsignaled),
+	 * [done, send) with the transport, [send, head) fetched and waiting. */
+	struct soft_swqe *swq;     /* sq_depth entries */
 	uint32_t swq_head, swq_tail, swq_done, swq_send;
-	uint64_t send_offset;      /* bytes of swq[swq_send] already sent */
-	uint32_t send_psn;         /* next PSN to use */
-	uint32_t rd_outstanding;   /* READ/atomic in flight (ORD) */
-	bool sq_stalled;           /* invalid WQE found: stop fetching */
-	uint64_t rnr_until;        /* TSC: RNR wait ends */
-	uint32_t rnr_left, retry_left;
-	uint64_t ack_deadline;     /* TSC: local ACK timeout */
+	bool sq_stalled;           /* a WQE failed: nothing more goes to the transport */
+	struct soft_wqe cur;       /* decoded copy of swq[cur_slot] (payload source) */
+	uint32_t cur_slot;         /* UINT32_MAX: none */
 
-	/* Responder. */
-	uint32_t epsn;
-	uint32_t msn;
-	uint8_t last_req_op;       /* opcode context for sequence checks */
-	bool nak_sent;
 	struct soft_recv_ctx rctx;
-	struct soft_write_ctx wctx;
-	struct soft_rd_res res[SOFT_MAX_IRD];
-	uint32_t res_next, res_tail; /* [tail, next): responses still to send, in PSN order */
-	bool ctl_pending;          /* an ACK/NAK waiting for room or for read responses */
-	uint8_t ctl_syn;
-	uint32_t ctl_psn;
+
+	/* The RoCEv2 transport (lib/roce state machines). */
+	struct roce_qp rq;
+	void *rq_mem;
+	bool wire_err;             /* lib/roce moved the QP to ERR: apply it after the call */
+	uint8_t wire_err_status;   /* enum roce_wc_status */
 
 	struct soft_qp_stats st;
 };
@@ -285,9 +246,10 @@ struct soft_wire;
 
 struct soft_dev_stats {
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
-	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_bad_state, rx_qkey_errors;
+	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp;
 	uint64_t tx_backlog_full, cq_overflows, doorbells, polls;
 	uint64_t tx_fault_drops, tx_fault_dups, tx_fault_reorders, tx_fault_corrupts;
+	struct soft_wire_stats wire; /* wire branch: port, ARP/ND and drop counters */
 };
 
 struct soft_dev {
@@ -339,19 +301,6 @@ static inline struct soft_qp *soft_qp_get(struct soft_dev *dev, uint32_t qp_id)
 	return &dev->qp[qp_id];
 }
 
-static inline uint64_t soft_le64(const void *p)
-{
-	uint64_t v;
-
-	memcpy(&v, p, 8);
-	return v; /* little-endian host (x86/arm64 LE); the queue formats are LE */
-}
-
-static inline void soft_put_le64(void *p, uint64_t v)
-{
-	memcpy(p, &v, 8);
-}
-
 /* soft_doorbell.c */
 void soft_db_init(_Atomic uint32_t *db);
 bool soft_db_take(_Atomic uint32_t *db);
@@ -373,6 +322,7 @@ enum soft_mr_err soft_mr_invalidate(struct soft_dev *dev, uint32_t pd_id, uint32
 				    uint32_t stag, bool remote);
 enum soft_mr_err soft_mw_bind(struct soft_dev *dev, const struct soft_qp *qp,
 			      const struct soft_wqe *w);
+int soft_mr_err_errno(enum soft_mr_err e);
 const char *soft_mr_err_str(enum soft_mr_err e);
 
 /* soft_sq.c */
@@ -423,23 +373,43 @@ void soft_qp_to_error(struct soft_qp *qp, enum irdma_hw_event_type ev, uint16_t 
 void soft_qp_flush(struct soft_qp *qp);
 void soft_async_event(struct soft_dev *dev, enum irdma_hw_event_type t, uint32_t id,
 		      uint16_t ae);
-int soft_sq_complete(struct soft_qp *qp, struct soft_swqe *s);
 int soft_rq_complete(struct soft_qp *qp, struct soft_cqe *c, bool from_srq,
 		     const struct soft_rwqe *r);
 
-/* soft_req.c: requester */
+/* soft_req.c: requester front end (fetch, local operations, posting to the transport) */
 unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget);
-void soft_req_rewind(struct soft_qp *qp, uint32_t psn);
 
-/* soft_comp.c: completer (responses arriving at the requester) */
-
-void soft_comp_rx(struct soft_qp *qp, const struct roce_pkt *p);
+/* soft_comp.c: send completions */
 unsigned int soft_comp_retire(struct soft_qp *qp);
-void soft_comp_timers(struct soft_qp *qp, uint64_t now);
+uint8_t soft_wc_to_flush(uint8_t roce_status);
+int soft_sq_cqe(struct soft_qp *qp, const struct soft_swqe *s, uint8_t minor, bool error);
+int soft_comp_read_place(struct roce_qp *rq, uint64_t wr_id, uint32_t off, const void *data,
+			 uint32_t len);
+void soft_comp_send_done(struct roce_qp *rq, const struct roce_send_done *d);
 
-/* soft_resp.c: responder */
-void soft_resp_rx(struct soft_qp *qp, const struct roce_pkt *p);
-unsigned int soft_resp_run(struct soft_qp *qp, unsigned int budget);
+/* soft_resp.c: lib/roce's responder callbacks */
+int soft_resp_recv_begin(struct roce_qp *rq, uint32_t min_len, uint64_t *cookie);
+int soft_resp_recv_place(struct roce_qp *rq, uint64_t cookie, uint32_t off, const void *data,
+			 uint32_t len);
+void soft_resp_recv_end(struct roce_qp *rq, uint64_t cookie, const struct roce_recv_done *d);
+int soft_resp_mr_check(struct roce_qp *rq, uint32_t rkey, uint64_t va, uint32_t len,
+		       unsigned int access);
+int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
+			uint32_t len);
+int soft_resp_atomic(struct roce_qp *rq, uint32_t rkey, uint64_t va, int cmp_swap,
+		     uint64_t swap_add, uint64_t cmp, uint64_t *orig);
+void soft_resp_qp_error(struct roce_qp *rq, uint8_t status);
+
+/* soft_transport.c: the binding to lib/roce */
+int soft_xport_init(struct soft_qp *qp);
+void soft_xport_fini(struct soft_qp *qp);
+int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint32_t mask);
+unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now);
+void soft_xport_timers(struct soft_qp *qp, uint64_t now);
+void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now);
+void soft_xport_settle(struct soft_qp *qp);
+uint64_t soft_now_ns(const struct soft_dev *dev);
+void soft_roce_av(struct soft_dev *dev, const struct irdma_hw_av *av, struct roce_av *out);
 
 /* soft_engine.c */
 void soft_engine_activate(struct soft_dev *dev, struct soft_qp *qp);
@@ -447,6 +417,5 @@ void soft_engine_deactivate(struct soft_dev *dev, struct soft_qp *qp);
 int soft_engine_progress(struct soft_dev *dev, unsigned int budget);
 int soft_engine_start(struct soft_dev *dev);
 void soft_engine_stop(struct soft_dev *dev);
-
 
 #endif /* SOFT_PRIV_H */

@@ -1,15 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The requester: fetches WQEs after a doorbell, executes local operations in SQ order
- * (NOP, local invalidate, MW bind), checks local keys, and turns remote operations into
- * RoCEv2 request packets: PSN assignment, segmentation by path MTU, AckReq on the last
- * packet, the ORD limit and fences. What is sent stays in the outstanding ring until the
- * completer retires it; soft_req_rewind() is the go-back-N entry point that the
- * retransmission timers and NAKs use.
+ * The requester front end: after a doorbell, fetch WQEs from the SQ by valid bit, keep
+ * them in SQ order, execute the local operations (NOP, local invalidate, MW bind) when
+ * everything before them has completed, check local keys, and hand the remote operations
+ * to lib/roce's requester (roce_qp_post_send) which segments, numbers, sends and retries
+ * them. Completions come back through soft_comp.c.
  */
 #include <errno.h>
-
-#include <rte_cycles.h>
 
 #include "soft_priv.h"
 
@@ -23,16 +20,9 @@ static void req_done(struct soft_qp *qp, struct soft_swqe *s, uint8_t status)
 	s->state = SOFT_SWQE_DONE;
 	s->status = status;
 	qp->swq_send = swq_next(qp, qp->swq_send);
-	qp->send_offset = 0;
-	/* After an error nothing more is transmitted; earlier work may still complete. */
+	/* After an error nothing more is started; earlier work may still complete. */
 	if (status)
 		qp->sq_stalled = true;
-}
-
-static bool is_read_like(uint8_t op)
-{
-	return op == IRDMAQP_OP_RDMA_READ || op == IRDMAQP_OP_RDMA_READ_LOC_INV ||
-	       op == IRDMAQP_OP_ATOMIC_FETCH_ADD || op == IRDMAQP_OP_ATOMIC_COMPARE_SWAP;
 }
 
 /* Queues a fetched WQE behind the others. */
@@ -45,10 +35,9 @@ static void req_accept(struct soft_qp *qp, const struct soft_wqe *w, int rc)
 	s->quanta = w->quanta;
 	s->op = w->op;
 	s->signaled = w->signaled;
-	s->read_like = is_read_like(w->op);
+	s->read_fence = w->read_fence;
 	/* Local invalidate is always fenced (kernel >= 6.19 sets the flag anyway). */
-	s->fence = w->read_fence || w->local_fence || w->op == IRDMAQP_OP_LOCAL_INVALIDATE;
-	s->length = w->total_len;
+	s->fence = w->local_fence || w->op == IRDMAQP_OP_LOCAL_INVALIDATE;
 	s->state = SOFT_SWQE_PENDING;
 	if (rc < 0) {
 		s->state = SOFT_SWQE_DONE;
@@ -61,222 +50,12 @@ static void req_accept(struct soft_qp *qp, const struct soft_wqe *w, int rc)
 	soft_sq_consumed(qp, w->quanta);
 }
 
-static uint8_t send_opcode(const struct soft_qp *qp, const struct soft_wqe *w, bool first,
-			   bool last)
+static bool is_local_op(uint8_t op)
 {
-	bool inv = w->op == IRDMAQP_OP_RDMA_SEND_INV || w->op == IRDMAQP_OP_RDMA_SEND_SOL_EVENT_INV;
-
-	if (qp->type == IRDMA_HW_QP_UD)
-		return w->imm_valid ? ROCE_OP_UD_SEND_ONLY_IMM : ROCE_OP_UD_SEND_ONLY;
-	if (first && last)
-		return w->imm_valid ? ROCE_OP_RC_SEND_ONLY_IMM :
-		       inv	    ? ROCE_OP_RC_SEND_ONLY_INV :
-					ROCE_OP_RC_SEND_ONLY;
-	if (first)
-		return ROCE_OP_RC_SEND_FIRST;
-	if (last)
-		return w->imm_valid ? ROCE_OP_RC_SEND_LAST_IMM :
-		       inv	    ? ROCE_OP_RC_SEND_LAST_INV :
-					ROCE_OP_RC_SEND_LAST;
-	return ROCE_OP_RC_SEND_MIDDLE;
+	return op == IRDMAQP_OP_NOP || op == IRDMAQP_OP_LOCAL_INVALIDATE ||
+	       op == IRDMAQP_OP_BIND_MW;
 }
 
-static uint8_t write_opcode(const struct soft_wqe *w, bool first, bool last)
-{
-	if (first && last)
-		return w->imm_valid ? ROCE_OP_RC_WRITE_ONLY_IMM : ROCE_OP_RC_WRITE_ONLY;
-	if (first)
-		return ROCE_OP_RC_WRITE_FIRST;
-	if (last)
-		return w->imm_valid ? ROCE_OP_RC_WRITE_LAST_IMM : ROCE_OP_RC_WRITE_LAST;
-	return ROCE_OP_RC_WRITE_MIDDLE;
-}
-
-static void arm_ack_timer(struct soft_qp *qp)
-{
-	if (qp->attr.timeout && qp->ack_deadline == 0) {
-		uint64_t us = 4096ull << qp->attr.timeout; /* 4.096 us * 2^timeout, in ns */
-
-		qp->ack_deadline = rte_get_tsc_cycles() + us * qp->dev->tsc_hz / 1000000000ull;
-	}
-}
-
-/* SEND (RC/UD) and RDMA WRITE: emits packets from send_offset on. Returns packets sent, or
- * -1 when the WQE failed (completed with an error). */
-static int req_send_data(struct soft_qp *qp, struct soft_swqe *s, const struct soft_wqe *w,
-			 unsigned int budget)
-{
-	struct soft_dev *dev = qp->dev;
-	bool is_send = s->op != IRDMAQP_OP_RDMA_WRITE && s->op != IRDMAQP_OP_RDMA_WRITE_SOL;
-	const struct irdma_hw_av *av = &qp->attr.av;
-	uint32_t mtu = qp->attr.path_mtu ? qp->attr.path_mtu : dev->mtu;
-	uint64_t len = w->total_len, off = qp->send_offset;
-	unsigned int sent = 0;
-
-	if (qp->type == IRDMA_HW_QP_UD) {
-		const struct soft_ah *ah = w->ah_id < dev->max_ah ? &dev->ah[w->ah_id] : NULL;
-
-		if (ah == NULL || !ah->in_use || ah->pd_id != qp->pd_id) {
-			req_done(qp, s, FLUSH_LOC_QP_OP_ERR);
-			return -1;
-		}
-		av = &ah->av;
-		mtu = dev->mtu;
-		if (len > mtu) { /* IBTA C10-93.1.1: not sent, completes successfully */
-			req_done(qp, s, 0);
-			return 0;
-		}
-	}
-	if (len > SOFT_MAX_MSG) {
-		req_done(qp, s, FLUSH_LOC_LEN_ERR);
-		return -1;
-	}
-	if (off == 0 && !w->inline_data) {
-		enum soft_mr_err e = soft_sges_check(dev, qp->pd_id, w->sge, w->num_sges, 0);
-
-		if (e) {
-			SOFT_LOG(DEBUG, "%s: QP %u: WQE %u: local key: %s", dev->name, qp->id,
-				 w->idx, soft_mr_err_str(e));
-			req_done(qp, s, soft_mr_err_to_flush(e));
-			return -1;
-		}
-	}
-	do {
-		uint32_t chunk = (uint32_t)RTE_MIN((uint64_t)mtu, len - off);
-		bool first = off == 0, last = off + chunk == len;
-		struct rte_mbuf *m;
-		struct roce_pkt p;
-		uint8_t *pay;
-
-		if (sent == budget || !soft_wire_tx_room(dev, 1))
-			break;
-		memset(&p, 0, sizeof(p));
-		soft_wire_address(dev, qp, av, &p);
-		p.opcode = is_send ? send_opcode(qp, w, first, last) : write_opcode(w, first, last);
-		p.psn = qp->send_psn;
-		if (qp->type == IRDMA_HW_QP_UD) {
-			p.dqpn = w->dest_qp;
-			p.deth.qkey = w->qkey;
-			p.deth.sqpn = qp->id;
-		} else {
-			p.dqpn = qp->attr.dest_qpn;
-			p.ackreq = last;
-		}
-		p.se = last && w->solicited && (is_send || w->imm_valid);
-		if (!is_send && first) {
-			p.reth.va = w->rem_addr;
-			p.reth.rkey = w->rem_stag;
-			p.reth.len = (uint32_t)len;
-		}
-		if (last && w->imm_valid)
-			p.imm = w->imm;
-		if (last)
-			p.ieth = w->rem_stag;
-		p.paylen = chunk;
-		m = soft_wire_alloc(dev, &p, &pay);
-		if (m == NULL)
-			break;
-		if (w->inline_data) {
-			soft_sq_inline_copy(qp, w, off, pay, chunk);
-		} else {
-			enum soft_mr_err e = soft_sges_copy(dev, qp->pd_id, w->sge, w->num_sges, off,
-							    pay, chunk, false);
-			if (e) {
-				rte_pktmbuf_free(m);
-				req_done(qp, s, soft_mr_err_to_flush(e));
-				return -1;
-			}
-		}
-		if (first)
-			s->first_psn = qp->send_psn;
-		soft_wire_send(dev, m, &p);
-		qp->st.tx_packets++;
-		qp->st.tx_bytes += chunk;
-		qp->send_psn = roce_psn_add(qp->send_psn, 1);
-		off += chunk;
-		sent++;
-		if (last) {
-			s->last_psn = p.psn;
-			if (qp->type == IRDMA_HW_QP_UD) {
-				req_done(qp, s, 0); /* UD completes once sent */
-			} else {
-				s->state = SOFT_SWQE_SENT;
-				qp->swq_send = swq_next(qp, qp->swq_send);
-				qp->send_offset = 0;
-				arm_ack_timer(qp);
-			}
-			return (int)sent;
-		}
-	} while (off < len);
-	qp->send_offset = off;
-	return (int)sent;
-}
-
-/* RDMA READ request or atomic: one packet. Returns 1, 0 (stalled) or -1 (failed). */
-static int req_send_read_like(struct soft_qp *qp, struct soft_swqe *s, const struct soft_wqe *w)
-{
-	struct soft_dev *dev = qp->dev;
-	uint32_t mtu = qp->attr.path_mtu ? qp->attr.path_mtu : dev->mtu;
-	uint32_t ord = qp->attr.max_rd_atomic ? qp->attr.max_rd_atomic : 1;
-	bool atomic = s->op == IRDMAQP_OP_ATOMIC_FETCH_ADD ||
-		      s->op == IRDMAQP_OP_ATOMIC_COMPARE_SWAP;
-	enum soft_mr_err e;
-	struct rte_mbuf *m;
-	struct roce_pkt p;
-	uint8_t *pay;
-	uint32_t npkts;
-
-	if (qp->rd_outstanding >= ord || !soft_wire_tx_room(dev, 1))
-		return 0;
-	if (w->total_len > SOFT_MAX_MSG) {
-		req_done(qp, s, FLUSH_LOC_LEN_ERR);
-		return -1;
-	}
-	e = soft_sges_check(dev, qp->pd_id, w->sge, w->num_sges, IRDMA_HW_ACCESS_LOCAL_WRITE);
-	if (e) {
-		SOFT_LOG(DEBUG, "%s: QP %u: WQE %u: local key: %s", dev->name, qp->id, w->idx,
-			 soft_mr_err_str(e));
-		req_done(qp, s, soft_mr_err_to_flush(e));
-		return -1;
-	}
-	memset(&p, 0, sizeof(p));
-	soft_wire_address(dev, qp, &qp->attr.av, &p);
-	p.dqpn = qp->attr.dest_qpn;
-	p.psn = qp->send_psn;
-	p.ackreq = 1;
-	if (atomic) {
-		p.opcode = s->op == IRDMAQP_OP_ATOMIC_FETCH_ADD ? ROCE_OP_RC_FETCH_ADD
-							       : ROCE_OP_RC_CMP_SWAP;
-		p.atmeth.va = w->rem_addr;
-		p.atmeth.rkey = w->rem_stag;
-		p.atmeth.swap_add = w->atomic_swap_add;
-		p.atmeth.cmp = w->atomic_cmp;
-		npkts = 1;
-	} else {
-		p.opcode = ROCE_OP_RC_READ_REQ;
-		p.reth.va = w->rem_addr;
-		p.reth.rkey = w->rem_stag;
-		p.reth.len = (uint32_t)w->total_len;
-		npkts = w->total_len ? (uint32_t)((w->total_len + mtu - 1) / mtu) : 1;
-	}
-	m = soft_wire_alloc(dev, &p, &pay);
-	if (m == NULL)
-		return 0;
-	soft_wire_send(dev, m, &p);
-	qp->st.tx_packets++;
-	s->first_psn = p.psn;
-	s->resp_psn = p.psn;
-	s->last_psn = roce_psn_add(p.psn, npkts - 1);
-	qp->send_psn = roce_psn_add(p.psn, npkts);
-	s->state = SOFT_SWQE_SENT;
-	qp->rd_outstanding++;
-	qp->swq_send = swq_next(qp, qp->swq_send);
-	qp->send_offset = 0;
-	arm_ack_timer(qp);
-	return 1;
-}
-
-/* Local operations, executed when they reach the head of the transmit order. */
 static void req_local(struct soft_qp *qp, struct soft_swqe *s, const struct soft_wqe *w)
 {
 	enum soft_mr_err e;
@@ -289,7 +68,7 @@ static void req_local(struct soft_qp *qp, struct soft_swqe *s, const struct soft
 		e = soft_mr_invalidate(qp->dev, qp->pd_id, qp->id, w->rem_stag, false);
 		req_done(qp, s, e ? FLUSH_PROT_ERR : 0);
 		return;
-	case IRDMAQP_OP_BIND_MW:
+	default: /* bind MW */
 		if (qp->type != IRDMA_HW_QP_RC) {
 			req_done(qp, s, FLUSH_LOC_QP_OP_ERR);
 			return;
@@ -299,26 +78,88 @@ static void req_local(struct soft_qp *qp, struct soft_swqe *s, const struct soft
 			SOFT_LOG(DEBUG, "%s: QP %u: bind MW 0x%x: %s", qp->dev->name, qp->id,
 				 w->mw_stag, soft_mr_err_str(e));
 		req_done(qp, s, e ? FLUSH_MW_BIND_ERR : 0);
-		return;
-	default:
-		req_done(qp, s, FLUSH_LOC_QP_OP_ERR);
 	}
 }
 
-/* Sends (part of) swq[swq_send]. Returns packets sent, or -1 when it must wait. */
-static int req_step(struct soft_qp *qp, unsigned int budget)
+/* The lib/roce work request of a remote operation. Returns 0 or an irdma flush code. */
+static uint8_t req_build(struct soft_qp *qp, const struct soft_wqe *w, struct roce_send_wr *wr)
+{
+	memset(wr, 0, sizeof(*wr));
+	wr->id = qp->swq_send;
+	wr->len = (uint32_t)w->total_len;
+	wr->raddr = w->rem_addr;
+	wr->rkey = w->rem_stag;
+	if (w->solicited)
+		wr->flags |= ROCE_WR_F_SOLICITED;
+	if (w->read_fence)
+		wr->flags |= ROCE_WR_F_FENCE;
+	switch (w->op) {
+	case IRDMAQP_OP_RDMA_SEND_INV:
+	case IRDMAQP_OP_RDMA_SEND_SOL_EVENT_INV:
+		wr->op = ROCE_WR_SEND_INV;
+		wr->imm = w->rem_stag;
+		break;
+	case IRDMAQP_OP_RDMA_SEND:
+	case IRDMAQP_OP_RDMA_SEND_SOL_EVENT:
+		wr->op = w->imm_valid ? ROCE_WR_SEND_IMM : ROCE_WR_SEND;
+		wr->imm = w->imm;
+		break;
+	case IRDMAQP_OP_RDMA_WRITE:
+	case IRDMAQP_OP_RDMA_WRITE_SOL:
+		wr->op = w->imm_valid ? ROCE_WR_WRITE_IMM : ROCE_WR_WRITE;
+		wr->imm = w->imm;
+		break;
+	case IRDMAQP_OP_RDMA_READ:
+	case IRDMAQP_OP_RDMA_READ_LOC_INV:
+		wr->op = ROCE_WR_READ;
+		break;
+	case IRDMAQP_OP_ATOMIC_FETCH_ADD:
+		wr->op = ROCE_WR_FETCH_ADD;
+		wr->swap_add = w->atomic_swap_add;
+		break;
+	case IRDMAQP_OP_ATOMIC_COMPARE_SWAP:
+		wr->op = ROCE_WR_CMP_SWAP;
+		wr->swap_add = w->atomic_swap_add;
+		wr->cmp = w->atomic_cmp;
+		break;
+	default:
+		return FLUSH_LOC_QP_OP_ERR;
+	}
+	if (w->total_len > SOFT_MAX_MSG)
+		return FLUSH_LOC_LEN_ERR;
+	if (qp->type == IRDMA_HW_QP_UD) {
+		const struct soft_ah *ah = w->ah_id < qp->dev->max_ah ? &qp->dev->ah[w->ah_id] : NULL;
+
+		if (ah == NULL || !ah->in_use || ah->pd_id != qp->pd_id ||
+		    (wr->op != ROCE_WR_SEND && wr->op != ROCE_WR_SEND_IMM))
+			return FLUSH_LOC_QP_OP_ERR;
+		wr->dqpn = w->dest_qp;
+		wr->qkey = w->qkey;
+		wr->av = &ah->rav;
+	}
+	return 0;
+}
+
+/* Starts swq[swq_send]. Returns 0 when it moved on, -1 when it must wait. */
+static int req_step(struct soft_qp *qp)
 {
 	struct soft_swqe *s = &qp->swq[qp->swq_send];
 	struct soft_wqe *w = &qp->cur;
+	struct roce_send_wr wr;
+	enum soft_mr_err e;
+	uint8_t fail;
 	int rc;
 
 	if (s->state == SOFT_SWQE_DONE) { /* malformed at fetch */
 		qp->swq_send = swq_next(qp, qp->swq_send);
 		return 0;
 	}
-	/* Fence: wait until everything before it completed. */
-	if (s->fence && qp->swq_done != qp->swq_send)
-		return -1;
+	/* Local operations and local fences wait until everything before completed. */
+	if ((s->fence || is_local_op(s->op)) && qp->swq_done != qp->swq_send) {
+		soft_comp_retire(qp);
+		if (qp->swq_done != qp->swq_send || qp->state == IRDMA_HW_QPS_ERR)
+			return -1;
+	}
 	if (qp->cur_slot != qp->swq_send) {
 		if (soft_sq_decode(qp, s->idx, w) < 0) {
 			req_done(qp, s, FLUSH_LOC_QP_OP_ERR);
@@ -326,31 +167,42 @@ static int req_step(struct soft_qp *qp, unsigned int budget)
 		}
 		qp->cur_slot = qp->swq_send;
 	}
-	switch (s->op) {
-	case IRDMAQP_OP_RDMA_SEND:
-	case IRDMAQP_OP_RDMA_SEND_INV:
-	case IRDMAQP_OP_RDMA_SEND_SOL_EVENT:
-	case IRDMAQP_OP_RDMA_SEND_SOL_EVENT_INV:
-	case IRDMAQP_OP_RDMA_WRITE:
-	case IRDMAQP_OP_RDMA_WRITE_SOL:
-		rc = req_send_data(qp, s, w, budget);
-		if (rc == 0 && s->state == SOFT_SWQE_PENDING)
-			return -1;
-		return rc < 0 ? 0 : rc;
-	case IRDMAQP_OP_RDMA_READ:
-	case IRDMAQP_OP_RDMA_READ_LOC_INV:
-	case IRDMAQP_OP_ATOMIC_FETCH_ADD:
-	case IRDMAQP_OP_ATOMIC_COMPARE_SWAP:
-		if (qp->type != IRDMA_HW_QP_RC) {
-			req_done(qp, s, FLUSH_LOC_QP_OP_ERR);
-			return 0;
-		}
-		rc = req_send_read_like(qp, s, w);
-		return rc == 0 ? -1 : (rc < 0 ? 0 : rc);
-	default:
+	if (is_local_op(s->op)) {
 		req_local(qp, s, w);
 		return 0;
 	}
+	fail = req_build(qp, w, &wr);
+	if (fail) {
+		req_done(qp, s, fail);
+		return 0;
+	}
+	if (qp->type == IRDMA_HW_QP_UD && w->total_len > qp->dev->mtu) {
+		req_done(qp, s, 0); /* IBTA C10-93.1.1: not sent, completes successfully */
+		return 0;
+	}
+	if (!w->inline_data) {
+		bool sink = wr.op == ROCE_WR_READ || wr.op == ROCE_WR_FETCH_ADD ||
+			    wr.op == ROCE_WR_CMP_SWAP;
+
+		e = soft_sges_check(qp->dev, qp->pd_id, w->sge, w->num_sges,
+				    sink ? IRDMA_HW_ACCESS_LOCAL_WRITE : 0);
+		if (e) {
+			SOFT_LOG(DEBUG, "%s: QP %u: WQE %u: local key: %s", qp->dev->name, qp->id,
+				 w->idx, soft_mr_err_str(e));
+			req_done(qp, s, soft_mr_err_to_flush(e));
+			return 0;
+		}
+	}
+	rc = roce_qp_post_send(&qp->rq, &wr);
+	if (rc == -ENOMEM)
+		return -1;
+	if (rc) {
+		req_done(qp, s, FLUSH_LOC_QP_OP_ERR);
+		return 0;
+	}
+	s->state = SOFT_SWQE_POSTED;
+	qp->swq_send = swq_next(qp, qp->swq_send);
+	return 0;
 }
 
 unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget)
@@ -367,65 +219,25 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget)
 	}
 	if (qp->state != IRDMA_HW_QPS_RTS && qp->state != IRDMA_HW_QPS_SQD)
 		return 0;
-	if (qp->rnr_until) {
-		if (rte_get_tsc_cycles() < qp->rnr_until)
-			return 0;
-		qp->rnr_until = 0;
-	}
-	while (work < budget && qp->state != IRDMA_HW_QPS_ERR && !qp->sq_stalled) {
-		int rc;
-
+	while (work < budget && !qp->sq_stalled && qp->state != IRDMA_HW_QPS_ERR) {
 		if (qp->swq_send == qp->swq_head) {
-			struct soft_wqe *w = &qp->cur;
+			int rc;
 
 			if (!qp->sq_kick || qp->state == IRDMA_HW_QPS_SQD)
 				break;
-			rc = soft_sq_fetch(qp, w);
+			rc = soft_sq_fetch(qp, &qp->cur);
 			if (rc == 0) {
 				qp->sq_kick = false;
 				break;
 			}
 			qp->cur_slot = qp->swq_head;
-			req_accept(qp, w, rc);
+			req_accept(qp, &qp->cur, rc);
 			work++;
 			continue;
 		}
-		rc = req_step(qp, budget - work);
-		if (rc < 0)
+		if (req_step(qp) < 0)
 			break;
-		work += (unsigned int)rc + 1;
+		work++;
 	}
-	soft_comp_retire(qp);
 	return work;
-}
-
-/* Go-back-N: the next packet sent is the one with PSN psn, inside the oldest WQE that is
- * not complete. Everything after it is sent again. */
-void soft_req_rewind(struct soft_qp *qp, uint32_t psn)
-{
-	uint32_t mtu = qp->attr.path_mtu ? qp->attr.path_mtu : qp->dev->mtu;
-	uint32_t i;
-
-	for (i = qp->swq_done; i != qp->swq_send; i = swq_next(qp, i)) {
-		struct soft_swqe *s = &qp->swq[i];
-
-		if (s->state != SOFT_SWQE_SENT)
-			continue;
-		if (roce_psn_diff(psn, s->last_psn) > 0)
-			continue; /* entirely acknowledged by the PSN */
-		break;
-	}
-	if (i == qp->swq_send)
-		return;
-	qp->swq_send = i;
-	qp->cur_slot = UINT32_MAX;
-	if (qp->swq[i].read_like || roce_psn_diff(psn, qp->swq[i].first_psn) < 0)
-		psn = qp->swq[i].first_psn;
-	qp->send_offset = (uint64_t)(uint32_t)roce_psn_diff(psn, qp->swq[i].first_psn) * mtu;
-	qp->send_psn = psn;
-	qp->rd_outstanding = 0;
-	for (; i != qp->swq_head; i = swq_next(qp, i))
-		if (qp->swq[i].state == SOFT_SWQE_SENT)
-			qp->swq[i].state = SOFT_SWQE_PENDING;
-	qp->st.retransmits++;
 }

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The wire. Frames are complete RoCEv2 frames (Ethernet/IP/UDP/BTH/.../ICRC) built and
- * checked by lib/roce, in rte_mbufs, whatever the port. port=loop: every device of the
- * process that uses the loop owns an rx ring; transmitting means enqueueing onto the ring
- * of the device that owns the destination GID. Nothing received is trusted: frames that
- * fail a check are dropped and counted.
+ * checked by lib/roce, in rte_mbufs, whatever the port. Everything port-specific sits
+ * behind struct soft_port_ops (a transmit and a receive burst): port=loop delivers to the
+ * devices of this process, one rx ring each, by destination GID; an ethdev port is the same
+ * two calls over rte_eth_tx_burst/rte_eth_rx_burst. Nothing received is trusted: frames
+ * that fail a check are dropped and counted.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -19,14 +20,12 @@
 #include "roce_addr.h"
 #include "roce_icrc.h"
 
+#include "soft_port.h" /* wire branch: struct soft_port_ops lives there */
 #include "soft_priv.h"
 
-enum soft_wire_kind {
-	SOFT_WIRE_LOOP,
-};
-
 struct soft_wire {
-	enum soft_wire_kind kind;
+	const struct soft_port_ops *port;
+	void *port_priv;                   /* wire branch: port=<ethdev> state */
 	struct soft_dev *dev;
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
 	struct soft_wire *next;            /* loop registry */
@@ -34,8 +33,7 @@ struct soft_wire {
 	uint64_t rng;                      /* fault injection (xorshift64*) */
 	unsigned int n_backlog;
 	struct rte_mbuf *backlog[SOFT_WIRE_BACKLOG];
-	uint16_t n_dst;                    /* destination of each backlog frame (loop) */
-	struct soft_wire *dst[SOFT_WIRE_BACKLOG];
+	struct soft_wire *dst[SOFT_WIRE_BACKLOG]; /* loop: the device each frame goes to */
 };
 
 /* Devices on the loop. Changed only by open/close (control path), read by the engines:
@@ -43,6 +41,33 @@ struct soft_wire {
  * requires all QPs destroyed, and a frame in flight to it is dropped at lookup). */
 static struct soft_wire *loop_head;
 static rte_spinlock_t loop_lock = RTE_SPINLOCK_INITIALIZER;
+
+static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	struct soft_wire **dst = w->dst + (pkts - w->backlog);
+	unsigned int i;
+
+	for (i = 0; i < n; i++) {
+		if (dst[i] == NULL) { /* nobody owns that address: the frame is lost */
+			rte_pktmbuf_free(pkts[i]);
+			continue;
+		}
+		if (rte_ring_enqueue(dst[i]->rx_ring, pkts[i]) != 0)
+			break; /* peer ring full: keep order, retry on the next step */
+	}
+	return i;
+}
+
+static unsigned int loop_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	return rte_ring_dequeue_burst(w->rx_ring, (void **)pkts, n, NULL);
+}
+
+static const struct soft_port_ops loop_port = {
+	.name = "loop",
+	.tx = loop_tx,
+	.rx = loop_rx,
+};
 
 #define SOFT_POOL_MBUFS 4095u
 #define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
@@ -52,16 +77,15 @@ int soft_wire_open(struct soft_dev *dev)
 	char name[RTE_MEMPOOL_NAMESIZE];
 	struct soft_wire *w;
 
-	if (strcmp(dev->cfg.port ? dev->cfg.port : "loop", "loop") != 0) {
-		SOFT_LOG(ERR, "%s: port=%s: only port=loop is supported by this build",
-			 dev->name, dev->cfg.port);
-		return -ENOTSUP;
-	}
+	/* wire branch: any port but loop is a DPDK ethdev (soft_port_eth.c) */
+	bool loop = strcmp(dev->cfg.port ? dev->cfg.port : "loop", "loop") == 0;
+	int rc;
+
 	w = rte_zmalloc_socket("soft_wire", sizeof(*w), RTE_CACHE_LINE_SIZE,
 			       dev->cfg.socket_id);
 	if (w == NULL)
 		return -ENOMEM;
-	w->kind = SOFT_WIRE_LOOP;
+	w->port = &loop_port;
 	w->dev = dev;
 	w->rng = dev->cfg.seed ? dev->cfg.seed : 0x9E3779B97F4A7C15ull;
 	snprintf(name, sizeof(name), "irdma_rx_%p", (void *)w);
@@ -78,6 +102,19 @@ int soft_wire_open(struct soft_dev *dev)
 		rte_ring_free(w->rx_ring);
 		rte_free(w);
 		return -ENOMEM;
+	}
+	/* wire branch: an ethdev port, kept off the loop registry */
+	if (!loop) {
+		rc = soft_port_eth_open(dev, &w->port, &w->port_priv);
+		if (rc != 0) {
+			rte_mempool_free(dev->pool);
+			dev->pool = NULL;
+			rte_ring_free(w->rx_ring);
+			rte_free(w);
+			return rc;
+		}
+		dev->wire = w;
+		return 0;
 	}
 	dev->wire = w;
 	rte_spinlock_lock(&loop_lock);
@@ -103,6 +140,7 @@ void soft_wire_close(struct soft_dev *dev)
 	}
 	rte_spinlock_unlock(&loop_lock);
 	rte_pktmbuf_free_bulk(w->backlog, w->n_backlog);
+	soft_port_eth_close(w->port_priv); /* wire branch: before the pool goes */
 	while (rte_ring_dequeue(w->rx_ring, (void **)&m) == 0)
 		rte_pktmbuf_free(m);
 	rte_ring_free(w->rx_ring);
@@ -135,35 +173,6 @@ static struct soft_wire *loop_lookup(const uint8_t gid[16])
 bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n)
 {
 	return dev->wire->n_backlog + n <= SOFT_WIRE_BACKLOG;
-}
-
-void soft_wire_address(struct soft_dev *dev, const struct soft_qp *qp,
-		       const struct irdma_hw_av *av, struct roce_pkt *p)
-{
-	const uint8_t *sgid = dev->gid[av->sgid_index < dev->n_gids ? av->sgid_index : 0];
-
-	memcpy(p->dmac, av->dmac, 6);
-	memcpy(p->smac, dev->mac, 6);
-	p->has_vlan = av->vlan_id != 0xFFFF && av->vlan_id != 0;
-	p->vlan_tci = av->vlan_id & 0x0FFF;
-	memcpy(p->dgid, av->dgid, 16);
-	/* The source address family follows the destination's. */
-	if (roce_gid_is_ipv4(av->dgid) && !roce_gid_is_ipv4(sgid)) {
-		uint32_t i;
-
-		for (i = 0; i < dev->n_gids; i++)
-			if (roce_gid_is_ipv4(dev->gid[i]))
-				sgid = dev->gid[i];
-	}
-	memcpy(p->sgid, sgid, 16);
-	p->ipv6 = !roce_gid_is_ipv4(av->dgid);
-	p->tclass = av->traffic_class;
-	p->hop_limit = av->hop_limit ? av->hop_limit : 64;
-	p->flow_label = av->flow_label;
-	p->ip_frag = 0x4000;
-	p->pkey = ROCE_PKEY_DEFAULT;
-	p->sport = roce_udp_sport(qp->id, qp->type == IRDMA_HW_QP_RC ? qp->attr.dest_qpn : 0,
-				  av->flow_label);
 }
 
 struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, const struct roce_pkt *p,
@@ -266,7 +275,7 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	m->pkt_len = len;
 	dev->st.tx_packets++;
 	dev->st.tx_bytes += len;
-	dst = loop_lookup(p->dgid);
+	dst = w->port == &loop_port ? loop_lookup(p->dgid) : NULL; /* wire branch */
 	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
 		return;
 	backlog_add(w, m, dst);
@@ -275,20 +284,11 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 unsigned int soft_wire_flush(struct soft_dev *dev)
 {
 	struct soft_wire *w = dev->wire;
-	unsigned int i, done = 0;
+	unsigned int done;
 
-	for (i = 0; i < w->n_backlog; i++) {
-		struct soft_wire *dst = w->dst[i];
-
-		if (dst == NULL) { /* nobody owns that address: the frame is lost */
-			rte_pktmbuf_free(w->backlog[i]);
-			done++;
-			continue;
-		}
-		if (rte_ring_enqueue(dst->rx_ring, w->backlog[i]) != 0)
-			break; /* peer ring full: keep order, retry on the next step */
-		done++;
-	}
+	if (w->n_backlog == 0)
+		return 0;
+	done = w->port->tx(w, w->backlog, w->n_backlog);
 	if (done && done < w->n_backlog) {
 		memmove(w->backlog, w->backlog + done, (w->n_backlog - done) * sizeof(w->backlog[0]));
 		memmove(w->dst, w->dst + done, (w->n_backlog - done) * sizeof(w->dst[0]));
@@ -299,51 +299,18 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
 	return done;
 }
 
-/* Checks a parsed request/response against its QP and hands it to the right role. */
-static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p)
+/* Hands a parsed frame to its QP's transport, which checks it against the QP (state,
+ * transport class, addresses, Q_Key, PSN, opcode sequence) before anything happens. */
+static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_t now)
 {
 	struct soft_qp *qp = soft_qp_get(dev, p->dqpn);
-	uint8_t tr = ROCE_OP_TRANSPORT(p->opcode);
 
-	if (unlikely(qp == NULL)) {
+	if (unlikely(qp == NULL || qp->state == IRDMA_HW_QPS_RESET)) {
 		dev->st.rx_unknown_qp++;
 		return;
 	}
-	if (unlikely((qp->type == IRDMA_HW_QP_RC && tr != ROCE_TRANSPORT_RC) ||
-		     (qp->type == IRDMA_HW_QP_UD && tr != ROCE_TRANSPORT_UD))) {
-		qp->st.rx_dropped++;
-		dev->st.rx_malformed++;
-		return;
-	}
-	if (qp->type == IRDMA_HW_QP_UD) {
-		if (unlikely(p->deth.qkey != qp->attr.qkey)) {
-			qp->st.rx_dropped++;
-			dev->st.rx_qkey_errors++;
-			return;
-		}
-	} else if (unlikely(memcmp(p->sgid, qp->attr.av.dgid, 16) != 0)) {
-		qp->st.rx_dropped++; /* RC: only from the peer we were connected to */
-		return;
-	}
-	qp->st.rx_packets++;
-	qp->st.rx_bytes += p->paylen;
-	if (p->oi->flags & ROCE_OPF_REQ) {
-		if (unlikely(qp->state != IRDMA_HW_QPS_RTR && qp->state != IRDMA_HW_QPS_RTS &&
-			     qp->state != IRDMA_HW_QPS_SQD)) {
-			qp->st.rx_dropped++;
-			dev->st.rx_bad_state++;
-			return;
-		}
-		soft_resp_rx(qp, p);
-	} else {
-		if (unlikely(qp->state != IRDMA_HW_QPS_RTS && qp->state != IRDMA_HW_QPS_SQD)) {
-			qp->st.rx_dropped++;
-			dev->st.rx_bad_state++;
-			return;
-		}
-		soft_comp_rx(qp, p);
-	}
-	soft_engine_activate(dev, qp);
+	soft_xport_rx(qp, p, now);
+	soft_xport_settle(qp);
 }
 
 unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
@@ -351,10 +318,13 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 	struct soft_wire *w = dev->wire;
 	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
 	unsigned int n, i;
+	uint64_t now = 0;
 
 	if (budget > SOFT_WIRE_RX_BURST)
 		budget = SOFT_WIRE_RX_BURST;
-	n = rte_ring_dequeue_burst(w->rx_ring, (void **)pkts, budget, NULL);
+	n = w->port->rx(w, pkts, budget);
+	if (n)
+		now = soft_now_ns(dev);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		struct roce_pkt p;
@@ -368,12 +338,24 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 				dev->st.rx_icrc_errors++;
 			else
 				dev->st.rx_malformed++;
+			soft_wire_stats_parse_drop(&dev->st.wire, rc); /* wire branch */
 		} else if (unlikely(!dev_owns_gid(dev, p.dgid))) {
 			dev->st.rx_malformed++;
 		} else if (p.opcode != ROCE_OP_CNP) {
-			wire_deliver(dev, &p);
+			wire_deliver(dev, &p, now);
 		}
 		rte_pktmbuf_free(m);
 	}
 	return n;
+}
+
+/* wire branch: accessors for ports (soft_port.h) */
+void *soft_wire_port_priv(struct soft_wire *w)
+{
+	return w->port_priv;
+}
+
+struct soft_dev *soft_wire_dev(struct soft_wire *w)
+{
+	return w->dev;
 }

@@ -28,10 +28,6 @@ void soft_wire_close(struct soft_dev *dev);
 /* Room for n more frames in the transmit backlog. */
 bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n);
 
-/* Fills the L2/L3/L4 fields of p for a frame from qp to its peer (RC) or to av (UD). */
-void soft_wire_address(struct soft_dev *dev, const struct soft_qp *qp,
-		       const struct irdma_hw_av *av, struct roce_pkt *p);
-
 /* Allocates an mbuf and writes p's headers into it; *payload points where p->paylen
  * bytes of payload go. NULL when no mbuf is available. */
 struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, const struct roce_pkt *p,

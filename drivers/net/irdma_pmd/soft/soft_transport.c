@@ -1,0 +1,277 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The binding between the device and lib/roce's transport state machines. lib/roce keeps
+ * PSNs, segmentation, ACKs/NAKs, retries, RNR and responder resources and moves no memory;
+ * the device gives it send work, frames from the wire and the time, and answers its
+ * callbacks (keys, placement, receive WQEs, completions: soft_resp.c and soft_comp.c).
+ * Frames it produces are built into mbufs here with the payload gathered from the SQ WQE
+ * or from registered memory, each piece checked against the key table.
+ */
+#include <errno.h>
+
+#include <rte_cycles.h>
+#include <rte_malloc.h>
+
+#include "roce_addr.h"
+
+#include "soft_priv.h"
+
+/* The callbacks lib/roce makes into the device. */
+static const struct roce_qp_ops soft_roce_ops = {
+	.recv_begin = soft_resp_recv_begin,
+	.recv_place = soft_resp_recv_place,
+	.recv_end = soft_resp_recv_end,
+	.mr_check = soft_resp_mr_check,
+	.mem_write = soft_resp_mem_write,
+	.atomic = soft_resp_atomic,
+	.read_place = soft_comp_read_place,
+	.send_done = soft_comp_send_done,
+	.qp_error = soft_resp_qp_error,
+};
+
+uint64_t soft_now_ns(const struct soft_dev *dev)
+{
+	uint64_t c = rte_get_tsc_cycles();
+
+	return c / dev->tsc_hz * 1000000000ull + (c % dev->tsc_hz) * 1000000000ull / dev->tsc_hz;
+}
+
+/* lib/roce's address vector for frames to av from this device. */
+void soft_roce_av(struct soft_dev *dev, const struct irdma_hw_av *av, struct roce_av *out)
+{
+	const uint8_t *sgid = dev->gid[av->sgid_index < dev->n_gids ? av->sgid_index : 0];
+	uint32_t i;
+
+	memset(out, 0, sizeof(*out));
+	memcpy(out->dmac, av->dmac, 6);
+	memcpy(out->smac, dev->mac, 6);
+	out->has_vlan = av->vlan_id != 0xFFFF && av->vlan_id != 0;
+	out->vlan_tci = av->vlan_id & 0x0FFF;
+	/* The source address family follows the destination's. */
+	if (roce_gid_is_ipv4(av->dgid) != roce_gid_is_ipv4(sgid))
+		for (i = 0; i < dev->n_gids; i++)
+			if (roce_gid_is_ipv4(dev->gid[i]) == roce_gid_is_ipv4(av->dgid))
+				sgid = dev->gid[i];
+	memcpy(out->sgid, sgid, 16);
+	memcpy(out->dgid, av->dgid, 16);
+	out->tclass = av->traffic_class;
+	out->hop_limit = av->hop_limit ? av->hop_limit : 64;
+	out->flow_label = av->flow_label;
+	out->sport = 0; /* lib/roce derives it from the QPNs */
+}
+
+int soft_xport_init(struct soft_qp *qp)
+{
+	struct roce_qp_init_attr ia = {
+		.type = qp->type == IRDMA_HW_QP_RC ? ROCE_QPT_RC : ROCE_QPT_UD,
+		.qpn = qp->id,
+		.sq_depth = qp->sq_depth,
+		.max_rd_res = SOFT_MAX_IRD,
+		.ops = &soft_roce_ops,
+		.user = qp,
+	};
+
+	qp->rq_mem = rte_zmalloc_socket("soft_roce_qp", roce_qp_mem_size(&ia), 8,
+					qp->dev->cfg.socket_id);
+	if (qp->rq_mem == NULL)
+		return -ENOMEM;
+	return roce_qp_init(&qp->rq, &ia, qp->rq_mem);
+}
+
+void soft_xport_fini(struct soft_qp *qp)
+{
+	rte_free(qp->rq_mem);
+	qp->rq_mem = NULL;
+}
+
+static uint8_t roce_state(enum irdma_hw_qp_state s)
+{
+	switch (s) {
+	case IRDMA_HW_QPS_RESET: return ROCE_QPS_RESET;
+	case IRDMA_HW_QPS_INIT: return ROCE_QPS_INIT;
+	case IRDMA_HW_QPS_RTR: return ROCE_QPS_RTR;
+	case IRDMA_HW_QPS_RTS: return ROCE_QPS_RTS;
+	case IRDMA_HW_QPS_SQD: return ROCE_QPS_SQD;
+	default: return ROCE_QPS_ERR;
+	}
+}
+
+/* irdma_hw_qp_attr (verbs attributes) to lib/roce's; the PMD checked the transition. */
+int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint32_t mask)
+{
+	struct roce_qp_attr r;
+	uint32_t m = 0;
+
+	memset(&r, 0, sizeof(r));
+	if (mask & IRDMA_HW_QP_ATTR_STATE) {
+		r.state = roce_state(a->state);
+		m |= ROCE_QP_STATE;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_ACCESS_FLAGS) {
+		/* IRDMA_HW_ACCESS_REMOTE_* and ROCE_ACCESS_* share their values */
+		r.access = (uint8_t)(a->access_flags & (ROCE_ACCESS_REMOTE_WRITE |
+							ROCE_ACCESS_REMOTE_READ |
+							ROCE_ACCESS_REMOTE_ATOMIC));
+		m |= ROCE_QP_ACCESS;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_QKEY) {
+		r.qkey = a->qkey;
+		m |= ROCE_QP_QKEY;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_AV) {
+		soft_roce_av(qp->dev, &a->av, &r.av);
+		m |= ROCE_QP_AV;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_PATH_MTU) {
+		r.path_mtu = a->path_mtu;
+		m |= ROCE_QP_PATH_MTU;
+	} else if ((mask & IRDMA_HW_QP_ATTR_STATE) && a->state == IRDMA_HW_QPS_INIT &&
+		   qp->type == IRDMA_HW_QP_UD) {
+		r.path_mtu = qp->dev->mtu; /* UD: the port's MTU */
+		m |= ROCE_QP_PATH_MTU;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_DEST_QPN) {
+		r.dest_qpn = a->dest_qpn;
+		m |= ROCE_QP_DEST_QPN;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_RQ_PSN) {
+		r.rq_psn = a->rq_psn;
+		m |= ROCE_QP_RQ_PSN;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_MAX_DEST_RD_ATOMIC) {
+		r.max_dest_rd_atomic = a->max_dest_rd_atomic;
+		m |= ROCE_QP_MAX_DEST_RD_ATOMIC;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_MIN_RNR_TIMER) {
+		r.min_rnr_timer = a->min_rnr_timer;
+		m |= ROCE_QP_MIN_RNR_TIMER;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_SQ_PSN) {
+		r.sq_psn = a->sq_psn;
+		m |= ROCE_QP_SQ_PSN;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_TIMEOUT) {
+		r.timeout = a->timeout;
+		m |= ROCE_QP_TIMEOUT;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_RETRY_CNT) {
+		r.retry_cnt = a->retry_cnt;
+		m |= ROCE_QP_RETRY_CNT;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_RNR_RETRY) {
+		r.rnr_retry = a->rnr_retry;
+		m |= ROCE_QP_RNR_RETRY;
+	}
+	if (mask & IRDMA_HW_QP_ATTR_MAX_QP_RD_ATOMIC) {
+		r.max_rd_atomic = a->max_rd_atomic ? a->max_rd_atomic : 1;
+		m |= ROCE_QP_MAX_RD_ATOMIC;
+	}
+	return roce_qp_modify(&qp->rq, &r, m);
+}
+
+/* Payload of a request packet: bytes [off, off + len) of send WQE swq[slot]. */
+static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *dst,
+		      uint32_t len)
+{
+	struct soft_wqe *w = &qp->cur;
+	enum soft_mr_err e;
+
+	if (qp->cur_slot != slot) {
+		if (soft_sq_decode(qp, qp->swq[slot].idx, w) < 0)
+			return FLUSH_LOC_QP_OP_ERR;
+		qp->cur_slot = slot;
+	}
+	if (w->inline_data) {
+		soft_sq_inline_copy(qp, w, off, dst, len);
+		return 0;
+	}
+	e = soft_sges_copy(qp->dev, qp->pd_id, w->sge, w->num_sges, off, dst, len, false);
+	return e ? soft_mr_err_to_flush(e) : 0;
+}
+
+/* Frames the transport wants to send now, into the wire's backlog. */
+unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now)
+{
+	struct soft_dev *dev = qp->dev;
+	unsigned int sent = 0;
+	struct roce_tx tx;
+
+	while (sent < budget && soft_wire_tx_room(dev, 2) && roce_qp_tx(&qp->rq, now, &tx) == 1) {
+		uint32_t len = tx.pkt.paylen;
+		struct rte_mbuf *m;
+		uint8_t *pay;
+
+		m = soft_wire_alloc(dev, &tx.pkt, &pay);
+		if (unlikely(m == NULL))
+			break; /* lost like on a wire: RC resends it */
+		if (tx.pl_src == ROCE_PL_SQ && len) {
+			int fail = sq_payload(qp, (uint32_t)tx.wr_id, tx.offset, pay, len);
+
+			if (unlikely(fail)) {
+				/* the source went away under the WQE: it fails, the QP with it */
+				rte_pktmbuf_free(m);
+				qp->swq[tx.wr_id].fail = (uint8_t)fail;
+				roce_qp_set_error(&qp->rq, ROCE_WC_LOC_PROT_ERR);
+				break;
+			}
+		} else if (tx.pl_src == ROCE_PL_MEM && len) {
+			uint8_t *host;
+			enum soft_mr_err e = soft_mr_check_remote(dev, qp, tx.rkey, tx.va, len,
+								  IRDMA_HW_ACCESS_REMOTE_READ,
+								  &host);
+			if (unlikely(e)) { /* region invalidated while the READ was served */
+				rte_pktmbuf_free(m);
+				roce_qp_set_error(&qp->rq, ROCE_WC_REM_ACCESS_ERR);
+				break;
+			}
+			memcpy(pay, host, len);
+		}
+		soft_wire_send(dev, m, &tx.pkt);
+		qp->st.tx_packets++;
+		qp->st.tx_bytes += len;
+		sent++;
+	}
+	return sent;
+}
+
+void soft_xport_timers(struct soft_qp *qp, uint64_t now)
+{
+	if (now >= roce_qp_next_deadline(&qp->rq))
+		roce_qp_timer(&qp->rq, now);
+}
+
+void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now)
+{
+	qp->st.rx_packets++;
+	qp->st.rx_bytes += p->paylen;
+	roce_qp_rx(&qp->rq, p, now); /* drops are counted in qp->rq.stats */
+}
+
+/* After lib/roce returned: apply an error it raised, retire completed send WQEs. */
+void soft_xport_settle(struct soft_qp *qp)
+{
+	if (unlikely(qp->wire_err)) {
+		uint8_t st = qp->wire_err_status;
+		enum irdma_hw_event_type ev = IRDMA_HW_EVENT_QP_FATAL;
+		uint16_t ae = IRDMA_AE_LOCAL_QP_CATASTROPHIC;
+
+		qp->wire_err = false;
+		if (st == ROCE_WC_REM_ACCESS_ERR || st == ROCE_WC_LOC_PROT_ERR) {
+			ev = IRDMA_HW_EVENT_QP_ACCESS_ERR;
+			ae = IRDMA_AE_IB_REMOTE_ACCESS_ERROR;
+		} else if (st == ROCE_WC_REM_INV_REQ_ERR || st == ROCE_WC_LOC_LEN_ERR) {
+			ev = IRDMA_HW_EVENT_QP_REQ_ERR;
+			ae = IRDMA_AE_IB_INVALID_REQUEST;
+		} else if (st == ROCE_WC_RETRY_EXC_ERR) {
+			ae = IRDMA_AE_LLP_TOO_MANY_RETRIES;
+		} else if (st == ROCE_WC_RNR_RETRY_EXC_ERR) {
+			ae = IRDMA_AE_LLP_TOO_MANY_RNRS;
+		}
+		/* Send WQEs complete in order first: the failed one reports its own status. */
+		soft_comp_retire(qp);
+		if (qp->state != IRDMA_HW_QPS_ERR)
+			soft_qp_to_error(qp, ev, ae);
+		return;
+	}
+	soft_comp_retire(qp);
+}

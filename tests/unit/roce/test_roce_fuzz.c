@@ -1,0 +1,269 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Nothing from the wire is trusted. Seeded mutations of real frames (from the rxe
+ * captures and from a live QP pair) must be rejected by parse or, when accepted,
+ * re-encode to exactly the same bytes. Then, with the ICRC check off so that mutated
+ * headers reach the state machines, a QP pair is fed garbage-laced traffic: it must never
+ * ask the device to write outside a checked region, never place past a receive buffer
+ * without being told, and keep serving valid traffic afterwards (or fail cleanly).
+ */
+#include <dirent.h>
+
+#include "irdma_test.h"
+#include "roce_ep.h"
+#include "roce_test_util.h"
+
+#ifndef TEST_DATA_DIR
+#define TEST_DATA_DIR "tests/data"
+#endif
+
+#define CORPUS_MAX 1024
+
+static struct ep_frame *corpus;
+static uint32_t ncorpus;
+static uint64_t rng = 0x243F6A8885A308D3ull;
+
+static uint32_t rnd(void)
+{
+	rng ^= rng << 13;
+	rng ^= rng >> 7;
+	rng ^= rng << 17;
+	return (uint32_t)(rng >> 11);
+}
+
+static void corpus_add(const uint8_t *b, uint32_t len)
+{
+	if (ncorpus < CORPUS_MAX && len <= EP_FRAME_MAX) {
+		memcpy(corpus[ncorpus].b, b, len);
+		corpus[ncorpus++].len = len;
+	}
+}
+
+static void load_captures(void)
+{
+	char dir[512], path[1024];
+	DIR *d;
+	struct dirent *de;
+
+	snprintf(dir, sizeof(dir), "%s/rxe-pcaps", TEST_DATA_DIR);
+	d = opendir(dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		struct t_pcap pc;
+		const uint8_t *f;
+		uint32_t cap, orig;
+		size_t nl = strlen(de->d_name);
+
+		if (nl < 6 || strcmp(de->d_name + nl - 5, ".pcap"))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (t_pcap_open(&pc, path))
+			continue;
+		while (t_pcap_next(&pc, &f, &cap, &orig) == 1) {
+			struct roce_pkt q;
+
+			if (roce_pkt_parse(f, cap, 0, &q) == 0)
+				corpus_add(f, q.wire_len);
+		}
+		t_pcap_close(&pc);
+	}
+	closedir(d);
+}
+
+static void mutate(uint8_t *b, uint32_t *len)
+{
+	uint32_t k, n = 1 + rnd() % 4;
+
+	switch (rnd() % 8) {
+	case 0: /* truncate */
+		*len = rnd() % (*len + 1);
+		return;
+	case 1: /* extend with junk (trailing bytes are Ethernet padding) */
+		for (k = 0; k < 1 + rnd() % 16 && *len < EP_FRAME_MAX; k++)
+			b[(*len)++] = (uint8_t)rnd();
+		return;
+	default:
+		for (k = 0; k < n; k++)
+			b[rnd() % *len] ^= (uint8_t)(1u << (rnd() % 8));
+		if (rnd() % 3 == 0) { /* aim at the transport headers */
+			uint32_t at = 42 + rnd() % 40;
+
+			if (at < *len)
+				b[at] = (uint8_t)rnd();
+		}
+	}
+}
+
+T_CASE(mutated_frames_rejected_or_reencoded_exactly)
+{
+	uint32_t i, accepted = 0, rejected = 0, reasons = 0;
+	unsigned long seen[ROCE_R_NUM] = { 0 };
+	static struct ep_frame f, again;
+
+	T_CHECK(ncorpus > 200);
+	for (i = 0; i < 200000; i++) {
+		struct roce_pkt q;
+		int rc, len;
+
+		f = corpus[rnd() % ncorpus];
+		mutate(f.b, &f.len);
+		rc = roce_pkt_parse(f.b, f.len, 0, &q);
+		if (rc) {
+			rejected++;
+			seen[-rc]++;
+			continue;
+		}
+		accepted++;
+		len = roce_pkt_build(&q, again.b, sizeof(again.b));
+		T_EQ(len, q.wire_len);
+		if (len > 0 && memcmp(again.b, f.b, (size_t)len))
+			T_CHECK_MSG(0, "accepted mutant re-encodes differently (%s)",
+				    roce_opcode_name(q.opcode));
+	}
+	for (i = 1; i < ROCE_R_NUM; i++)
+		reasons += seen[i] != 0;
+	printf("# %u mutants: %u rejected (%u distinct reasons, %lu by ICRC), %u accepted "
+	       "(L2 or masked fields only) and re-encoded byte-exact\n",
+	       accepted + rejected, rejected, reasons, seen[ROCE_R_ICRC], accepted);
+	T_CHECK(reasons >= 12);
+}
+
+/* ---- the state machines under garbage ---- */
+
+static struct ep A, B;
+static unsigned long oob_writes;
+
+static int strict_mem_write(struct roce_qp *qp, uint32_t rkey, uint64_t va, const void *data,
+			    uint32_t len)
+{
+	int r = ep_ops.mem_write(qp, rkey, va, data, len);
+
+	oob_writes += r != 0; /* the library wrote without a successful check */
+	return r;
+}
+
+static int strict_atomic(struct roce_qp *qp, uint32_t rkey, uint64_t va, int cmp_swap,
+			 uint64_t swap_add, uint64_t cmp, uint64_t *orig)
+{
+	int r = ep_ops.atomic(qp, rkey, va, cmp_swap, swap_add, cmp, orig);
+
+	oob_writes += r != 0;
+	return r;
+}
+
+static struct roce_qp_ops strict_ops;
+
+T_CASE(state_machines_under_garbage)
+{
+	struct ep_conf c = ep_default_conf();
+	uint64_t now = 1000000;
+	uint32_t round, i, rx = 0, refused = 0, errors = 0;
+
+	strict_ops = ep_ops;
+	strict_ops.mem_write = strict_mem_write;
+	strict_ops.atomic = strict_atomic;
+	for (round = 0; round < 200; round++) {
+		ep_free(&A);
+		ep_free(&B);
+		c.mtu = 256u << (round % 5);
+		ep_setup(&A, 0x11, 0x12, 1, &c);
+		ep_setup(&B, 0x12, 0x11, 0, &c);
+		A.qp.ops = &strict_ops;
+		B.qp.ops = &strict_ops;
+		for (i = 0; i < 64; i++) {
+			struct roce_send_wr wr = {
+				.id = i,
+				.op = (uint8_t)(rnd() % 8),
+				.len = rnd() % (3 * c.mtu + 5),
+				.raddr = B.mem_va + (rnd() % 4096) * 8,
+				.rkey = B.rkey,
+				.swap_add = rnd(),
+				.cmp = rnd(),
+			};
+
+			if (wr.op == ROCE_WR_CMP_SWAP || wr.op == ROCE_WR_FETCH_ADD)
+				wr.len = 8;
+			ep_post_recv(&B, 4 * c.mtu);
+			ep_post(&A, &wr, NULL);
+		}
+		for (i = 0; i < 3000; i++) {
+			struct ep *from = (i & 1) ? &B : &A, *to = (i & 1) ? &A : &B;
+			uint32_t k;
+
+			ep_pump(from, now);
+			for (k = 0; k < from->ntx; k++) {
+				struct ep_frame *fr = &from->tx[k];
+				struct roce_pkt q;
+				int rc;
+
+				if (rnd() % 4 == 0)
+					mutate(fr->b, &fr->len);
+				/* No ICRC check: mutated headers reach the QP. */
+				if (roce_pkt_parse(fr->b, fr->len, ROCE_PARSE_NO_ICRC, &q))
+					continue;
+				rx++;
+				rc = roce_qp_rx(&to->qp, &q, now);
+				refused += rc != 0;
+			}
+			from->ntx = 0;
+			now += 20000;
+			roce_qp_timer(&A.qp, now);
+			roce_qp_timer(&B.qp, now);
+			if (A.qp.state == ROCE_QPS_ERR && B.qp.state == ROCE_QPS_ERR)
+				break;
+		}
+		errors += A.qp.state == ROCE_QPS_ERR;
+		/* Completions are reported once per WR, in order, whatever happened. */
+		if (A.qp.state == ROCE_QPS_ERR) {
+			T_EQ(A.nsdone, 64);
+			for (i = 0; i < A.nsdone; i++)
+				T_EQ(A.sdone[i].id, i);
+		}
+		T_CHECK(A.nsdone <= 64);
+	}
+	T_EQ(oob_writes, 0);
+	printf("# garbage rounds: %u packets reached the QPs, %u refused, %u of 200 requesters "
+	       "ended in error (cleanly flushed)\n", rx, refused, errors);
+}
+
+int main(int argc, char **argv)
+{
+	struct ep_conf c = ep_default_conf();
+	uint32_t i;
+	int rc;
+
+	corpus = calloc(CORPUS_MAX, sizeof(*corpus));
+	load_captures();
+	/* Frames of every kind from a live pair: SEND, WRITE, READ, atomics, ACKs, NAKs. */
+	ep_setup(&A, 0x11, 0x12, 1, &c);
+	ep_setup(&B, 0x12, 0x11, 0, &c);
+	for (i = 0; i < 40; i++) {
+		struct roce_send_wr wr = { .id = i, .op = (uint8_t)(i % 8), .len = (i * 397) % 3000,
+					   .raddr = B.mem_va + 64 * i, .rkey = B.rkey };
+
+		if (wr.op == ROCE_WR_CMP_SWAP || wr.op == ROCE_WR_FETCH_ADD)
+			wr.len = 8;
+		if (i % 5)
+			ep_post_recv(&B, 4096);
+		ep_post(&A, &wr, NULL);
+	}
+	for (i = 0; i < 200; i++) {
+		uint32_t k;
+
+		ep_pump(&A, 1000 + i * 1000000ull);
+		for (k = 0; k < A.ntx; k++)
+			corpus_add(A.tx[k].b, A.tx[k].len);
+		ep_flush_to(&A, &B, 1000 + i * 1000000ull);
+		ep_pump(&B, 1000 + i * 1000000ull);
+		for (k = 0; k < B.ntx; k++)
+			corpus_add(B.tx[k].b, B.tx[k].len);
+		ep_flush_to(&B, &A, 1000 + i * 1000000ull);
+		roce_qp_timer(&A.qp, 1000 + (i + 1) * 1000000ull);
+	}
+	rc = t_main(argc, argv);
+	ep_free(&A);
+	ep_free(&B);
+	free(corpus);
+	return rc;
+}
