@@ -38,6 +38,7 @@ int bench_ep_create(struct bench_ep *ep, struct rte_pmd_irdma_dev *dev, size_t l
 	struct rte_pmd_irdma_qp_attr attr;
 	struct rte_pmd_irdma_dev_info info;
 	uint32_t access = RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE;
+	unsigned int i;
 	int rc;
 
 	memset(ep, 0, sizeof(*ep));
@@ -47,6 +48,19 @@ int bench_ep_create(struct bench_ep *ep, struct rte_pmd_irdma_dev *dev, size_t l
 	rc = rte_pmd_irdma_query_gid(dev, 0, &ep->gid);
 	if (rc < 0)
 		FAIL(rc, "%s: no GID at index 0", info.name);
+	/* RoCEv2 over IPv4 when the device has an address: ::ffff:a.b.c.d */
+	for (i = 1; i < 8; i++) {
+		union rte_pmd_irdma_gid g;
+		static const uint8_t v4map[12] = { [10] = 0xff, [11] = 0xff };
+
+		if (rte_pmd_irdma_query_gid(dev, i, &g) < 0)
+			break;
+		if (memcmp(g.raw, v4map, sizeof(v4map)) == 0) {
+			ep->gid = g;
+			ep->gid_index = (uint8_t)i;
+			break;
+		}
+	}
 	ep->buf = rte_zmalloc_socket("bench_ep_buf", len, 4096, info.socket_id);
 	if (!ep->buf)
 		FAIL(-ENOMEM, "%s: cannot allocate %zu bytes of buffer", info.name, len);
@@ -113,6 +127,7 @@ int bench_ep_connect(struct bench_ep *ep, const struct bench_ep_addr *peer, char
 	a.ah_attr.is_global = 1;
 	a.ah_attr.port_num = 1;
 	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.grh.sgid_index = ep->gid_index;
 	a.ah_attr.grh.dgid = peer->gid;
 	rc = rte_pmd_irdma_qp_modify(ep->qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
 				     RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |

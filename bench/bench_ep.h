@@ -21,7 +21,8 @@ struct bench_ep {
 	struct rte_pmd_irdma_qp *qp;
 	uint8_t *buf;                  /* the registered buffer, 4 KiB aligned */
 	size_t len;
-	union rte_pmd_irdma_gid gid;   /* GID index 0 */
+	union rte_pmd_irdma_gid gid;   /* the device's IPv4-mapped GID, else GID 0 */
+	uint8_t gid_index;
 	uint32_t psn;
 	uint32_t max_inline;           /* granted */
 };
@@ -35,8 +36,8 @@ struct bench_ep_addr {
 	union rte_pmd_irdma_gid gid;
 };
 
-/* Creates the endpoint on @p dev: @p len bytes of buffer, @p depth send and receive WRs,
- * 8 bytes of inline data. @return 0, or a negative errno with a message in @p err. */
+/* Creates the endpoint on @p dev: @p len bytes of buffer, @p depth send and receive WRs
+ * (the CQ holds both), 8 bytes of inline data. @return 0, or a negative errno with a message in @p err. */
 int bench_ep_create(struct bench_ep *ep, struct rte_pmd_irdma_dev *dev, size_t len,
 		    uint32_t depth, char *err, size_t errlen);
 void bench_ep_addr_of(const struct bench_ep *ep, struct bench_ep_addr *a);
