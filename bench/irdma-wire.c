@@ -59,9 +59,10 @@ struct opts {
 	uint16_t frame;
 };
 
-enum ctl_type { CTL_HELLO = 1, CTL_HELLO_ACK = 2, CTL_BYE = 3 };
+enum ctl_type { CTL_SYNC = 1, CTL_READY, CTL_FLOOD, CTL_HELLO, CTL_HELLO_ACK, CTL_BYE, CTL_BYE_ACK };
 
-/* Control payload (both ends are this program on this machine: host byte order). */
+/* Control payload, at most RAW_CTL_LEN - 14 bytes (both ends are this program on this
+ * machine: host byte order). */
 struct ctl {
 	uint8_t type;
 	uint8_t gid_index;
@@ -84,6 +85,8 @@ struct side {
 	uint64_t *raw_rtt, *rdma_rtt;
 	double raw_mops, rdma_mops;
 };
+
+_Static_assert(sizeof(struct ctl) <= RAW_CTL_LEN - 14, "control payload too big");
 
 static const char *const dev_ip[2] = { "198.18.1.1", "198.18.1.2" };
 
@@ -152,19 +155,22 @@ static struct rte_pmd_irdma_dev *side_dev(struct side *s, int idx)
 {
 	char devargs[192];
 	uint32_t svc;
-	uint16_t pid;
 
 	snprintf(devargs, sizeof(devargs), "soft,port=%s,gen=2,engine=inline,name=bwire%d,ip=%s",
 		 s->rdma_port, idx, dev_ip[idx]);
-	struct rte_pmd_irdma_dev *dev = bench_dev_create(devargs, &svc, s->err, sizeof(s->err));
+	return bench_dev_create(devargs, &svc, s->err, sizeof(s->err));
+}
 
-	if (dev && rte_eth_dev_get_port_by_name(s->rdma_port, &pid) == 0 &&
-	    raw_wait_link(pid, 10000) < 0) {
+/* The device started its port; a memif link comes up once both processes have. */
+static int side_link(struct side *s)
+{
+	uint16_t pid;
+
+	if (rte_eth_dev_get_port_by_name(s->rdma_port, &pid) == 0 && raw_wait_link(pid, 10000) < 0) {
 		snprintf(s->err, sizeof(s->err), "%s: link down after 10 s", s->rdma_port);
-		rte_pmd_irdma_dev_close(dev);
-		return NULL;
+		return -ETIMEDOUT;
 	}
-	return dev;
+	return 0;
 }
 
 static void ctl_of(struct ctl *c, enum ctl_type t, const struct bench_ep *ep,
@@ -197,6 +203,20 @@ static void addr_of_ctl(const struct ctl *c, struct bench_ep_addr *a)
 	memcpy(a->gid.raw, c->gid, 16);
 }
 
+/* Serves the raw port until a control frame of @p type arrives (others are skipped). */
+static int wait_ctl(struct side *s, struct ctl *c, enum ctl_type type, unsigned int ms)
+{
+	uint64_t end = rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * ms;
+	int rc;
+
+	do {
+		rc = raw_serve(s->raw_port, false, c, sizeof(*c), ms);
+		if (rc >= 0 && c->type == type)
+			return 0;
+	} while (rte_get_tsc_cycles() < end);
+	return -ETIMEDOUT;
+}
+
 /* ---- server ------------------------------------------------------------------------ */
 
 static int server_run(struct side *s)
@@ -208,20 +228,41 @@ static int server_run(struct side *s)
 	volatile int abort_flag = 0;
 	struct ctl c;
 	uint64_t it = 0;
+	bool echo = true;
 	int rc;
 
-	/* phases 1 and 2 happen inside raw_serve: it returns on the hello */
-	do {
-		rc = raw_serve(s->raw_port, &c, sizeof(c), 120000);
-		if (rc < 0) {
-			snprintf(s->err, sizeof(s->err), "no hello from the client within 120 s");
-			return rc;
-		}
-	} while (c.type != CTL_HELLO);
+	/* The device (and its port) first: a memif client must find the server's port
+	 * started when it connects. */
 	dev = side_dev(s, 1);
 	if (!dev)
 		return -ENODEV;
-	rc = bench_ep_create(&ep, dev, 4096, RATE_DEPTH, s->err, sizeof(s->err));
+	/* phases 1 and 2 happen inside raw_serve; it returns on each control frame */
+	for (;;) {
+		rc = raw_serve(s->raw_port, echo, &c, sizeof(c), 120000);
+		if (rc < 0) {
+			snprintf(s->err, sizeof(s->err), "no hello from the client within 120 s");
+			goto out;
+		}
+		if (c.type == CTL_FLOOD) {
+			echo = false;
+			continue;
+		}
+		if (c.type == CTL_SYNC) {
+			ctl_of(&c, CTL_READY, NULL, s->o);
+			raw_send_ctl(s->raw_port, s->mp, &c, sizeof(c));
+			continue;
+		}
+		if (c.type == CTL_BYE) {
+			snprintf(s->err, sizeof(s->err), "the client gave up before the RDMA phases");
+			rc = -ECANCELED;
+			goto out;
+		}
+		if (c.type == CTL_HELLO)
+			break;
+	}
+	rc = side_link(s);
+	if (rc == 0)
+		rc = bench_ep_create(&ep, dev, 4096, RATE_DEPTH, s->err, sizeof(s->err));
 	addr_of_ctl(&c, &peer);
 	if (rc == 0)
 		rc = bench_ep_connect(&ep, &peer, s->err, sizeof(s->err));
@@ -240,13 +281,18 @@ static int server_run(struct side *s)
 	/* phase 5: serve the client's writes until it says bye */
 	for (;;) {
 		rte_pmd_irdma_progress(dev, 64);
-		if ((++it & 255) == 0 && raw_poll_ctl(s->raw_port, &c, sizeof(c)) > 0 &&
+		if ((++it & 255) == 0 && raw_poll_ctl(s->raw_port, false, &c, sizeof(c)) > 0 &&
 		    c.type == CTL_BYE)
 			break;
 	}
 out:
 	bench_ep_destroy(&ep);
-	rte_pmd_irdma_dev_close(dev);
+	if (dev)
+		rte_pmd_irdma_dev_close(dev);
+	/* Our device is closed: the client may close its own and exit (one side at a time;
+	 * this side no longer polls). */
+	ctl_of(&c, CTL_BYE_ACK, NULL, s->o);
+	raw_send_ctl(s->raw_port, s->mp, &c, sizeof(c));
 	return rc;
 }
 
@@ -330,9 +376,25 @@ static int client_run(struct side *s)
 	struct ctl c;
 	int rc, tries;
 
+	/* the server is ready once its device exists */
+	for (tries = 0, rc = -ETIMEDOUT; tries < 100 && rc < 0; tries++) {
+		ctl_of(&c, CTL_SYNC, NULL, o);
+		raw_send_ctl(s->raw_port, s->mp, &c, sizeof(c));
+		rc = wait_ctl(s, &c, CTL_READY, 300);
+	}
+	if (rc < 0) {
+		snprintf(s->err, sizeof(s->err), "the server did not get ready within 30 s");
+		return rc;
+	}
 	rc = raw_ping(s->raw_port, s->mp, o->frame, o->iters, o->warmup, s->raw_rtt);
 	if (rc < 0) {
 		snprintf(s->err, sizeof(s->err), "raw ping-pong: %s", strerror(-rc));
+		return rc;
+	}
+	ctl_of(&c, CTL_FLOOD, NULL, o);
+	rc = raw_send_ctl(s->raw_port, s->mp, &c, sizeof(c));
+	if (rc < 0) {
+		snprintf(s->err, sizeof(s->err), "cannot send a control frame");
 		return rc;
 	}
 	s->raw_mops = raw_flood(s->raw_port, s->mp, o->frame, o->seconds);
@@ -346,20 +408,20 @@ static int client_run(struct side *s)
 	rc = bench_ep_create(&ep, dev, 4096, RATE_DEPTH, s->err, sizeof(s->err));
 	if (rc < 0)
 		goto out;
-	ctl_of(&c, CTL_HELLO, &ep, o);
 	for (tries = 0, rc = -ETIMEDOUT; tries < 3 && rc < 0; tries++) {
+		ctl_of(&c, CTL_HELLO, &ep, o);
 		rc = raw_send_ctl(s->raw_port, s->mp, &c, sizeof(c));
 		if (rc == 0)
-			rc = raw_serve(s->raw_port, &c, sizeof(c), 5000);
-		if (rc >= 0 && c.type != CTL_HELLO_ACK)
-			rc = -EPROTO;
+			rc = wait_ctl(s, &c, CTL_HELLO_ACK, 5000);
 	}
 	if (rc < 0) {
 		snprintf(s->err, sizeof(s->err), "no answer from the server to the hello");
 		goto out;
 	}
 	addr_of_ctl(&c, &peer);
-	rc = bench_ep_connect(&ep, &peer, s->err, sizeof(s->err));
+	rc = side_link(s);
+	if (rc == 0)
+		rc = bench_ep_connect(&ep, &peer, s->err, sizeof(s->err));
 	if (rc < 0)
 		goto out;
 	lat_write_init(&lw, &ep, &peer, o->iters, o->warmup, s->rdma_rtt,
@@ -372,7 +434,8 @@ static int client_run(struct side *s)
 	s->rdma_mops = rdma_rate(s, &ep, &peer, &rc);
 out:
 	ctl_of(&c, CTL_BYE, NULL, o);
-	raw_send_ctl(s->raw_port, s->mp, &c, sizeof(c));
+	if (raw_send_ctl(s->raw_port, s->mp, &c, sizeof(c)) == 0)
+		wait_ctl(s, &c, CTL_BYE_ACK, 5000);
 	bench_ep_destroy(&ep);
 	if (dev)
 		rte_pmd_irdma_dev_close(dev);
@@ -527,7 +590,19 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		rc = o.role == ROLE_CLIENT ? client_run(s) : server_run(s);
-		raw_port_stop(s->raw_port);
+		if (o.role == ROLE_SERVER) {
+			/* memif tears a link down under a poller's feet: stop polling and let
+			 * the client go first (the link drops when it closes its port) */
+			struct rte_eth_link link;
+			unsigned int ms;
+
+			for (ms = 0; ms < 3000; ms += 10) {
+				if (rte_eth_link_get_nowait(s->raw_port, &link) == 0 &&
+				    !link.link_status)
+					break;
+				rte_delay_ms(10);
+			}
+		}
 		if (rc < 0) {
 			fprintf(stderr, "irdma-wire: %s: %s\n", o.role == ROLE_CLIENT ? "client" :
 				"server", s->err);
@@ -542,6 +617,16 @@ int main(int argc, char **argv)
 out:
 	free(cs.raw_rtt);
 	free(cs.rdma_rtt);
+	/* Close every port before EAL frees memory: a memif port left open still has its
+	 * socket handler on the interrupt thread, which would run on freed memory. */
+	{
+		uint16_t pid;
+
+		RTE_ETH_FOREACH_DEV(pid) {
+			rte_eth_dev_stop(pid);
+			rte_eth_dev_close(pid);
+		}
+	}
 	rte_eal_cleanup();
 	return status;
 }

@@ -14,7 +14,7 @@
 #include "bench_time.h"
 
 #define RAW_ETHERTYPE 0x88b5
-#define HDR 15 /* MACs, EtherType, kind */
+#define CTL_HDR 14 /* MACs, EtherType */
 
 int raw_wait_link(uint16_t port, unsigned int ms)
 {
@@ -60,37 +60,9 @@ void raw_port_stop(uint16_t port)
 	rte_eth_dev_stop(port);
 }
 
-static struct rte_mbuf *frame(struct rte_mempool *mp, uint16_t size, uint8_t kind,
-			      const void *payload, size_t len)
+static inline bool is_ctl(const struct rte_mbuf *m)
 {
-	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
-	uint8_t *d;
-
-	if (unlikely(m == NULL))
-		return NULL;
-	if (size < HDR + len)
-		size = (uint16_t)(HDR + len);
-	d = (uint8_t *)rte_pktmbuf_append(m, size);
-	if (unlikely(d == NULL)) {
-		rte_pktmbuf_free(m);
-		return NULL;
-	}
-	memset(d, 0, 12);
-	d[0] = 0x02; /* locally administered */
-	d[6] = 0x02;
-	d[12] = RAW_ETHERTYPE >> 8;
-	d[13] = RAW_ETHERTYPE & 0xff;
-	d[14] = kind;
-	if (len)
-		memcpy(d + HDR, payload, len);
-	return m;
-}
-
-static inline uint8_t kind_of(const struct rte_mbuf *m)
-{
-	const uint8_t *d = rte_pktmbuf_mtod(m, const uint8_t *);
-
-	return m->data_len > HDR - 1 ? d[14] : 0;
+	return m->data_len == RAW_CTL_LEN;
 }
 
 int raw_ping(uint16_t port, struct rte_mempool *mp, uint16_t size, uint64_t iters,
@@ -100,16 +72,24 @@ int raw_ping(uint16_t port, struct rte_mempool *mp, uint16_t size, uint64_t iter
 	uint64_t k, t0, limit = rte_get_tsc_hz();
 	uint16_t n;
 
+	if (size == RAW_CTL_LEN)
+		size++;
 	for (k = 0; k < warmup + iters; k++) {
 		t0 = bench_ticks();
-		m = frame(mp, size, RAW_PING, NULL, 0);
-		if (unlikely(m == NULL))
+		m = rte_pktmbuf_alloc(mp);
+		if (unlikely(m == NULL || rte_pktmbuf_append(m, size) == NULL))
 			return -ENOMEM;
 		while (rte_eth_tx_burst(port, 0, &m, 1) != 1)
 			;
-		while ((n = rte_eth_rx_burst(port, 0, b, RAW_BURST)) == 0)
+		for (;;) {
+			n = rte_eth_rx_burst(port, 0, b, RAW_BURST);
+			if (n && !is_ctl(b[n - 1]))
+				break;
+			/* a late control frame is no answer */
+			rte_pktmbuf_free_bulk(b, n);
 			if (unlikely(bench_ticks() - t0 > limit))
 				return -ETIMEDOUT;
+		}
 		if (k >= warmup)
 			rtt[k - warmup] = bench_ticks() - t0;
 		rte_pktmbuf_free_bulk(b, n);
@@ -124,19 +104,16 @@ double raw_flood(uint16_t port, struct rte_mempool *mp, uint16_t size, double se
 	uint64_t starved = 0;
 	uint16_t i, have = 0, s;
 
+	if (size == RAW_CTL_LEN)
+		size++;
 	end = t0 + (uint64_t)(seconds * (double)hz);
 	for (;;) {
 		/* Refused frames stay for the next burst: a full ring costs a retry, not an
 		 * alloc/free cycle. */
 		if (have == 0) {
 			if (rte_pktmbuf_alloc_bulk(mp, b, RAW_BURST) == 0) {
-				for (i = 0; i < RAW_BURST; i++) {
-					uint8_t *d = (uint8_t *)rte_pktmbuf_append(b[i], size);
-
-					d[12] = RAW_ETHERTYPE >> 8;
-					d[13] = RAW_ETHERTYPE & 0xff;
-					d[14] = RAW_FLOOD;
-				}
+				for (i = 0; i < RAW_BURST; i++)
+					b[i]->data_len = b[i]->pkt_len = size;
 				have = RAW_BURST;
 				starved = 0;
 			} else if (starved == 0) {
@@ -163,11 +140,25 @@ double raw_flood(uint16_t port, struct rte_mempool *mp, uint16_t size, double se
 
 int raw_send_ctl(uint16_t port, struct rte_mempool *mp, const void *payload, size_t len)
 {
-	struct rte_mbuf *m = frame(mp, 64, RAW_CTL, payload, len);
+	struct rte_mbuf *m = rte_pktmbuf_alloc(mp);
 	unsigned int tries;
+	uint8_t *d;
 
-	if (m == NULL)
+	if (m == NULL || len > RAW_CTL_LEN - CTL_HDR) {
+		rte_pktmbuf_free(m);
+		return m ? -EINVAL : -EAGAIN;
+	}
+	d = (uint8_t *)rte_pktmbuf_append(m, RAW_CTL_LEN);
+	if (d == NULL) {
+		rte_pktmbuf_free(m);
 		return -EAGAIN;
+	}
+	memset(d, 0, RAW_CTL_LEN);
+	d[0] = 0x02; /* locally administered */
+	d[6] = 0x02;
+	d[12] = RAW_ETHERTYPE >> 8;
+	d[13] = RAW_ETHERTYPE & 0xff;
+	memcpy(d + CTL_HDR, payload, len);
 	for (tries = 0; tries < 1000; tries++) {
 		if (rte_eth_tx_burst(port, 0, &m, 1) == 1)
 			return 0;
@@ -177,43 +168,46 @@ int raw_send_ctl(uint16_t port, struct rte_mempool *mp, const void *payload, siz
 	return -EAGAIN;
 }
 
-/* One burst: echo pings, drop floods, keep the first control frame's payload. */
-static int serve_burst(uint16_t port, void *payload, size_t len)
+/* One burst: data frames echoed or dropped, the first control frame's payload kept. */
+static int serve_burst(uint16_t port, bool echo, void *payload, size_t len)
 {
-	struct rte_mbuf *b[RAW_BURST], *echo[RAW_BURST];
-	uint16_t n, i, ne = 0, s;
+	struct rte_mbuf *b[RAW_BURST], *keep[RAW_BURST], *drop[RAW_BURST];
+	uint16_t n, i, nk = 0, nd = 0, s;
 	int got = -EAGAIN;
 
 	n = rte_eth_rx_burst(port, 0, b, RAW_BURST);
 	for (i = 0; i < n; i++) {
-		uint8_t k = kind_of(b[i]);
+		if (unlikely(is_ctl(b[i]))) {
+			if (got < 0) {
+				size_t have = RAW_CTL_LEN - CTL_HDR;
 
-		if (k == RAW_PING) {
-			echo[ne++] = b[i];
-			continue;
+				got = (int)(have < len ? have : len);
+				memcpy(payload, rte_pktmbuf_mtod_offset(b[i], uint8_t *, CTL_HDR),
+				       (size_t)got);
+			}
+			drop[nd++] = b[i];
+		} else if (echo) {
+			keep[nk++] = b[i];
+		} else {
+			drop[nd++] = b[i];
 		}
-		if (k == RAW_CTL && got < 0 && b[i]->data_len >= HDR) {
-			size_t have = b[i]->data_len - HDR;
-
-			got = (int)(have < len ? have : len);
-			memcpy(payload, rte_pktmbuf_mtod_offset(b[i], uint8_t *, HDR), (size_t)got);
-		}
-		rte_pktmbuf_free(b[i]);
 	}
-	if (ne) {
-		s = rte_eth_tx_burst(port, 0, echo, ne);
-		if (s < ne)
-			rte_pktmbuf_free_bulk(echo + s, ne - s);
+	if (nk) {
+		s = rte_eth_tx_burst(port, 0, keep, nk);
+		if (s < nk)
+			rte_pktmbuf_free_bulk(keep + s, nk - s);
 	}
+	if (nd)
+		rte_pktmbuf_free_bulk(drop, nd);
 	return got;
 }
 
-int raw_poll_ctl(uint16_t port, void *payload, size_t len)
+int raw_poll_ctl(uint16_t port, bool echo, void *payload, size_t len)
 {
-	return serve_burst(port, payload, len);
+	return serve_burst(port, echo, payload, len);
 }
 
-int raw_serve(uint16_t port, void *payload, size_t len, unsigned int timeout_ms)
+int raw_serve(uint16_t port, bool echo, void *payload, size_t len, unsigned int timeout_ms)
 {
 	uint64_t end = timeout_ms ? rte_get_tsc_cycles() + rte_get_tsc_hz() / 1000 * timeout_ms :
 			UINT64_MAX;
@@ -221,7 +215,7 @@ int raw_serve(uint16_t port, void *payload, size_t len, unsigned int timeout_ms)
 	int got;
 
 	for (;;) {
-		got = serve_burst(port, payload, len);
+		got = serve_burst(port, echo, payload, len);
 		if (got >= 0)
 			return got;
 		if ((++iter & 1023) == 0 && rte_get_tsc_cycles() > end)
