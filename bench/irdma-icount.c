@@ -7,7 +7,9 @@
  *   post (A) -> A: doorbell, WQE, frame -> B: frame checks, write to memory, ACK -> A: ACK,
  *   CQE -> poll_cq (A).
  *
- *   irdma-icount -l 0 --no-pci --no-huge -m 512 --no-shconf --file-prefix=X -- N
+ *   irdma-icount -l 0 --no-pci --no-huge -m 512 --no-shconf --file-prefix=X -- N [BURST]
+ * With BURST > 1 each iteration posts BURST writes with one doorbell, only the last one
+ * signaled (the message-rate pattern), and the figures are per write still.
  * bench/irdma-icount.sh runs it for N and 2N under callgrind; Ir/message is the difference
  * over N. The program prints how many engine steps an iteration took (steps that moved
  * work, and idle ones), since each step has a fixed cost of its own.
@@ -25,16 +27,17 @@
 
 /* Wrappers with stable names: callgrind --toggle-collect=bic_* counts one stage each. */
 __attribute__((noinline)) uint16_t bic_post(struct rte_pmd_irdma_qp *qp,
-					   const struct rte_pmd_irdma_send_wr *wr);
+					   const struct rte_pmd_irdma_send_wr *wr, uint16_t n);
 __attribute__((noinline)) int bic_step_a(struct rte_pmd_irdma_dev *dev);
 __attribute__((noinline)) int bic_step_b(struct rte_pmd_irdma_dev *dev);
 __attribute__((noinline)) int bic_poll(struct rte_pmd_irdma_cq *cq, struct rte_pmd_irdma_wc *wc);
 
-uint16_t bic_post(struct rte_pmd_irdma_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
+uint16_t bic_post(struct rte_pmd_irdma_qp *qp, const struct rte_pmd_irdma_send_wr *wr,
+		  uint16_t n)
 {
 	int err;
 
-	return rte_pmd_irdma_post_send(qp, wr, 1, &err);
+	return rte_pmd_irdma_post_send(qp, wr, n, &err);
 }
 
 int bic_step_a(struct rte_pmd_irdma_dev *dev)
@@ -58,10 +61,10 @@ int main(int argc, char **argv)
 	struct rte_pmd_irdma_dev *dev[2] = { NULL, NULL };
 	struct bench_ep ep[2];
 	struct bench_ep_addr a[2];
-	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_send_wr wr[32];
 	struct rte_pmd_irdma_sge sge;
 	struct rte_pmd_irdma_wc wc;
-	uint64_t n, i, busy = 0, idle = 0;
+	uint64_t n, i, busy = 0, idle = 0, burst;
 	char err[256], devargs[160];
 	uint32_t svc;
 	int rc, k, status = 1;
@@ -73,6 +76,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	n = argc - rc > 1 ? strtoull(argv[rc + 1], NULL, 0) : 10000;
+	burst = argc - rc > 2 ? strtoull(argv[rc + 2], NULL, 0) : 1;
+	if (!n || !burst || burst > 32) {
+		fprintf(stderr, "irdma-icount: N > 0 and 1 <= BURST <= 32\n");
+		goto out;
+	}
 	for (k = 0; k < 2; k++) {
 		/* engine=service would need a service lcore; inline is stepped by this loop */
 		snprintf(devargs, sizeof(devargs), "soft,port=loop,gen=2,engine=inline,name=bic%d,"
@@ -85,22 +93,25 @@ int main(int argc, char **argv)
 	for (k = 0; k < 2; k++)
 		if (bench_ep_connect(&ep[k], &a[!k], err, sizeof(err)) < 0)
 			goto fail;
-	memset(&wr, 0, sizeof(wr));
+	memset(wr, 0, sizeof(wr));
 	sge.addr = (uint64_t)(uintptr_t)(ep[0].buf + 64);
 	sge.length = 8;
 	sge.lkey = ep[0].mr->lkey;
-	wr.sg_list = &sge;
-	wr.num_sge = 1;
-	wr.opcode = RTE_PMD_IRDMA_WR_RDMA_WRITE;
-	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED | RTE_PMD_IRDMA_SEND_INLINE;
-	wr.wr.rdma.remote_addr = a[1].addr;
-	wr.wr.rdma.rkey = a[1].rkey;
+	for (k = 0; k < (int)burst; k++) {
+		wr[k].sg_list = &sge;
+		wr[k].num_sge = 1;
+		wr[k].opcode = RTE_PMD_IRDMA_WR_RDMA_WRITE;
+		wr[k].send_flags = RTE_PMD_IRDMA_SEND_INLINE |
+				   (k == (int)burst - 1 ? RTE_PMD_IRDMA_SEND_SIGNALED : 0);
+		wr[k].wr.rdma.remote_addr = a[1].addr;
+		wr[k].wr.rdma.rkey = a[1].rkey;
+	}
 	for (i = 0; i < n; i++) {
 		uint64_t spins = 0;
 
-		wr.wr_id = i;
+		wr[burst - 1].wr_id = i;
 		memcpy(ep[0].buf + 64, &i, 8);
-		if (bic_post(ep[0].qp, &wr) != 1) {
+		if (bic_post(ep[0].qp, wr, (uint16_t)burst) != burst) {
 			snprintf(err, sizeof(err), "post_send %" PRIu64 " refused", i);
 			goto fail;
 		}
@@ -124,8 +135,9 @@ int main(int argc, char **argv)
 			goto fail;
 		}
 	}
-	printf("irdma-icount: %" PRIu64 " writes, %.2f busy + %.2f idle engine steps per write\n",
-	       n, (double)busy / (double)n, (double)idle / (double)n);
+	printf("irdma-icount: %" PRIu64 " writes (%" PRIu64 " per doorbell), %.2f busy + %.2f idle "
+	       "engine steps per doorbell\n", n * burst, burst, (double)busy / (double)n,
+	       (double)idle / (double)n);
 	status = 0;
 	goto out;
 fail:

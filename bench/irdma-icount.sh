@@ -3,7 +3,7 @@
 #
 # Instructions per RDMA WRITE 8 B on the device path, counted by callgrind (no PMU here).
 #
-#   bench/irdma-icount.sh [N]          (default N = 2000)
+#   bench/irdma-icount.sh [N [BURST]]   (default N = 2000, BURST = 1)
 #
 # bench/irdma-icount runs N and 2N writes (one lcore, two port=loop devices, engine=inline);
 # callgrind collects only inside the bench's stage wrappers (--toggle-collect=bic_*), and
@@ -15,6 +15,7 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build-perf}
 n=${1:-2000}
+burst=${2:-1}
 command -v valgrind >/dev/null || { echo "irdma-icount: valgrind is not installed" >&2; exit 1; }
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" "$root" -Dbuildtype=release -Db_sanitize=none -Dtests=false \
@@ -28,7 +29,7 @@ trap 'rm -rf "$tmp" /var/run/dpdk/${tag}*' EXIT
 run() { # iterations -> callgrind file
 	valgrind --tool=callgrind --toggle-collect='bic_*' --callgrind-out-file="$tmp/cg.$1" \
 		"$build/bench/irdma-icount" -l 0 --no-pci --no-huge -m 512 --no-shconf \
-		--file-prefix=${tag}_$1 --log-level=lib.eal:error -- "$1" >"$tmp/out.$1" 2>"$tmp/vg.$1" ||
+		--file-prefix=${tag}_$1 --log-level=lib.eal:error -- "$1" "$burst" >"$tmp/out.$1" 2>"$tmp/vg.$1" ||
 		{ cat "$tmp/vg.$1" "$tmp/out.$1" >&2; exit 1; }
 }
 # inclusive Ir of one function in a callgrind file
@@ -45,14 +46,14 @@ for f in bic_post:post_send bic_step_a:"engine A (sends the WRITE)" bic_step_b:"
 	 bic_poll:"poll_cq (engine A takes the ACK, CQE)"; do
 	fn=${f%%:*} label=${f#*:}
 	a=$(incl "$tmp/cg.$n" "$fn"); b=$(incl "$tmp/cg.$((2 * n))" "$fn")
-	v=$(awk -v a="${a:-0}" -v b="${b:-0}" -v n="$n" 'BEGIN { printf "%.0f", (b - a) / n }')
+	v=$(awk -v a="${a:-0}" -v b="${b:-0}" -v n="$((n * burst))" 'BEGIN { printf "%.0f", (b - a) / n }')
 	total=$((total + v))
 	printf '| %s | %s |\n' "$label" "$v"
 done
 printf '| **total, device path** | **%s** |\n\n' "$total"
-echo "Heaviest functions (inclusive Ir per write, ${n}x2 run, self and callees):"
+echo "Heaviest functions (inclusive Ir per write, the 2N run, self and callees):"
 callgrind_annotate --inclusive=yes --threshold=99 "$tmp/cg.$((2 * n))" 2>/dev/null |
-	awk -v n=$((2 * n)) '/^ *[0-9,]+ \(/ && $0 !~ /PROGRAM TOTALS|bic_|irdma-icount.c:main|\(below main\)|libc_start|0x0/ {
+	awk -v n=$((2 * n * burst)) '/^ *[0-9,]+ \(/ && $0 !~ /PROGRAM TOTALS|bic_|irdma-icount.c:main|\(below main\)|libc_start|0x0/ {
 		c = $1; gsub(",", "", c); fn = $0; sub(/^.*:/, "", fn); sub(/ \[.*$/, "", fn)
 		if (!(fn in seen)) { seen[fn] = 1; printf "  %7.0f  %s\n", c / n, fn; k++ }
 		if (k >= 25) exit }' || true
