@@ -11,7 +11,8 @@
  *   irdma-wire -l 0 ... --vdev=net_memif0,role=client,socket=S0 \
  *              --vdev=net_memif1,role=client,socket=S1 -- --client [opts]
  * Options: -n ITERS (100000), -w WARMUP (10000), -t SECONDS of each rate phase (2),
- *          -s raw frame bytes (82, the size of a RoCEv2 WRITE frame with 8 bytes of payload).
+ *          -s raw frame bytes (82, the size of a RoCEv2 WRITE frame with 8 bytes of payload),
+ *          -x print the devices' non-zero counters at the end.
  *
  * Phases (the client leads; the raw port also carries the control frames):
  *   1. raw ping-pong: the client pings, the server echoes            -> raw half-RTT
@@ -57,6 +58,7 @@ struct opts {
 	uint64_t iters, warmup;
 	double seconds;
 	uint16_t frame;
+	bool xstats;                   /* -x: print the device's non-zero counters at the end */
 };
 
 enum ctl_type { CTL_SYNC = 1, CTL_READY, CTL_FLOOD, CTL_HELLO, CTL_HELLO_ACK, CTL_BYE, CTL_BYE_ACK };
@@ -100,6 +102,7 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "warmup", required_argument, NULL, 'w' },
 		{ "seconds", required_argument, NULL, 't' },
 		{ "size", required_argument, NULL, 's' },
+		{ "xstats", no_argument, NULL, 'x' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, nrole = 0;
@@ -111,9 +114,10 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->seconds = 2;
 	o->frame = 82;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:w:t:s:", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:w:t:s:x", lo, NULL)) != -1) {
 		errno = 0;
 		switch (c) {
+		case 'x': o->xstats = true; break;
 		case 'R': o->role = ROLE_RING; nrole++; break;
 		case 'C': o->role = ROLE_CLIENT; nrole++; break;
 		case 'S': o->role = ROLE_SERVER; nrole++; break;
@@ -217,6 +221,29 @@ static int wait_ctl(struct side *s, struct ctl *c, enum ctl_type type, unsigned 
 	return -ETIMEDOUT;
 }
 
+static void dump_xstats(struct rte_pmd_irdma_dev *dev, const char *who)
+{
+	struct rte_pmd_irdma_xstat_name *names;
+	struct rte_pmd_irdma_xstat *vals;
+	int n, i;
+
+	n = rte_pmd_irdma_xstats_get_names(dev, NULL, 0);
+	if (n <= 0)
+		return;
+	names = calloc((size_t)n, sizeof(*names));
+	vals = calloc((size_t)n, sizeof(*vals));
+	if (names && vals && rte_pmd_irdma_xstats_get_names(dev, names, (unsigned int)n) == n &&
+	    rte_pmd_irdma_xstats_get(dev, vals, (unsigned int)n) == n) {
+		printf("%s device counters:", who);
+		for (i = 0; i < n; i++)
+			if (vals[i].value)
+				printf(" %s=%" PRIu64, names[vals[i].id].name, vals[i].value);
+		printf("\n");
+	}
+	free(names);
+	free(vals);
+}
+
 /* ---- server ------------------------------------------------------------------------ */
 
 static int server_run(struct side *s)
@@ -285,6 +312,8 @@ static int server_run(struct side *s)
 		    c.type == CTL_BYE)
 			break;
 	}
+	if (s->o->xstats)
+		dump_xstats(dev, "server");
 out:
 	bench_ep_destroy(&ep);
 	if (dev)
@@ -432,6 +461,8 @@ static int client_run(struct side *s)
 		goto out;
 	}
 	s->rdma_mops = rdma_rate(s, &ep, &peer, &rc);
+	if (o->xstats)
+		dump_xstats(dev, "client");
 out:
 	ctl_of(&c, CTL_BYE, NULL, o);
 	if (raw_send_ctl(s->raw_port, s->mp, &c, sizeof(c)) == 0)
