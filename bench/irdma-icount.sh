@@ -50,7 +50,10 @@ for f in bic_post:post_send bic_step_a:"engine A (sends the WRITE)" bic_step_b:"
 	total=$((total + v))
 	printf '| %s | %s |\n' "$label" "$v"
 done
-printf '| **total, device path** | **%s** |\n\n' "$total"
+printf '| **total, device path** | **%s** |\n' "$total"
+a=$(incl "$tmp/cg.$n" bic_idle); b=$(incl "$tmp/cg.$((2 * n))" bic_idle)
+printf '| one idle engine step (not in the total) | %s |\n\n' \
+	"$(awk -v a="${a:-0}" -v b="${b:-0}" -v n="$((4 * n))" 'BEGIN { printf "%.0f", (b - a) / n }')"
 echo "Heaviest functions (inclusive Ir per write, the 2N run, self and callees):"
 callgrind_annotate --inclusive=yes --threshold=99 "$tmp/cg.$((2 * n))" 2>/dev/null |
 	awk -v n=$((2 * n * burst)) '/^ *[0-9,]+ \(/ && $0 !~ /PROGRAM TOTALS|bic_|irdma-icount.c:main|\(below main\)|libc_start|0x0/ {
