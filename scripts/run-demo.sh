@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
 # The README's main job: a real RDMA session on the software device.
 # Two soft devices (GEN_3) joined by port=loop, one RC QP each, the two sides on two lcores:
 # irdma-perf runs write_lat, send_lat, read_lat, atomic_lat and write_bw back to back and

@@ -51,9 +51,14 @@ static int side_lcore(struct loop_ctx *c, unsigned int me, unsigned int timeout_
 
 	while (!c->abort) {
 		if (!s->done) {
+			uint64_t before = s->last_progress;
+
 			rc = perf_side_step(s);
 			if (rc < 0)
 				break;
+			/* Nothing moved: pause, and yield the CPU if another lcore shares it. */
+			if (rc == 0 && s->last_progress == before)
+				rte_pmd_irdma_idle(s->res->dev);
 			if (rc == 0 && stalled(s, rte_rdtsc(), c->timeout_tsc)) {
 				stall_error(s, timeout_s);
 				rc = s->error;
@@ -198,6 +203,30 @@ static void dump_xstats(struct rte_pmd_irdma_dev *dev)
 	free(vals);
 }
 
+/* The lcore for the server side: the next worker, unless it shares a CPU with the main
+ * lcore (two spinning pollers on one CPU hand off only at scheduler ticks): then both
+ * sides run from one loop. RTE_MAX_LCORE: one loop. */
+static unsigned int server_lcore(void)
+{
+	static bool told;
+	unsigned int main_lcore = rte_get_main_lcore(), w;
+	rte_cpuset_t a, b, both;
+
+	w = rte_get_next_lcore(main_lcore, 1, 0);
+	if (w >= RTE_MAX_LCORE)
+		return RTE_MAX_LCORE;
+	a = rte_lcore_cpuset(main_lcore);
+	b = rte_lcore_cpuset(w);
+	CPU_AND(&both, &a, &b);
+	if (CPU_COUNT(&both) == 0)
+		return w;
+	if (!told)
+		fprintf(stderr, "irdma-perf: lcores %u and %u share a CPU: both sides run from one "
+			"loop on lcore %u\n", main_lcore, w, main_lcore);
+	told = true;
+	return RTE_MAX_LCORE;
+}
+
 static int run_size(const struct perf_opts *o, struct loop_ctx *c, struct perf_res r[2],
 		    const struct perf_params *p, const struct perftest_dest d[2], bool head,
 		    char *err, size_t errlen)
@@ -224,8 +253,7 @@ static int run_size(const struct perf_opts *o, struct loop_ctx *c, struct perf_r
 		}
 	}
 
-	if (rte_lcore_count() >= 2)
-		worker = rte_get_next_lcore(rte_get_main_lcore(), 1, 0);
+	worker = server_lcore();
 	if (worker < RTE_MAX_LCORE) {
 		rc = rte_eal_remote_launch(worker_main, &w, worker);
 		if (rc < 0) {
@@ -292,6 +320,7 @@ static int run_mode(const struct perf_opts *o, enum perf_mode m,
 	cfg.inline_size = p.inline_size;
 	cfg.gid_index = o->gid_index;
 	cfg.atomics = m == PERF_ATOMIC_LAT;
+	cfg.reads = m == PERF_ATOMIC_LAT || m == PERF_READ_LAT || m == PERF_READ_BW;
 	for (i = 0; i < 2; i++) {
 		rc = perf_res_create(&r[i], devs[i], &cfg, err, errlen);
 		if (rc < 0)

@@ -72,11 +72,13 @@ void perf_opts_usage(const char *prog)
 	       "perftest-compatible RDMA benchmarks on the irdma PMD.\n\n"
 	       "Test (or run the tool through a link named ib_write_lat, irdma_read_bw, ...):\n"
 	       "  --test <mode>            write_lat read_lat send_lat atomic_lat write_bw read_bw send_bw\n"
+	       "                           (default: write_lat)\n"
 	       "  --all                    write_lat send_lat read_lat atomic_lat write_bw, back to back\n"
-	       "                           (implies --loop unless a server host is given)\n"
+	       "                           in one process (--loop)\n"
 	       "Where:\n"
 	       "  --loop                   both endpoints in this process: two soft devices joined by\n"
-	       "                           port=loop, one side per lcore (one loop with a single lcore)\n"
+	       "                           port=loop, one side per lcore (one loop with a single lcore);\n"
+	       "                           the default without a server host and without --devargs\n"
 	       "  [server host]            client mode (perftest's TCP exchange); none: server mode\n"
 	       "  --devargs <string>       device, e.g. soft,port=net_memif0,ip=198.18.0.2 (twice with\n"
 	       "                           --loop to give each side its own)\n"
@@ -362,9 +364,12 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 		o->mode = PERF_MODE_NONE;
 		o->loop = true;
 	}
+	/* Like running ib_write_lat: the default test. With neither a server host nor a
+	 * device, both sides run here (--loop). */
 	if (!o->all_tests && o->mode == PERF_MODE_NONE)
-		return errf(err, errlen, "no test given: use --test <mode>, --all, or a link named "
-				     "like ib_write_lat");
+		o->mode = PERF_WRITE_LAT;
+	if (!o->server_host && o->n_devargs == 0)
+		o->loop = true;
 	if (o->loop && o->server_host)
 		return errf(err, errlen, "--loop runs both sides here; it takes no server host ('%s')",
 			    o->server_host);

@@ -86,6 +86,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	cfg.inline_size = p.inline_size;
 	cfg.gid_index = o->gid_index;
 	cfg.atomics = m == PERF_ATOMIC_LAT;
+	cfg.reads = m == PERF_ATOMIC_LAT || m == PERF_READ_LAT || m == PERF_READ_BW;
 	rc = perf_res_create(&r, dev, &cfg, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "irdma-perf: %s\n", err);
@@ -174,9 +175,13 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	/* The run. */
 	s.last_progress = rte_rdtsc();
 	for (;;) {
+		uint64_t before = s.last_progress;
+
 		rc = perf_side_step(&s);
 		if (rc)
 			break;
+		if (s.last_progress == before)
+			rte_pmd_irdma_idle(dev);
 		if (rte_rdtsc() - s.last_progress > rte_get_tsc_hz() * o->timeout_s) {
 			snprintf(s.err, sizeof(s.err), "no progress for %u s (posted %" PRIu64
 				 ", completed %" PRIu64 ", received %" PRIu64 ")", o->timeout_s,

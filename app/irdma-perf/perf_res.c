@@ -103,7 +103,7 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 	if (rc < 0)
 		FAIL(rc, "QP RESET -> INIT: %s", strerror(-rc));
 	r->psn = (uint32_t)rte_rand() & 0xffffff;
-	r->out_reads = RTE_MIN(r->info.max_qp_rd_atom, 128u);
+	r->out_reads = cfg->reads ? RTE_MIN(r->info.max_qp_rd_atom, 128u) : 1;
 	if (!r->out_reads)
 		r->out_reads = 1;
 	return 0;

@@ -35,6 +35,8 @@ struct perf_res_cfg {
 	uint32_t tx_depth, rx_depth, inline_size;
 	int gid_index;
 	bool atomics;              /**< grant remote atomic access */
+	bool reads;                /**< a read or atomic test: offer the device's read depth
+				    *   (perftest says 1 outstanding read for the others) */
 };
 
 /** Create everything but the connection. @return 0 or -errno with @p err filled. */

@@ -242,7 +242,7 @@ static int post_bw_burst(struct perf_side *s)
 	return taken;
 }
 
-static int poll(struct perf_side *s)
+static int poll_completions(struct perf_side *s)
 {
 	struct rte_pmd_irdma_wc wc[POLL_BURST];
 	uint64_t now;
@@ -299,7 +299,7 @@ int perf_side_step(struct perf_side *s)
 		return s->error;
 	if (s->done)
 		return 1;
-	n = poll(s);
+	n = poll_completions(s);
 	if (n < 0)
 		return n;
 	moved = n > 0;

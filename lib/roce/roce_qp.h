@@ -18,8 +18,10 @@
  *
  * The state machines call back into the device (struct roce_qp_ops) to check keys,
  * place received bytes, take receive WQEs and report completions; the device moves the
- * bytes and writes CQEs. Payload bytes of a returned tx descriptor must be consumed
- * before the next call on the same QP (UD/UC sends complete on that next call).
+ * bytes and writes CQEs. Callbacks run synchronously inside roce_qp_rx/tx/timer, and
+ * send_done also inside roce_qp_post_send/modify when the QP is in (or enters) ERR.
+ * Payload bytes of a returned tx descriptor must be consumed before the next call on
+ * the same QP (UD/UC sends complete on that next call).
  */
 #ifndef ROCE_QP_H
 #define ROCE_QP_H

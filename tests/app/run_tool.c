@@ -42,8 +42,8 @@ static void slurp(int fd, char *buf, size_t len)
 int run_tool(const char *exe, const char *name, const char *lcores, const char *const *args,
 	     int limit_ms, struct tool_result *r)
 {
-	char prefix[96], prefix_arg[128], dir[160], out_tmpl[] = "/tmp/irdma_app_outXXXXXX",
-	     err_tmpl[] = "/tmp/irdma_app_errXXXXXX";
+	char prefix[96], prefix_arg[128], dir[160], lcores_arg[64];
+	char out_tmpl[] = "/tmp/irdma_app_outXXXXXX", err_tmpl[] = "/tmp/irdma_app_errXXXXXX";
 	const char *argv[64];
 	posix_spawn_file_actions_t fa;
 	struct timespec ts = { 0, 5 * 1000000L };
@@ -62,8 +62,18 @@ int run_tool(const char *exe, const char *name, const char *lcores, const char *
 		argv[argc++] = "512";
 		argv[argc++] = "--no-shconf";
 		argv[argc++] = prefix_arg;
-		argv[argc++] = "-l";
-		argv[argc++] = lcores;
+		if (!strncmp(lcores, "service:", 8)) { /* main lcore 0, service lcore 1 */
+			argv[argc++] = "-l";
+			argv[argc++] = "0,1";
+			argv[argc++] = "-s";
+			argv[argc++] = "0x2";
+		} else if (strchr(lcores, '@')) { /* lcore@cpu mapping */
+			snprintf(lcores_arg, sizeof(lcores_arg), "--lcores=%s", lcores);
+			argv[argc++] = lcores_arg;
+		} else {
+			argv[argc++] = "-l";
+			argv[argc++] = lcores;
+		}
 		argv[argc++] = "--log-level=lib.eal:notice";
 	}
 	argv[argc++] = "--";

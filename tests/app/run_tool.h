@@ -19,7 +19,8 @@ struct tool_result {
 };
 
 /**
- * Run @p exe with EAL arguments (@p lcores, e.g. "0-1") for test @p name, then "--" and the
+ * Run @p exe with EAL arguments (@p lcores: "0-1" for -l, "0@0,1@0" for --lcores,
+ * "service:" for lcore 0 plus service lcore 1) for test @p name, then "--" and the
  * NULL-terminated @p args. @p lcores NULL: no EAL arguments at all (option errors).
  * @return 0 when the child ran (see r->status), -1 when it could not be started.
  */

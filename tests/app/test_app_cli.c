@@ -71,6 +71,12 @@ T_CASE(perf_options_defaults_and_aliases)
 
 	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--all")), 0);
 	T_CHECK(o.all_tests && o.loop);
+	/* no test: write_lat; no host and no device: both sides here */
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("-s", "8", "-n", "200")), 0);
+	T_EQ(o.mode, PERF_WRITE_LAT);
+	T_CHECK(o.loop);
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--devargs", "soft,port=p0")), 0);
+	T_CHECK(!o.loop && o.server_host == NULL); /* a server */
 	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop", "--test", "read_bw", "-a", "-t", "4",
 						    "-n", "3")), 0);
 	perf_opts_apply_defaults(&o, o.mode);
@@ -86,7 +92,6 @@ T_CASE(perf_option_errors_name_the_problem)
 			  "unknown option '-Z'");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "nope_lat"),
 			  "unknown test 'nope_lat'");
-	expect_perf_error("irdma-perf", PERF_ARGS("--loop"), "no test given");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-s", "abc"),
 			  "-s: size 'abc'");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-s", "9999999999"),

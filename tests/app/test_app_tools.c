@@ -139,11 +139,120 @@ T_CASE(silent_peers_time_out)
 	check_one_line_error("irdma-pingpong: ", "timed out");
 	sp_join(&p);
 
+	/* A peer that exchanges records and then never answers on the wire (its GID is nobody
+	 * on the loop): RC gives up (retries exhausted) or the run's watchdog fires. */
+	{
+		static const char rec[52] = "0000:000011:64f031:00000000000000000000ffffc612004d";
+		static const char done[5] = "done";
+		const struct sp_step gone[] = { { SP_READ, NULL, 52 }, { SP_WRITE, rec, 52 },
+						{ SP_EXPECT, done, 5 } };
+
+		T_EQ(sp_start_server(&p, gone, 3), 0);
+		snprintf(port, sizeof(port), "%u", p.port);
+		T_EQ(run_tool(pp_exe, "silent", "0", ARGS("--devargs", LOOPDEV, "-g", "1", "-p",
+							   port, "--timeout", "2", "127.0.0.1"),
+			      30000, &r), 0);
+		sp_join(&p);
+		T_CHECK(p.failed_step < 0);
+		T_EQ(r.status, 1);
+		T_CHECK_MSG(strstr(r.err, "irdma-pingpong: send completion with status") ||
+			    strstr(r.err, "irdma-pingpong: no completion for 2 s"),
+			    "stderr: %s", r.err);
+		T_CHECK(r.elapsed_ms < 15000);
+	}
+
 	/* A server nobody connects to gives up after --timeout too. */
 	snprintf(port, sizeof(port), "%u", free_port());
 	T_EQ(run_tool(pp_exe, "silent", "0", ARGS("--devargs", LOOPDEV, "-p", port, "--timeout",
 						   "1"), 20000, &r), 0);
 	check_one_line_error("irdma-pingpong: ", "no client connected");
+}
+
+/* Our server, passive in these tests, against the client side of a real perftest run
+ * replayed byte for byte (tests/data/rxe-pcaps/rdma_read.pcap and rdma_write_bw.pcap):
+ * the sequence must line up step for step, and for write_bw the server prints the
+ * client's results exactly as the real ib_write_bw server did. */
+static const char VER[16] = "6.06";
+static const uint8_t CYC[4] = { 0, 0, 0x10, 0 }, CLN[4] = { 0, 0, 0, 0x40 };
+static const char MTU3[2] = "3", DONE[5] = "done";
+
+T_CASE(server_read_lat_follows_a_real_perftest_client)
+{
+	static const char c_dest[108] = "0000:0080:000019:c7dd2e:00000c94:000055d55b117000:00:00:"
+					"00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
+	const struct sp_step cli[] = {
+		{ SP_WRITE, VER, 16 },  { SP_EXPECT, VER, 16 },  { SP_WRITE, CYC, 4 },
+		{ SP_EXPECT, CYC, 4 },  { SP_WRITE, CLN, 4 },    { SP_EXPECT, CLN, 4 },
+		{ SP_WRITE, MTU3, 2 },  { SP_EXPECT, MTU3, 2 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		/* (the client's reads would run here) */
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, DONE, 5 },  { SP_EXPECT, DONE, 5 },
+	};
+	struct scripted_peer p;
+	char port[8];
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(sp_start_client(&p, (uint16_t)atoi(port), cli, sizeof(cli) / sizeof(cli[0])), 0);
+	T_EQ(run_tool(perf_exe, "srv_rl", "0", ARGS("--devargs", LOOPDEV, "--test", "read_lat",
+						    "-x", "1", "-p", port, "--timeout", "5"),
+		      30000, &r), 0);
+	sp_join(&p);
+	T_CHECK_MSG(p.failed_step < 0, "scripted client failed at step %d (errno %d, byte %zu)",
+		    p.failed_step, p.error, p.mismatch_at);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, " remote address: LID 0000 QPN 0x0019 PSN 0xc7dd2e OUT 0x80 RKey "
+			      "0x000c94 VAddr 0x0055d55b117000\n GID: 00:00:00:00:00:00:00:00:00:00:"
+			      "255:255:198:18:00:12\n") != NULL);
+	T_CHECK(strstr(r.out, "Outstand reads  : ") != NULL);
+	T_CHECK(strstr(r.out, " local address: LID 0000 QPN ") != NULL);
+	T_CHECK(strstr(r.out, "GID: 00:00:00:00:00:00:00:00:00:00:255:255:198:18:00:09") != NULL);
+}
+
+T_CASE(server_write_bw_prints_the_clients_results_like_perftest)
+{
+	static const char c_dest[108] = "0000:0001:000018:a2917f:00000b37:000055e801552000:00:00:"
+					"00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
+	static const uint8_t size[8] = { 0, 0, 0, 0, 0, 0, 0x0b, 0xb8 };
+	static const uint8_t iters[8] = { 0, 0, 0, 0, 0, 0, 0, 5 };
+	static const uint8_t peak[8] = { 0x40, 0x11, 0x8c, 0x64, 0x64, 0x12, 0x40, 0x06 };
+	static const uint8_t avg[8] = { 0x40, 0x00, 0x76, 0x80, 0x77, 0x05, 0xd5, 0x45 };
+	static const uint8_t rate[8] = { 0x3f, 0x47, 0x91, 0xb7, 0x40, 0x2e, 0x98, 0x3a };
+	const struct sp_step cli[] = {
+		{ SP_WRITE, VER, 16 },  { SP_EXPECT, VER, 16 },  { SP_WRITE, CYC, 4 },
+		{ SP_EXPECT, CYC, 4 },  { SP_WRITE, CLN, 4 },    { SP_EXPECT, CLN, 4 },
+		{ SP_WRITE, MTU3, 2 },  { SP_EXPECT, MTU3, 2 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		/* (the client's writes would run here) */
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, size, 8 }, { SP_READ, NULL, 8 }, { SP_WRITE, iters, 8 },
+		{ SP_READ, NULL, 8 },  { SP_WRITE, peak, 8 }, { SP_READ, NULL, 8 },
+		{ SP_WRITE, avg, 8 },  { SP_READ, NULL, 8 },  { SP_WRITE, rate, 8 },
+		{ SP_READ, NULL, 8 },
+		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, DONE, 5 },  { SP_EXPECT, DONE, 5 },
+	};
+	struct scripted_peer p;
+	char port[8];
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(sp_start_client(&p, (uint16_t)atoi(port), cli, sizeof(cli) / sizeof(cli[0])), 0);
+	T_EQ(run_tool(perf_exe, "srv_wb", "0", ARGS("--devargs", LOOPDEV, "--test", "write_bw",
+						    "-x", "1", "-p", port, "--timeout", "5"),
+		      30000, &r), 0);
+	sp_join(&p);
+	T_CHECK_MSG(p.failed_step < 0, "scripted client failed at step %d (errno %d, byte %zu)",
+		    p.failed_step, p.error, p.mismatch_at);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	/* ib_write_bw's server printed exactly these two lines (rdma_write_bw.txt) */
+	T_CHECK_MSG(strstr(r.out, " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]"
+				  "   MsgRate[Mpps]\n 3000       5                4.39               "
+				  "2.06   \t\t   0.000719\n") != NULL, "output:\n%s", r.out);
 }
 
 /* The table under the last head line: @p nfields numbers, the iterations in field 2. */
@@ -208,6 +317,52 @@ T_CASE(loop_atomic_cmp_and_swap_one_lcore)
 T_CASE(loop_write_bw)   { loop_run("write_bw", "0-1", 65536, NULL); }
 T_CASE(loop_read_bw)    { loop_run("read_bw", "0-1", 4096, "-s4096"); }
 T_CASE(loop_send_bw)    { loop_run("send_bw", "0", 1024, "--size=1024"); }
+
+/* Two lcores on one CPU: no two spinning pollers there, both sides from one loop. */
+T_CASE(loop_lcores_sharing_a_cpu_run_one_loop)
+{
+	T_EQ(run_tool(perf_exe, "shared", "0@0,1@0", ARGS("--test", "send_lat", "-n", "50"),
+		      60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.err, "irdma-perf: lcores 0 and 1 share a CPU: both sides run from one "
+			      "loop on lcore 0") != NULL);
+	check_table(" #bytes #iterations", 9, 2, 50);
+}
+
+/* engine=service: the devices' engines run as an rte_service on a service lcore. */
+T_CASE(loop_with_the_service_engine)
+{
+	T_EQ(run_tool(perf_exe, "svc", "service:", ARGS("--loop", "--test", "send_lat", "-n", "50",
+							"--devargs", "soft,port=loop,engine=service"),
+		      60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	check_table(" #bytes #iterations", 9, 2, 50);
+	/* without a service lcore it says what is missing */
+	T_EQ(run_tool(perf_exe, "svc", "0", ARGS("--test", "send_lat", "--loop", "--devargs",
+						 "soft,port=loop,engine=service"), 60000, &r), 0);
+	check_one_line_error("irdma-perf: ", "engine=service needs a service lcore");
+}
+
+/* -a: every size from 2 bytes to 8 MiB, doubling, one row each, data checked per size. */
+T_CASE(loop_all_sizes)
+{
+	unsigned long size = 2, b, it;
+	const char *p;
+	unsigned int rows = 0;
+
+	T_EQ(run_tool(perf_exe, "sizes", "0-1", ARGS("--test", "send_lat", "-a", "-n", "5"),
+		      120000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	p = strstr(r.out, " #bytes #iterations");
+	for (p = p ? strchr(p, '\n') : NULL; p && sscanf(p + 1, " %lu %lu", &b, &it) == 2;
+	     p = strchr(p + 1, '\n')) {
+		T_EQ(b, size);
+		T_EQ(it, 5);
+		size *= 2;
+		rows++;
+	}
+	T_EQ(rows, 23);
+}
 
 T_CASE(loop_all_on_one_lcore)
 {

@@ -193,6 +193,10 @@ def check_render(page):
     errs = r.stderr.strip().splitlines()
     if r.returncode:
         errs.append(f'groff exited {r.returncode}')
+    # An escape typed twice (\\- for \-) renders as a literal backslash: no page shows one.
+    for n, line in enumerate(render_text(page).splitlines(), 1):
+        if '\\' in line:
+            errs.append(f'rendered line {n} shows a backslash (a doubled escape?): {line.strip()}')
     return errs
 
 
@@ -441,7 +445,7 @@ def selftest(tap, fixtures, include_dirs):
             'see-also': check_see_also(body, pages),
         }
         # A rendering defect must be seen by both renderers.
-        wanted = ['render', 'man'] if want == 'render' else [want]
+        wanted = {'render': ['render', 'man'], 'escape': ['render']}.get(want, [want])
         for w in wanted:
             errs = results.get(w, [])
             tap.check(bool(errs), f'selftest: {f}: the {w} check reports the defect',

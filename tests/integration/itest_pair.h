@@ -203,4 +203,13 @@ fill_pattern(uint8_t *b, size_t len, uint32_t seed)
 	}
 }
 
+/* An SGE of @p len bytes at offset @p off of the endpoint's registered buffer. */
+static inline struct rte_pmd_irdma_sge
+sge_of(const struct endpoint *e, size_t off, uint32_t len)
+{
+	struct rte_pmd_irdma_sge s = { (uintptr_t)(e->buf + off), len, e->mr->lkey };
+
+	return s;
+}
+
 #endif /* ITEST_PAIR_H */

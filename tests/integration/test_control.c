@@ -5,8 +5,8 @@
  */
 #include <rte_malloc.h>
 
-#include "itest.h"
 #include "itest_log.h"
+#include "itest_pair.h"
 
 static struct rte_pmd_irdma_dev *dev2, *dev3, *dev1;
 
@@ -24,46 +24,10 @@ open_devices(void)
 static int
 to_rts(struct rte_pmd_irdma_qp *qp)
 {
-	struct rte_pmd_irdma_qp_attr a;
 	union rte_pmd_irdma_gid gid;
-	int ret;
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_READ;
-	ret = rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-					      RTE_PMD_IRDMA_QP_PORT | RTE_PMD_IRDMA_QP_ACCESS_FLAGS);
-	if (ret < 0)
-		return ret;
-	rte_pmd_irdma_query_gid(qp->dev, 0, &gid);
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
-	a.dest_qp_num = qp->qp_num;
-	a.rq_psn = 0;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.dgid = gid;
-	a.ah_attr.grh.hop_limit = 64;
-	ret = rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
-					      RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
-					      RTE_PMD_IRDMA_QP_RQ_PSN |
-					      RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
-					      RTE_PMD_IRDMA_QP_MIN_RNR_TIMER);
-	if (ret < 0)
-		return ret;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.sq_psn = 0;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	return rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN |
-					       RTE_PMD_IRDMA_QP_TIMEOUT | RTE_PMD_IRDMA_QP_RETRY_CNT |
-					       RTE_PMD_IRDMA_QP_RNR_RETRY |
-					       RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
+	rte_pmd_irdma_query_gid(qp->dev, 1, &gid);
+	return qp_to_rts(qp, &gid, qp->qp_num, 7);
 }
 
 T_CASE(pd_and_mr)

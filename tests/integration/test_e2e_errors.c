@@ -11,14 +11,6 @@ static const struct rte_pmd_irdma_qp_cap cap = {
 	.max_inline_data = 64,
 };
 
-static struct rte_pmd_irdma_sge
-sge_of(const struct endpoint *e, size_t off, uint32_t len)
-{
-	struct rte_pmd_irdma_sge s = { (uintptr_t)(e->buf + off), len, e->mr->lkey };
-
-	return s;
-}
-
 static struct rte_pmd_irdma_send_wr
 write_wr(struct pair *p, struct rte_pmd_irdma_sge *s, uint64_t id, uint64_t raddr, uint32_t rkey)
 {
@@ -69,8 +61,9 @@ T_CASE(bad_rkey_is_remote_access_error_then_flush)
 	T_EQ(wc[1].status, RTE_PMD_IRDMA_WC_WR_FLUSH_ERR);
 	T_EQ(wc[2].wr_id, 3);
 	T_EQ(wc[2].status, RTE_PMD_IRDMA_WC_WR_FLUSH_ERR);
-	T_EQ(state_of(p.a.qp), RTE_PMD_IRDMA_QPS_ERR);
+	/* The error completion told the PMD: the handle shows ERR before any query. */
 	T_EQ(p.a.qp->state, RTE_PMD_IRDMA_QPS_ERR);
+	T_EQ(state_of(p.a.qp), RTE_PMD_IRDMA_QPS_ERR);
 	/* Not a byte moved. */
 	T_EQ(p.b.buf[0], 0);
 	T_EQ(p.b.buf[63], 0);
@@ -79,6 +72,17 @@ T_CASE(bad_rkey_is_remote_access_error_then_flush)
 	T_EQ(rte_pmd_irdma_async_event_get(p.b.dev, &ev), 0);
 	T_EQ(ev.event_type, RTE_PMD_IRDMA_EVENT_QP_ACCESS_ERR);
 	T_CHECK(ev.element.qp == p.b.qp);
+	/* B's QP is in ERR too: a receive posted now completes flushed. */
+	T_EQ(p.b.qp->state, RTE_PMD_IRDMA_QPS_ERR);
+	{
+		struct rte_pmd_irdma_sge rs = sge_of(&p.b, 0, 64);
+		struct rte_pmd_irdma_recv_wr r = { 0x5151, &rs, 1 };
+
+		T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, NULL), 1);
+		T_EQ(itest_poll(&p, p.b.cq, wc, 1), 1);
+		T_EQ(wc[0].wr_id, 0x5151);
+		T_EQ(wc[0].status, RTE_PMD_IRDMA_WC_WR_FLUSH_ERR);
+	}
 
 	/* Work posted in ERR completes with a flush. */
 	wr[0] = write_wr(&p, &s, 4, (uintptr_t)p.b.buf, p.b.mr->rkey);

@@ -9,14 +9,6 @@
 
 #include "itest_pair.h"
 
-static struct rte_pmd_irdma_sge
-sge_of(const struct endpoint *e, size_t off, uint32_t len)
-{
-	struct rte_pmd_irdma_sge s = { (uintptr_t)(e->buf + off), len, e->mr->lkey };
-
-	return s;
-}
-
 static struct rte_pmd_irdma_send_wr
 mk_wr(enum rte_pmd_irdma_wr_opcode op, uint64_t id, struct rte_pmd_irdma_sge *s, uint32_t n)
 {
@@ -31,8 +23,10 @@ mk_wr(enum rte_pmd_irdma_wr_opcode op, uint64_t id, struct rte_pmd_irdma_sge *s,
 	return wr;
 }
 
-T_CASE(ud_send_with_grh_area)
+static void
+ud_send_with_grh_area(unsigned int gen)
 {
+	struct rte_pmd_irdma_dev_info ia;
 	struct rte_pmd_irdma_qp_cap cap = { 16, 16, 1, 1, 32 };
 	struct rte_pmd_irdma_ah_attr aa;
 	struct rte_pmd_irdma_send_wr wr;
@@ -43,7 +37,8 @@ T_CASE(ud_send_with_grh_area)
 	struct pair p;
 	int k;
 
-	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_UD, &cap, 7), 0);
+	T_EQ(pair_open(&p, gen, RTE_PMD_IRDMA_QPT_UD, &cap, 7), 0);
+	rte_pmd_irdma_dev_info(p.a.dev, &ia);
 	memset(&aa, 0, sizeof(aa));
 	aa.is_global = 1;
 	aa.port_num = 1;
@@ -80,6 +75,9 @@ T_CASE(ud_send_with_grh_area)
 		T_CHECK(wc.wc_flags & RTE_PMD_IRDMA_WC_GRH);
 		T_CHECK(wc.wc_flags & RTE_PMD_IRDMA_WC_WITH_IMM);
 		T_EQ(rte_be_to_cpu_32(wc.imm_data), 0x1234);
+		/* The sender's MAC from the extended CQE. */
+		T_CHECK(wc.wc_flags & RTE_PMD_IRDMA_WC_WITH_SMAC);
+		T_MEMEQ(wc.smac, ia.mac, 6);
 		T_MEMEQ(p.b.buf + 40, p.a.buf, len);
 		T_EQ(p.b.buf[40 + len], 0xEE);
 	}
@@ -97,6 +95,17 @@ T_CASE(ud_send_with_grh_area)
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 0);
 	T_EQ(rte_pmd_irdma_ah_destroy(ah), 0);
 	pair_close(&p);
+}
+
+/* GEN_2: 32-byte CQEs with the extension in the next slot; GEN_3: 64-byte CQEs. */
+T_CASE(ud_send_with_grh_area_gen2)
+{
+	ud_send_with_grh_area(2);
+}
+
+T_CASE(ud_send_with_grh_area_gen3)
+{
+	ud_send_with_grh_area(3);
 }
 
 T_CASE(srq_receives_for_two_qps)
@@ -394,6 +403,72 @@ T_CASE(cq_arm_delivers_an_event_on_the_eventfd)
 
 	T_EQ(rte_pmd_irdma_qp_destroy(qp), 0);
 	T_EQ(rte_pmd_irdma_cq_destroy(ecq), 0);
+	close(efd);
+	pair_close(&p);
+}
+
+/* Solicited events: a receive CQ armed for solicited completions fires on a SEND with the
+ * solicited flag only, and the completion says it was solicited. */
+T_CASE(solicited_event_on_the_receive_cq)
+{
+	struct rte_pmd_irdma_qp_cap cap = { 16, 16, 1, 1, 0 };
+	struct rte_pmd_irdma_cq_init_attr ca = { .cqe = 16 };
+	struct rte_pmd_irdma_qp_init_attr qa;
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_recv_wr r;
+	struct rte_pmd_irdma_sge s, rs;
+	struct rte_pmd_irdma_wc wc;
+	struct rte_pmd_irdma_cq *rcq;
+	uint64_t v = 0;
+	struct pair p;
+	int efd, k;
+
+	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_RC, &cap, 7), 0);
+	efd = eventfd(0, EFD_NONBLOCK);
+	ca.comp_fd = efd;
+	rcq = rte_pmd_irdma_cq_create(p.b.dev, &ca);
+	T_CHECK(efd >= 0 && rcq != NULL);
+	/* B's QP again, now receiving on the eventfd CQ. */
+	T_EQ(rte_pmd_irdma_qp_destroy(p.b.qp), 0);
+	memset(&qa, 0, sizeof(qa));
+	qa.send_cq = p.b.cq;
+	qa.recv_cq = rcq;
+	qa.qp_type = RTE_PMD_IRDMA_QPT_RC;
+	qa.cap = cap;
+	p.b.qp = rte_pmd_irdma_qp_create(p.b.pd, &qa);
+	T_CHECK(p.b.qp != NULL);
+	T_EQ(rte_pmd_irdma_qp_modify(p.a.qp, &(struct rte_pmd_irdma_qp_attr){
+		.qp_state = RTE_PMD_IRDMA_QPS_RESET }, RTE_PMD_IRDMA_QP_STATE), 0);
+	T_EQ(qp_to_rts(p.a.qp, &p.b.gid, p.b.qp->qp_num, 7), 0);
+	T_EQ(qp_to_rts(p.b.qp, &p.a.gid, p.a.qp->qp_num, 7), 0);
+	rs = sge_of(&p.b, 0, 64);
+	s = sge_of(&p.a, 0, 8);
+	T_EQ(rte_pmd_irdma_cq_req_notify(rcq, 1), 0);
+	for (k = 0; k < 2; k++) {
+		r = (struct rte_pmd_irdma_recv_wr){ (uint64_t)k, &rs, 1 };
+		T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, NULL), 1);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = 10 + (uint64_t)k;
+		wr.sg_list = &s;
+		wr.num_sge = 1;
+		wr.opcode = RTE_PMD_IRDMA_WR_SEND;
+		wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED |
+				(k == 1 ? RTE_PMD_IRDMA_SEND_SOLICITED : 0);
+		T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
+		T_EQ(itest_poll(&p, rcq, &wc, 1), 1);
+		T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
+		T_EQ(wc.solicited, k);
+		T_EQ(itest_poll(&p, p.a.cq, &wc, 1), 1);
+		if (k == 0) {
+			T_EQ(read(efd, &v, sizeof(v)), -1); /* unsolicited: no event */
+		} else {
+			T_EQ(read(efd, &v, sizeof(v)), (ssize_t)sizeof(v));
+			T_EQ(v, 1);
+		}
+	}
+	T_EQ(rte_pmd_irdma_qp_destroy(p.b.qp), 0);
+	p.b.qp = NULL;
+	T_EQ(rte_pmd_irdma_cq_destroy(rcq), 0);
 	close(efd);
 	pair_close(&p);
 }

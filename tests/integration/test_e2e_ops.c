@@ -10,14 +10,6 @@ static const struct rte_pmd_irdma_qp_cap cap13 = {
 	.max_inline_data = 101,
 };
 
-static struct rte_pmd_irdma_sge
-sge_of(const struct endpoint *e, size_t off, uint32_t len)
-{
-	struct rte_pmd_irdma_sge s = { (uintptr_t)(e->buf + off), len, e->mr->lkey };
-
-	return s;
-}
-
 static int
 post_recv1(struct endpoint *e, uint64_t wr_id, size_t off, uint32_t len)
 {
@@ -76,51 +68,65 @@ T_CASE(send_recv_from_0_bytes_to_1_MiB)
 	pair_close(&p);
 }
 
-/* 13 SGEs on each side, split differently: the bytes arrive in order. */
+/* The maximum SGE count of each generation on both sides, split differently: the bytes
+ * arrive in order. */
 T_CASE(sge_lists_up_to_the_maximum)
 {
-	struct rte_pmd_irdma_sge ss[13], rs[13];
+	static const struct { unsigned int gen; uint32_t max; } g[] = { { 1, 3 }, { 2, 13 }, { 3, 14 } };
+	struct rte_pmd_irdma_sge ss[15], rs[14];
 	struct rte_pmd_irdma_recv_wr r;
 	struct rte_pmd_irdma_send_wr wr;
 	struct rte_pmd_irdma_wc wc;
-	uint8_t expect[13 * 300];
-	size_t total = 0, off;
-	struct pair p;
-	int i, err;
+	uint8_t expect[14 * 300];
+	unsigned int gi;
 
-	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_RC, &cap13, 7), 0);
-	fill_pattern(p.a.buf, 64 * 1024, 99);
-	memset(p.b.buf, 0, PAIR_BUF);
-	for (i = 0; i < 13; i++) {
-		ss[i] = sge_of(&p.a, (size_t)i * 4096 + (size_t)i, 100 + 13 * (uint32_t)i);
-		memcpy(expect + total, p.a.buf + (size_t)i * 4096 + (size_t)i, ss[i].length);
-		total += ss[i].length;
-	}
-	for (i = 0, off = 0; i < 13; i++) {
-		rs[i] = sge_of(&p.b, 8192 * (size_t)i + 3, 200);
-		off += 200;
-	}
-	r = (struct rte_pmd_irdma_recv_wr){ 7, rs, 13 };
-	T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, &err), 1);
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 8;
-	wr.sg_list = ss;
-	wr.num_sge = 13;
-	wr.opcode = RTE_PMD_IRDMA_WR_SEND;
-	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
-	T_EQ(post1(&p.a, &wr), 0);
-	T_EQ(itest_poll(&p, p.b.cq, &wc, 1), 1);
-	T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
-	T_EQ(wc.byte_len, total);
-	for (i = 0, off = 0; i < 13 && off < total; i++) {
-		size_t n = RTE_MIN((size_t)200, total - off);
+	for (gi = 0; gi < RTE_DIM(g); gi++) {
+		struct rte_pmd_irdma_qp_cap cap = { 16, 16, g[gi].max, g[gi].max, 0 };
+		uint32_t n = g[gi].max, rlen;
+		size_t total = 0, off;
+		struct pair p;
+		uint32_t i;
+		int err;
 
-		T_MEMEQ(p.b.buf + 8192 * (size_t)i + 3, expect + off, n);
-		off += n;
+		T_EQ(pair_open(&p, g[gi].gen, RTE_PMD_IRDMA_QPT_RC, &cap, 7), 0);
+		fill_pattern(p.a.buf, 64 * 1024, 99 + gi);
+		memset(p.b.buf, 0, 16 * 8192);
+		for (i = 0; i < n; i++) {
+			ss[i] = sge_of(&p.a, (size_t)i * 4096 + i, 100 + 13 * i);
+			memcpy(expect + total, p.a.buf + (size_t)i * 4096 + i, ss[i].length);
+			total += ss[i].length;
+		}
+		/* Receive SGEs of equal size that together just hold the message. */
+		rlen = (uint32_t)((total + n - 1) / n);
+		for (i = 0; i < n; i++)
+			rs[i] = sge_of(&p.b, 8192 * (size_t)i + 3, rlen);
+		r = (struct rte_pmd_irdma_recv_wr){ 7, rs, n };
+		T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, &err), 1);
+		memset(&wr, 0, sizeof(wr));
+		wr.wr_id = 8;
+		wr.sg_list = ss;
+		wr.num_sge = n;
+		wr.opcode = RTE_PMD_IRDMA_WR_SEND;
+		wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+		T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, &err), 1);
+		T_EQ(itest_poll(&p, p.b.cq, &wc, 1), 1);
+		T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
+		T_EQ(wc.byte_len, total);
+		for (i = 0, off = 0; i < n && off < total; i++) {
+			size_t k = RTE_MIN((size_t)rlen, total - off);
+
+			T_MEMEQ(p.b.buf + 8192 * (size_t)i + 3, expect + off, k);
+			off += k;
+		}
+		T_EQ(itest_poll(&p, p.a.cq, &wc, 1), 1);
+		T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
+		/* One SGE more than the QP allows is refused at post time. */
+		wr.num_sge = n + 1;
+		ss[n] = ss[0];
+		T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, &err), 0);
+		T_EQ(err, -EINVAL);
+		pair_close(&p);
 	}
-	T_EQ(itest_poll(&p, p.a.cq, &wc, 1), 1);
-	T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
-	pair_close(&p);
 }
 
 T_CASE(rdma_write_read_and_immediates)

@@ -129,6 +129,31 @@ T_CASE(xstats_and_qp)
 	T_HAS("null");
 }
 
+/* The operator's tool, dpdk-telemetry.py, reads the same commands (skipped without it). */
+T_CASE(dpdk_telemetry_py_reads_them)
+{
+	char cmd[256], out[8192];
+	size_t n;
+	FILE *f;
+
+	if (system("command -v dpdk-telemetry.py >/dev/null 2>&1") != 0)
+		T_SKIP("dpdk-telemetry.py is not installed (Debian package dpdk-dev)");
+	snprintf(cmd, sizeof(cmd),
+		 "printf '/irdma/list\\n/irdma/info,epA\\n' | dpdk-telemetry.py -f %s 2>&1",
+		 itest_prefix);
+	f = popen(cmd, "r");
+	T_CHECK(f != NULL);
+	if (f == NULL)
+		return;
+	n = fread(out, 1, sizeof(out) - 1, f);
+	out[n] = '\0';
+	T_EQ(pclose(f), 0);
+	T_CHECK_MSG(strstr(out, "\"/irdma/list\": [") != NULL && strstr(out, "\"epA\"") != NULL,
+		    "%s", out);
+	T_CHECK_MSG(strstr(out, "\"name\": \"epA\"") != NULL, "%s", out);
+	T_CHECK_MSG(strstr(out, "\"gen\": 3") != NULL, "%s", out);
+}
+
 int
 main(int argc, char **argv)
 {

@@ -129,7 +129,8 @@ rte_pmd_irdma_cq_create(struct rte_pmd_irdma_dev *dev, const struct rte_pmd_irdm
 	info.cqe_alloc_db = db;
 	irdma_uk_cq_init(&cq->uk, &info);
 
-	cq->n_slots = n;
+	cq->hw = dev->hw;
+	cq->progress = dev->da.cfg.engine == IRDMA_HW_ENGINE_INLINE ? dev->ops->progress : NULL;
 	cq->pub.dev = dev;
 	cq->pub.cq_context = attr->cq_context;
 	cq->pub.cqe = attr->cqe;
@@ -209,7 +210,6 @@ rte_pmd_irdma_cq_destroy(struct rte_pmd_irdma_cq *pub)
 	dev->retired_cq.completions += cq->stats.completions;
 	dev->retired_cq.error_completions += cq->stats.error_completions;
 	dev->retired_cq.flush_completions += cq->stats.flush_completions;
-	dev->retired_cq.overflows += cq->stats.overflows;
 	dev->retired_cq.events += cq->stats.events;
 	cq_free_old(cq);
 	irdma_shadow_free(dev, &cq->shadow);
@@ -312,7 +312,6 @@ rte_pmd_irdma_cq_resize(struct rte_pmd_irdma_cq *pub, uint32_t cqe)
 	old->mem = cq->mem;
 	cq->old[cq->n_old++] = old;
 	cq->mem = mem;
-	cq->n_slots = n;
 	irdma_uk_cq_resize(&cq->uk, mem.addr, (int)n);
 	pub->cqe = cqe;
 	rte_spinlock_unlock(&dev->lock);

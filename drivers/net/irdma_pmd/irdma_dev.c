@@ -39,8 +39,8 @@ struct rte_pmd_irdma_dev *irdma_registry_next(struct rte_pmd_irdma_dev *d)
 	return TAILQ_NEXT(d, next);
 }
 
-static struct rte_pmd_irdma_dev *
-find_locked(const char *name)
+struct rte_pmd_irdma_dev *
+irdma_registry_find(const char *name)
 {
 	struct rte_pmd_irdma_dev *dev;
 
@@ -57,10 +57,13 @@ irdma_dev_async_cb(void *arg, const struct irdma_hw_event *ev)
 	struct rte_pmd_irdma_dev *dev = arg;
 
 	if (ev->type == IRDMA_HW_EVENT_CQ_ERR && ev->id < dev->n_cq_ids &&
-	    dev->cq_by_id[ev->id] != NULL) {
+	    dev->cq_by_id[ev->id] != NULL)
 		dev->cq_by_id[ev->id]->in_error = 1;
-		dev->cq_by_id[ev->id]->stats.overflows++;
-	}
+	/* A QP the device moved to ERR: from now on its posts ask for a flush (post path). */
+	if ((ev->type == IRDMA_HW_EVENT_QP_FATAL || ev->type == IRDMA_HW_EVENT_QP_REQ_ERR ||
+	     ev->type == IRDMA_HW_EVENT_QP_ACCESS_ERR) && ev->id < dev->n_qp_ids &&
+	    dev->qp_by_id[ev->id] != NULL)
+		irdma_qp_mark_error(dev->qp_by_id[ev->id]);
 	rte_spinlock_lock(&dev->ev_lock);
 	if (dev->ev_head - dev->ev_tail < IRDMA_ASYNC_EVENTS)
 		dev->ev[dev->ev_head++ & (IRDMA_ASYNC_EVENTS - 1)] = *ev;
@@ -119,7 +122,7 @@ rte_pmd_irdma_dev_create(const char *devargs)
 		da.cfg.socket_id = port_socket != SOCKET_ID_ANY ? port_socket : (int)rte_socket_id();
 
 	rte_spinlock_lock(&irdma_registry);
-	if (da.name[0] != '\0' && find_locked(da.name) != NULL) {
+	if (da.name[0] != '\0' && irdma_registry_find(da.name) != NULL) {
 		rte_spinlock_unlock(&irdma_registry);
 		IRDMA_LOG(init, ERR, "devargs: name=%s: a device of that name exists", da.name);
 		ret = -EEXIST;
@@ -134,7 +137,7 @@ rte_pmd_irdma_dev_create(const char *devargs)
 	slot = (unsigned int)__builtin_ctzll(~irdma_dev_slots);
 	if (da.name[0] == '\0') {
 		snprintf(da.name, sizeof(da.name), "irdma%u", slot);
-		if (find_locked(da.name) != NULL) /* taken by an explicit name= */
+		if (irdma_registry_find(da.name) != NULL) /* taken by an explicit name= */
 			snprintf(da.name, sizeof(da.name), "irdma%u_%u", slot, slot);
 	}
 	irdma_dev_slots |= 1ull << slot;
@@ -175,7 +178,11 @@ rte_pmd_irdma_dev_create(const char *devargs)
 	dev->n_cq_ids = dev->hw_info.max_cq + 1;
 	dev->cq_by_id = rte_zmalloc_socket("irdma_cqids", dev->n_cq_ids * sizeof(*dev->cq_by_id),
 					   0, dev->socket_id);
-	if (dev->keys == NULL || dev->cq_by_id == NULL) {
+	/* Backends number QPs from a small base (IB reserves QPN 0 and 1): leave room for it. */
+	dev->n_qp_ids = dev->hw_info.max_qp + 64;
+	dev->qp_by_id = rte_zmalloc_socket("irdma_qpids", dev->n_qp_ids * sizeof(*dev->qp_by_id),
+					   0, dev->socket_id);
+	if (dev->keys == NULL || dev->cq_by_id == NULL || dev->qp_by_id == NULL) {
 		ret = -ENOMEM;
 		goto close_hw;
 	}
@@ -195,6 +202,7 @@ close_hw:
 free_dev:
 	rte_free(dev->keys);
 	rte_free(dev->cq_by_id);
+	rte_free(dev->qp_by_id);
 	rte_free(dev);
 release_slot:
 	rte_spinlock_lock(&irdma_registry);
@@ -239,6 +247,7 @@ rte_pmd_irdma_dev_close(struct rte_pmd_irdma_dev *dev)
 	IRDMA_LOG(init, INFO, "%s: closed", dev->name);
 	rte_free(dev->keys);
 	rte_free(dev->cq_by_id);
+	rte_free(dev->qp_by_id);
 	rte_free(dev);
 	return 0;
 }
@@ -320,7 +329,7 @@ rte_pmd_irdma_dev_get_by_name(const char *name)
 		return NULL;
 	}
 	rte_spinlock_lock(&irdma_registry);
-	dev = find_locked(name);
+	dev = irdma_registry_find(name);
 	rte_spinlock_unlock(&irdma_registry);
 	if (dev == NULL)
 		rte_errno = ENODEV;
@@ -398,10 +407,8 @@ rte_pmd_irdma_async_event_get(struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdm
 				hw.type == IRDMA_HW_EVENT_QP_ACCESS_ERR ?
 					RTE_PMD_IRDMA_EVENT_QP_ACCESS_ERR :
 					RTE_PMD_IRDMA_EVENT_QP_LAST_WQE_REACHED;
-			if (hw.type != IRDMA_HW_EVENT_QP_LAST_WQE) {
-				qp->state = RTE_PMD_IRDMA_QPS_ERR;
-				qp->pub.state = RTE_PMD_IRDMA_QPS_ERR;
-			}
+			if (hw.type != IRDMA_HW_EVENT_QP_LAST_WQE)
+				irdma_qp_mark_error(qp);
 			ret = 0;
 			break;
 		case IRDMA_HW_EVENT_SRQ_LIMIT: {

@@ -71,14 +71,15 @@ struct irdma_cq_old_ring {
 struct irdma_pmd_cq {
 	struct rte_pmd_irdma_cq pub;
 	struct irdma_cq_uk uk;
+	/* engine=inline: the poll steps the device first (NULL with engine=service) */
+	int (*progress)(struct irdma_hw_dev *hw, unsigned int budget);
+	struct irdma_hw_dev *hw;
 	struct irdma_qmem mem;
 	struct irdma_shadow shadow;
-	uint32_t n_slots;        /* ring slots given to lib/uk */
 	uint32_t refcnt;         /* QPs using it as send or recv CQ */
 	uint8_t n_old;
 	struct irdma_cq_old_ring *old[IRDMA_CQ_MAX_OLD_RINGS];
 	volatile uint8_t in_error; /* overflowed: set from the engine's async event */
-	uint64_t events;         /* armed completion events delivered */
 	struct irdma_cq_stats stats;
 	TAILQ_ENTRY(irdma_pmd_cq) next;
 };
@@ -92,8 +93,6 @@ struct irdma_pmd_srq {
 	uint32_t pd_id;
 	uint32_t refcnt;         /* QPs attached */
 	irdma_uk_spinlock_t tail_lock; /* the SRQ tail moves from polls of several CQs */
-	uint64_t rx_wr;
-	uint64_t rx_wr_errors;
 	TAILQ_ENTRY(irdma_pmd_srq) next;
 };
 
@@ -141,6 +140,8 @@ struct rte_pmd_irdma_dev {
 	uint32_t n_keys;
 	struct irdma_pmd_cq **cq_by_id;     /* for async events; n_cq_ids entries */
 	uint32_t n_cq_ids;
+	struct irdma_pmd_qp **qp_by_id;     /* for async events; n_qp_ids entries */
+	uint32_t n_qp_ids;
 
 	/* Async events: written by the engine (any lcore), read by the application. */
 	rte_spinlock_t ev_lock;
@@ -151,7 +152,6 @@ struct rte_pmd_irdma_dev {
 	/* Counters of destroyed QPs and CQs, so device totals do not go backwards. */
 	struct irdma_qp_stats retired_qp;
 	struct irdma_cq_stats retired_cq;
-	uint64_t post_errors;               /* misuse detected by the PMD (all objects) */
 };
 
 /* Registry (irdma_dev.c). */
@@ -159,6 +159,8 @@ void irdma_registry_lock(void);
 void irdma_registry_unlock(void);
 struct rte_pmd_irdma_dev *irdma_registry_first(void);
 struct rte_pmd_irdma_dev *irdma_registry_next(struct rte_pmd_irdma_dev *dev);
+/* By name; the caller holds the registry lock. */
+struct rte_pmd_irdma_dev *irdma_registry_find(const char *name);
 
 /* MR table maintenance (irdma_mr.c). */
 void irdma_keys_set(struct rte_pmd_irdma_dev *dev, uint32_t stag, uint32_t pd_id);
@@ -166,6 +168,8 @@ void irdma_keys_clear(struct rte_pmd_irdma_dev *dev, uint32_t stag);
 
 /* QP helpers used by other objects (irdma_qp.c). */
 struct irdma_pmd_qp *irdma_qp_by_num(struct rte_pmd_irdma_dev *dev, uint32_t qp_num);
+/* The device moved the QP to ERR: later posts request a flush of what they add. */
+void irdma_qp_mark_error(struct irdma_pmd_qp *qp);
 
 /* Completion-side cleanup when a QP goes away (irdma_cq.c). */
 void irdma_cq_clean_qp(struct irdma_pmd_cq *cq, struct irdma_pmd_qp *qp);

@@ -115,6 +115,10 @@ to_wc(struct irdma_pmd_cq *cq, const struct irdma_cq_poll_info *info, struct rte
 		wc->status = info->comp_status == IRDMA_COMPL_STATUS_FLUSHED ?
 			flush_status(info->minor_err) : RTE_PMD_IRDMA_WC_GENERAL_ERR;
 		wc->vendor_err = ((uint32_t)info->major_err << 16) | info->minor_err;
+		/* An error completion means the device moved the QP to ERR: the post path then
+		 * asks for a flush of what it adds, as it would after a modify to ERR. */
+		if (unlikely(qp->state != RTE_PMD_IRDMA_QPS_ERR))
+			irdma_qp_mark_error((struct irdma_pmd_qp *)(uintptr_t)qp);
 		if (wc->status == RTE_PMD_IRDMA_WC_WR_FLUSH_ERR)
 			cq->stats.flush_completions++;
 		else
@@ -203,15 +207,13 @@ int
 rte_pmd_irdma_poll_cq(struct rte_pmd_irdma_cq *pub, struct rte_pmd_irdma_wc *wc, uint16_t nb)
 {
 	struct irdma_pmd_cq *cq = IRDMA_PRIV(irdma_pmd_cq, pub);
-	struct rte_pmd_irdma_dev *dev;
 	uint16_t n = 0;
 	bool empty;
 
 	if (unlikely(cq == NULL || (wc == NULL && nb != 0)))
 		return -EINVAL;
-	dev = pub->dev;
-	if (dev->da.cfg.engine == IRDMA_HW_ENGINE_INLINE)
-		dev->ops->progress(dev->hw, IRDMA_INLINE_BUDGET);
+	if (cq->progress != NULL)
+		cq->progress(cq->hw, IRDMA_INLINE_BUDGET);
 
 	while (unlikely(cq->n_old != 0) && n < nb) {
 		n += poll_ring(cq, &cq->old[0]->uk, wc + n, nb - n, &empty);

@@ -483,9 +483,6 @@ rte_pmd_irdma_srq_post_recv(struct rte_pmd_irdma_srq *pub, const struct rte_pmd_
 		if (unlikely(ret < 0))
 			break;
 	}
-	srq->rx_wr += i;
-	if (unlikely(ret < 0))
-		srq->rx_wr_errors++;
 out:
 	if (err != NULL)
 		*err = ret;

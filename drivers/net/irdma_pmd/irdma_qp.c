@@ -33,6 +33,14 @@ irdma_qp_by_num(struct rte_pmd_irdma_dev *dev, uint32_t qp_num)
 	return NULL;
 }
 
+void
+irdma_qp_mark_error(struct irdma_pmd_qp *qp)
+{
+	qp->state = RTE_PMD_IRDMA_QPS_ERR;
+	qp->pub.state = RTE_PMD_IRDMA_QPS_ERR;
+	qp->attr.qp_state = RTE_PMD_IRDMA_QPS_ERR;
+}
+
 static int
 qp_check_init_attr(struct rte_pmd_irdma_dev *dev, const struct rte_pmd_irdma_qp_init_attr *init)
 {
@@ -310,6 +318,8 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	if (srq != NULL)
 		srq->refcnt++;
 	TAILQ_INSERT_TAIL(&dev->qps, qp, next);
+	if (qp_id < dev->n_qp_ids)
+		dev->qp_by_id[qp_id] = qp;
 	dev->n_qp++;
 	rte_spinlock_unlock(&dev->lock);
 	IRDMA_LOG(qp, DEBUG, "%s: QP %u %s: SQ %u quanta (shift %u), RQ %u quanta (shift %u), "
@@ -639,9 +649,7 @@ rte_pmd_irdma_qp_query(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_att
 	if (ret == 0 && (enum rte_pmd_irdma_qp_state)hw.state != qp->state &&
 	    hw.state == IRDMA_HW_QPS_ERR) {
 		/* The device moved it to ERR (a fatal error, a peer's NAK). */
-		qp->state = RTE_PMD_IRDMA_QPS_ERR;
-		pub->state = RTE_PMD_IRDMA_QPS_ERR;
-		qp->attr.qp_state = RTE_PMD_IRDMA_QPS_ERR;
+		irdma_qp_mark_error(qp);
 	}
 	*attr = qp->attr;
 	attr->qp_state = qp->state;
@@ -707,6 +715,8 @@ rte_pmd_irdma_qp_destroy(struct rte_pmd_irdma_qp *pub)
 	r->rx_rejected_wrs += qp->stats.rx_rejected_wrs;
 	r->rx_rq_full += qp->stats.rx_rq_full;
 	TAILQ_REMOVE(&dev->qps, qp, next);
+	if (pub->qp_num < dev->n_qp_ids)
+		dev->qp_by_id[pub->qp_num] = NULL;
 	dev->n_qp--;
 	qp_free_mem(dev, qp);
 	rte_spinlock_unlock(&dev->lock);

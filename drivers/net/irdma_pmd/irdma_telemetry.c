@@ -45,17 +45,6 @@ parse_params(const char *params, char *dev, size_t dev_len, long *n)
 	return 0;
 }
 
-static struct rte_pmd_irdma_dev *
-find_locked(const char *name)
-{
-	struct rte_pmd_irdma_dev *dev;
-
-	for (dev = irdma_registry_first(); dev != NULL; dev = irdma_registry_next(dev))
-		if (strcmp(dev->name, name) == 0)
-			return dev;
-	return NULL;
-}
-
 static int
 tel_list(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
 {
@@ -88,7 +77,7 @@ tel_info(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	if (parse_params(params, name, sizeof(name), NULL) < 0)
 		return -EINVAL;
 	irdma_registry_lock();
-	dev = find_locked(name);
+	dev = irdma_registry_find(name);
 	if (dev == NULL || rte_pmd_irdma_dev_info(dev, &info) < 0) {
 		irdma_registry_unlock();
 		return -ENODEV;
@@ -150,7 +139,7 @@ tel_xstats(const char *cmd __rte_unused, const char *params, struct rte_tel_data
 	if (parse_params(params, name, sizeof(name), NULL) < 0)
 		return -EINVAL;
 	irdma_registry_lock();
-	dev = find_locked(name);
+	dev = irdma_registry_find(name);
 	if (dev == NULL) {
 		irdma_registry_unlock();
 		return -ENODEV;
@@ -188,7 +177,7 @@ tel_qp(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
 	if (parse_params(params, name, sizeof(name), &qpn) < 0)
 		return -EINVAL;
 	irdma_registry_lock();
-	dev = find_locked(name);
+	dev = irdma_registry_find(name);
 	if (dev == NULL) {
 		irdma_registry_unlock();
 		return -ENODEV;

@@ -27,7 +27,7 @@ static const struct irdma_xstat_def qp_defs[] = {
 	{ "rx_rq_full_errors", offsetof(struct irdma_qp_stats, rx_rq_full) },
 };
 
-/* CQ overflows are the backend's counter (cq_overflows); the PMD does not repeat it. */
+/* CQ overflows are the backend's counter (cq_overflows). */
 static const struct irdma_xstat_def cq_defs[] = {
 	{ "cq_completions", offsetof(struct irdma_cq_stats, completions) },
 	{ "cq_error_completions", offsetof(struct irdma_cq_stats, error_completions) },

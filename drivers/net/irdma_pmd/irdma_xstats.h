@@ -22,7 +22,6 @@ struct irdma_cq_stats {
 	uint64_t completions;
 	uint64_t error_completions; /* status other than success and flush */
 	uint64_t flush_completions;
-	uint64_t overflows;
 	uint64_t events;            /* completion events delivered after an arm */
 };
 

@@ -115,9 +115,8 @@ struct rte_pmd_irdma_dev_info {
  *   engine=inline|service
  *   socket=<n>           NUMA socket for queue memory (default: the port's, else the caller's)
  *   mtu=256|512|1024|2048|4096   path MTU ceiling (default 1024)
- *   max_qp=, max_cq=, max_mr=, max_srq=   resource limits
- *   neigh=<ip>@<mac>[;...] static neighbours
- *   drop=, dup=, reorder=, corrupt= <rate 0..1>, seed=<n>   wire fault injection
+ *   max_qp=, max_cq=, max_mr=, max_srq=, max_pd=, max_ah=   resource limits
+ *   drop=, dup=, reorder=, corrupt= <rate 0..1 or n%>, seed=<n>   wire fault injection
  * An unknown key or a bad value fails with -EINVAL and a log line that names the key and
  * lists the valid keys (or the valid values).
  *
@@ -302,11 +301,13 @@ struct rte_pmd_irdma_cq {
 
 struct rte_pmd_irdma_cq *rte_pmd_irdma_cq_create(struct rte_pmd_irdma_dev *dev,
 						  const struct rte_pmd_irdma_cq_init_attr *attr);
-/** @return 0, -EBUSY (QPs or SRQs still use it; the log names them), -EINVAL. */
+/** @return 0, -EBUSY (QPs still use it; the log names them), -EINVAL. */
 int rte_pmd_irdma_cq_destroy(struct rte_pmd_irdma_cq *cq);
 /**
  * Give the CQ room for @p cqe completions; completions already queued are kept in order.
- * @return 0, -EINVAL (fewer than those outstanding, or over max_cqe), -EOPNOTSUPP, -ENOMEM.
+ * Threading: not concurrently with a poll of the same CQ.
+ * @return 0, -EINVAL (fewer than those outstanding, or over max_cqe), -EOPNOTSUPP (GEN_1),
+ *   -EBUSY (earlier resized rings not yet drained by poll_cq), -ENOMEM.
  */
 int rte_pmd_irdma_cq_resize(struct rte_pmd_irdma_cq *cq, uint32_t cqe);
 /**

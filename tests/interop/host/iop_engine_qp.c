@@ -273,9 +273,11 @@ static int qp_start(struct iop_peer *pr)
 	a.rq_psn = pr->theirs.psn;
 	a.max_dest_rd_atomic = pr->ird ? pr->ird : 1;
 	a.min_rnr_timer = 12;
-	if (modify(pr, &a, ROCE_QP_STATE | (rc_qp ? ROCE_QP_AV | ROCE_QP_PATH_MTU | ROCE_QP_DEST_QPN |
-					   ROCE_QP_RQ_PSN | ROCE_QP_MAX_DEST_RD_ATOMIC |
-					   ROCE_QP_MIN_RNR_TIMER : 0)))
+	/* UD has no path MTU attribute in verbs, but lib/roce needs the port's MTU to size
+	 * (and refuse) UD messages */
+	if (modify(pr, &a, ROCE_QP_STATE | ROCE_QP_PATH_MTU |
+				   (rc_qp ? ROCE_QP_AV | ROCE_QP_DEST_QPN | ROCE_QP_RQ_PSN |
+					    ROCE_QP_MAX_DEST_RD_ATOMIC | ROCE_QP_MIN_RNR_TIMER : 0)))
 		return -EINVAL;
 	a.state = ROCE_QPS_RTS;
 	a.sq_psn = pr->mine.psn;

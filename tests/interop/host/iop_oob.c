@@ -194,8 +194,7 @@ int iop_pp_server(struct iop_port *port, const char *bind_ip, uint16_t port_no,
 		return rc;
 	}
 	/* tell a waiting script that it may start the client now */
-	printf("listening on %s:%u\n", bind_ip, port_no);
-	fflush(stdout);
+	fprintf(stderr, "listening on %s:%u\n", bind_ip, port_no);
 	rc = iop_port_wait_fd(port, lfd, POLLIN, deadline_ms);
 	if (rc < 0) {
 		close(lfd);

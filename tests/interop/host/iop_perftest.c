@@ -164,8 +164,7 @@ static int connect_or_accept(struct iop_pt_conn *c, const char *ip, uint16_t tcp
 		close(fd);
 		return rc;
 	}
-	printf("listening on %s:%u\n", ip, tcp_port);
-	fflush(stdout);
+	fprintf(stderr, "listening on %s:%u\n", ip, tcp_port);
 	rc = iop_port_wait_fd(c->port, fd, POLLIN, c->deadline_ms);
 	if (rc == 0) {
 		c->fd = accept4(fd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC);

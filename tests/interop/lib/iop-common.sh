@@ -25,7 +25,7 @@ IOP_EXEC_PORT=5000            # the guest's command port (see guest/iop-exec)
 
 # Host packages the harness needs; installed when missing.
 IOP_HOST_PKGS=(qemu-system-x86 busybox-static rdma-core ibverbs-providers ibverbs-utils
-	perftest iproute2 kmod cpio gzip procps)
+	perftest iproute2 kmod cpio gzip procps tcpdump tshark)
 
 iop_log() { printf 'interop: %s\n' "$*" >&2; }
 iop_die() { printf 'interop: error: %s\n' "$*" >&2; return 1; }

@@ -6,6 +6,8 @@
 #   iop_guest_exec N LIMIT SCRIPT        run SCRIPT in guest N; its output on stdout, its status returned
 #   iop_guest_wait_rxe N LIMIT           wait until rxe0 is ACTIVE with the IPv4-mapped GID
 #   iop_guest_console N                  path of the guest's console log
+#   iop_guest_set_mtu N MTU              MTU of the guest's eth0 and of every port of the bridge;
+#                                        waits for rxe0's active MTU to follow (9000 -> 4096)
 #
 # Every wait is bounded; a guest whose QEMU died is reported at once, with its console tail.
 # Files of guest N live in $IOP_RUN/gN: qemu.pid, console.log, console.sock (interactive
@@ -150,4 +152,28 @@ iop_guest_gid_index() {
 		awk -v g="$(iop_v4_gid "$(iop_guest_ip "$1")")" '$2 == g { print $1; exit }')
 	[ -n "$idx" ] || return 1
 	echo "$idx"
+}
+
+# rxe's active MTU for a netdev MTU: the largest IB MTU that fits with 80 bytes of headers.
+iop_rxe_mtu() {
+	local m
+	for m in 4096 2048 1024 512 256; do
+		[ $(($1 - 80)) -ge $m ] && { echo $m; return 0; }
+	done
+	echo 0
+}
+
+iop_guest_set_mtu() {
+	local n=$1 mtu=$2 want dev
+	want=$(iop_rxe_mtu "$mtu")
+	for dev in "$IOP_RAW_IF" "$IOP_RAW_PEER" "iop-tap$n"; do
+		iop_net_ip link set dev "$dev" mtu "$mtu" || { iop_die "cannot set MTU $mtu on $dev"; return 1; }
+	done
+	iop_guest_exec "$n" 20 "
+		ip link set eth0 mtu $mtu || exit 1
+		n=0
+		until ibv_devinfo -d rxe0 | grep -q 'active_mtu:.*$want '; do
+			n=\$((n + 1)); [ \$n -gt 50 ] && { ibv_devinfo -d rxe0 | grep mtu; exit 1; }
+			sleep 0.1
+		done" >&2 || { iop_die "guest $n: rxe0's active MTU did not become $want"; return 1; }
 }

@@ -40,6 +40,7 @@ static inline void t_eal_init(const char *name)
 	argv[argc++] = (char *)"-m";
 	argv[argc++] = (char *)"256";
 	argv[argc++] = (char *)"--no-shconf";
+	argv[argc++] = (char *)"--no-telemetry"; /* no socket thread outliving the cleanup */
 	argv[argc++] = a[1];
 	argv[argc++] = (char *)"-l";
 	argv[argc++] = (char *)"0";

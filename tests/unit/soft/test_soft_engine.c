@@ -359,6 +359,55 @@ T_CASE(rnr_retry_exhausted)
 	free(src);
 }
 
+/* More WRs posted at once than the transport takes (1024): the rest wait in the SQ and go
+ * out as earlier ones complete, in order. */
+T_CASE(many_in_flight)
+{
+	struct t_qp_caps caps = t_default_caps;
+	uint8_t *src = t_zalloc(2048 * 8), *dst = t_zalloc(2048 * 8);
+	struct irdma_cq_poll_info info;
+	struct t_dev da, db;
+	struct t_cq ca, cb;
+	struct t_qp qa, qb;
+	uint32_t ls, rk, i;
+
+	caps.max_send_wr = 2000;
+	T_EQ(t_dev_open(&da, 2, 61, 1024), 0);
+	T_EQ(t_dev_open(&db, 2, 62, 1024), 0);
+	t_devs[0] = &da;
+	t_devs[1] = &db;
+	T_EQ(t_cq_create(&da, &ca, 2048), 0);
+	T_EQ(t_cq_create(&db, &cb, 16), 0);
+	T_EQ(t_qp_create(&da, &qa, IRDMA_HW_QP_RC, &ca, &ca, &caps), 0);
+	T_EQ(t_qp_create(&db, &qb, IRDMA_HW_QP_RC, &cb, &cb, &t_default_caps), 0);
+	T_EQ(t_qp_connect(&qa, &qb, 1024, T_ACC_ALL), 0);
+	t_fill(src, 2048 * 8, 99);
+	ls = t_mr(&da, src, 2048 * 8, 0);
+	rk = t_mr(&db, dst, 2048 * 8, T_ACC_ALL);
+	for (i = 0; i < 2000; i++) {
+		struct irdma_sge s = { (uintptr_t)src + 8 * i, 8, ls };
+
+		T_EQ(t_write(&qa, i, &s, 1, (uintptr_t)dst + 8 * i, rk, false), 0);
+	}
+	for (i = 0; i < 2000; i++) {
+		T_EQ(t_poll(&ca, &info), 0);
+		T_EQ(info.wr_id, i);
+		T_EQ(info.comp_status, IRDMA_COMPL_STATUS_SUCCESS);
+		if (t_case_failures)
+			break;
+	}
+	T_MEMEQ(dst, src, 2000 * 8);
+	t_qp_destroy(&qa);
+	t_qp_destroy(&qb);
+	t_cq_destroy(&ca);
+	t_cq_destroy(&cb);
+	t_dev_close(&da);
+	t_dev_close(&db);
+	t_devs[0] = t_devs[1] = NULL;
+	free(src);
+	free(dst);
+}
+
 /* CQ resize: new CQEs go to the new ring (head 0, polarity 1) once software drained the
  * old one; the overflow check follows the new ring's consumer index. */
 T_CASE(cq_resize)

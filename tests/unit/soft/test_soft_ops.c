@@ -288,6 +288,34 @@ T_CASE(nop_signaled)
 	}
 }
 
+/* The device executes a WQE only once its valid bit matches the pass: a doorbell for a WQE
+ * whose header is not valid yet does nothing, and the next doorbell picks it up. */
+T_CASE(valid_bit_gates_fetch)
+{
+	struct irdma_cq_poll_info info;
+	struct t_pair p;
+	uint64_t *hdr;
+	int i;
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	T_EQ(irdma_nop(&p.qa.uk, 7, true, false), 0);
+	hdr = &((uint64_t *)p.qa.sq)[3];
+	T_EQ(*hdr >> 63, 1);
+	*hdr &= ~(1ull << 63); /* as if the header store were not visible yet */
+	irdma_uk_qp_post_wr(&p.qa.uk);
+	for (i = 0; i < 100; i++)
+		t_progress();
+	T_EQ(irdma_uk_cq_poll_cmpl(&p.ca.uk, &info), -ENOENT);
+	*hdr |= 1ull << 63;
+	irdma_uk_qp_post_wr(&p.qa.uk);
+	T_EQ(t_poll(&p.ca, &info), 0);
+	T_EQ(info.wr_id, 7);
+	T_EQ(info.op_type, IRDMA_OP_TYPE_NOP);
+	/* the device published its SQ tail (one quantum) in the QP shadow area */
+	T_EQ(p.qa.shadow[0] & 0x7FFF, 1);
+	t_pair_close(&p);
+}
+
 /* Inline SEND and inline WRITE at every size boundary of the generation's inline layout. */
 static void inline_sizes(uint8_t gen)
 {
@@ -723,29 +751,156 @@ T_CASE(mw_bind_type1_type2)
 	mw_bind(1, true);
 }
 
-/* Many messages: the SQ, RQ and CQ rings wrap several times (polarity flips). */
-T_CASE(ring_wrap)
+/* IPv6 addressing (GIDs are the addresses themselves) and an 802.1Q tag: RC SEND, and UD
+ * whose GRH area is the received IPv6 header, with the VLAN reported in the CQE. */
+static int open_v6(struct t_dev *d, uint8_t host)
+{
+	struct irdma_hw_dev_config cfg;
+	char name[32];
+
+	memset(&cfg, 0, sizeof(cfg));
+	snprintf(name, sizeof(name), "soft_v6_h%u", host);
+	cfg.name = name;
+	cfg.gen = IRDMA_HW_GEN_2;
+	cfg.socket_id = -1;
+	cfg.port = "loop";
+	cfg.has_ipv6 = true;
+	cfg.ipv6[0] = 0xfd;
+	cfg.ipv6[15] = host;
+	return t_dev_open_cfg(d, &cfg);
+}
+
+T_CASE(ipv6_and_vlan)
+{
+	struct t_dev da, db;
+	struct t_cq ca, cb;
+	struct t_qp ua, ub;
+	struct irdma_hw_av av;
+	struct irdma_cq_poll_info info;
+	struct irdma_post_sq_info si;
+	uint8_t *src = t_zalloc(256), *dst = t_zalloc(512);
+	struct irdma_sge s, r;
+	uint32_t ah;
+
+	T_EQ(open_v6(&da, 1), 0);
+	T_EQ(open_v6(&db, 2), 0);
+	t_devs[0] = &da;
+	t_devs[1] = &db;
+	T_EQ(da.info.n_gids, 2);
+	T_EQ(da.info.gid[0][0], 0xfe); /* fe80::EUI-64 first */
+	T_EQ(da.info.gid[1][0], 0xfd);
+	T_EQ(t_cq_create(&da, &ca, 64), 0);
+	T_EQ(t_cq_create(&db, &cb, 64), 0);
+	T_EQ(t_qp_create(&da, &ua, IRDMA_HW_QP_UD, &ca, &ca, &t_default_caps), 0);
+	T_EQ(t_qp_create(&db, &ub, IRDMA_HW_QP_UD, &cb, &cb, &t_default_caps), 0);
+	T_EQ(t_qp_connect_one(&ua, NULL, 1024, 0, 1, 0), 0);
+	T_EQ(t_qp_connect_one(&ub, NULL, 1024, 0, 1, 0), 0);
+	memset(&av, 0, sizeof(av));
+	memcpy(av.dgid, db.info.gid[1], 16);
+	av.sgid_index = 1;
+	av.hop_limit = 9;
+	av.vlan_id = 100;
+	T_EQ(hw->ah_create(da.dev, da.pd, &av, &ah), 0);
+	t_fill(src, 256, 66);
+	s = (struct irdma_sge){ (uintptr_t)src, 200, t_mr(&da, src, 256, 0) };
+	r = (struct irdma_sge){ (uintptr_t)dst, 512, t_mr(&db, dst, 512, IRDMA_HW_ACCESS_LOCAL_WRITE) };
+	T_EQ(t_post_recv(&ub, 1, &r, 1), 0);
+	t_sq_info(&si, 2, IRDMA_OP_TYPE_SEND);
+	si.op.send.sg_list = &s;
+	si.op.send.num_sges = 1;
+	si.op.send.qkey = 0x11111111;
+	si.op.send.dest_qp = ub.id;
+	si.op.send.ah_id = ah;
+	T_EQ(irdma_uk_send(&ua.uk, &si, true), 0);
+	T_EQ(t_poll(&ca, &info), 0);
+	T_EQ(info.comp_status, IRDMA_COMPL_STATUS_SUCCESS);
+	T_EQ(t_poll(&cb, &info), 0);
+	T_EQ(info.wr_id, 1);
+	T_EQ(info.bytes_xfered, 240);
+	T_EQ(info.ipv4, false);
+	T_EQ(info.ud_vlan_valid, true);
+	T_EQ(info.ud_vlan & 0xFFF, 100);
+	T_EQ(dst[0] >> 4, 6);    /* IPv6 header in the GRH area */
+	T_EQ(dst[6], 17);        /* next header UDP */
+	T_EQ(dst[7], 9);         /* hop limit from the AH */
+	T_MEMEQ(dst + 8, da.info.gid[1], 16);
+	T_MEMEQ(dst + 24, db.info.gid[1], 16);
+	T_MEMEQ(dst + 40, src, 200);
+	T_EQ(hw->ah_destroy(da.dev, ah), 0);
+	t_qp_destroy(&ua);
+	t_qp_destroy(&ub);
+	{
+		/* RC over IPv6 between the same devices */
+		struct t_qp qa, qb;
+		struct irdma_hw_qp_attr a;
+		const uint32_t m = IRDMA_HW_QP_ATTR_AV;
+
+		T_EQ(t_qp_create(&da, &qa, IRDMA_HW_QP_RC, &ca, &ca, &t_default_caps), 0);
+		T_EQ(t_qp_create(&db, &qb, IRDMA_HW_QP_RC, &cb, &cb, &t_default_caps), 0);
+		T_EQ(t_qp_connect(&qa, &qb, 1024, T_ACC_ALL), 0);
+		/* the helper connects with IPv4-mapped GIDs: point the AVs at the IPv6 ones */
+		memset(&a, 0, sizeof(a));
+		memcpy(a.av.dgid, db.info.gid[1], 16);
+		a.av.sgid_index = 1;
+		a.av.vlan_id = 0xFFFF;
+		T_EQ(hw->qp_modify(da.dev, qa.id, &a, m), 0);
+		memcpy(a.av.dgid, da.info.gid[1], 16);
+		T_EQ(hw->qp_modify(db.dev, qb.id, &a, m), 0);
+		memset(dst, 0, 512);
+		T_EQ(t_post_recv(&qb, 3, &r, 1), 0);
+		T_EQ(t_send(&qa, 4, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+		T_EQ(t_poll(&ca, &info), 0);
+		T_EQ(info.comp_status, IRDMA_COMPL_STATUS_SUCCESS);
+		T_EQ(t_poll(&cb, &info), 0);
+		T_EQ(info.bytes_xfered, 200);
+		T_MEMEQ(dst, src, 200);
+		t_qp_destroy(&qa);
+		t_qp_destroy(&qb);
+	}
+	t_cq_destroy(&ca);
+	t_cq_destroy(&cb);
+	t_dev_close(&da);
+	t_dev_close(&db);
+	t_devs[0] = t_devs[1] = NULL;
+	free(src);
+	free(dst);
+}
+
+/* Many messages: the SQ, RQ and CQ rings wrap several times (polarity flips), with
+ * extended CQEs (immediate) landing across the CQ wrap in 32-byte mode too. */
+static void ring_wrap(uint8_t gen)
 {
 	uint8_t *src = t_zalloc(64), *dst = t_zalloc(64);
 	struct irdma_cq_poll_info info;
+	struct irdma_post_sq_info si;
 	struct irdma_sge s, r;
 	struct t_pair p;
 	uint32_t i, ld, ls;
 
-	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	T_EQ(t_pair_open(&p, gen, 1024, &t_default_caps, T_ACC_ALL), 0);
 	ls = t_mr(&p.da, src, 64, 0);
 	ld = t_mr(&p.db, dst, 64, IRDMA_HW_ACCESS_LOCAL_WRITE);
 	for (i = 0; i < 3000; i++) {
+		bool imm = gen > 1 && i % 3 == 0;
+
 		s = (struct irdma_sge){ (uintptr_t)src, 1 + i % 60, ls };
 		r = (struct irdma_sge){ (uintptr_t)dst, 64, ld };
 		t_fill(src, 64, i);
 		T_EQ(t_post_recv(&p.qb, i, &r, 1), 0);
-		T_EQ(t_send(&p.qa, i, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+		t_sq_info(&si, i, IRDMA_OP_TYPE_SEND);
+		si.op.send.sg_list = &s;
+		si.op.send.num_sges = 1;
+		si.imm_data_valid = imm;
+		si.imm_data = i * 7;
+		T_EQ(irdma_uk_send(&p.qa.uk, &si, true), 0);
 		T_EQ(t_poll(&p.ca, &info), 0);
 		T_EQ(info.wr_id, i);
 		T_EQ(t_poll(&p.cb, &info), 0);
 		T_EQ(info.wr_id, i);
 		T_EQ(info.bytes_xfered, 1 + i % 60);
+		T_EQ(info.imm_valid, imm);
+		if (imm)
+			T_EQ(info.imm_data, i * 7);
 		T_MEMEQ(dst, src, 1 + i % 60);
 		if (t_case_failures)
 			break;
@@ -753,6 +908,13 @@ T_CASE(ring_wrap)
 	t_pair_close(&p);
 	free(src);
 	free(dst);
+}
+
+T_CASE(ring_wrap_all_gens)
+{
+	ring_wrap(1);
+	ring_wrap(2);
+	ring_wrap(3);
 }
 
 int main(int argc, char **argv)

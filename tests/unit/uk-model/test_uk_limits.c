@@ -436,7 +436,8 @@ T_CASE(init_einval)
  * irdma_uk_qp_init's checks that protect memory (lib/uk, beyond the kernel's fragment checks):
  * inline limit above the device's, an SQ ring that is not a multiple of 128 quanta above the
  * 257 reserved, a non-power-of-two or oversized chunk, an RQ WQE over 256 bytes; a QP without
- * RQ refuses receives with -ENOMEM; irdma_uk_srq_init refuses an empty SRQ.
+ * RQ (it receives through an SRQ) refuses receives with -EINVAL, writing nothing;
+ * irdma_uk_srq_init refuses an empty SRQ.
  */
 T_CASE(qp_init_memory_checks)
 {
@@ -476,15 +477,17 @@ T_CASE(qp_init_memory_checks)
 	T_EQ(irdma_uk_qp_init(&qp, &info), -EINVAL);
 	info.uk_attrs = &a;
 
-	/* No RQ (e.g. the QP uses an SRQ): receives are refused, nothing written. */
+	/* No RQ (the QP uses an SRQ): receives are refused, nothing written. */
 	info.rq_size = 0;
 	info.rq = NULL;
 	info.rq_wrid_array = NULL;
 	T_EQ(irdma_uk_qp_init(&qp, &info), 0);
 	{
 		struct irdma_post_rq_info ri = { .wr_id = 1 };
+		struct irdma_qp_uk before = qp;
 
-		T_EQ(irdma_uk_post_receive(&qp, &ri), -ENOMEM);
+		T_EQ(irdma_uk_post_receive(&qp, &ri), -EINVAL);
+		T_MEMEQ(&qp, &before, sizeof(qp));
 	}
 	ukt_qp_destroy(&t);
 

@@ -86,28 +86,28 @@ static void random_wr(struct prop *P, struct ukt_wr *wr, bool *invalid)
 	case UKT_SEND:
 	case UKT_SEND_INV:
 	case UKT_WRITE:
-		/* GEN_1 has no immediate data (spec §10); with it a WQE could exceed the chunk. */
-		wr->imm = P->gen != 1 && ukm_rng_below(&P->rng, 3) == 0;
+		wr->imm = ukm_rng_below(&P->rng, 3) == 0;
 		wr->nsge = ukm_rng_below(&P->rng, max_sge + 1);
 		if (r < 3) {
 			wr->nsge = max_sge + 1;
 			*invalid = true;
 		}
+		/* More quanta than the device fetches per WR (GEN_1: immediate + 3 SGEs). */
+		if (ukt_wr_quanta(P->gen, wr) > g->chunk)
+			*invalid = true;
 		break;
 	case UKT_READ:
-	case UKT_READ_INV: {
-		uint32_t max_rd = max_sge < g->max_read_sges ? max_sge : g->max_read_sges;
-
-		wr->nsge = 1 + ukm_rng_below(&P->rng, max_rd);
-		if (r < 3) {
+	case UKT_READ_INV:
+		/* Up to the QP's SGE limit: beyond max_hw_read_sges (GEN_1: 1) is refused. */
+		wr->nsge = 1 + ukm_rng_below(&P->rng, max_sge);
+		if (r < 3)
 			wr->nsge = max_sge + 1;
+		if (wr->nsge > g->max_read_sges)
 			*invalid = true;
-		}
 		break;
-	}
 	case UKT_INLINE_SEND:
 	case UKT_INLINE_WRITE:
-		wr->imm = P->gen != 1 && ukm_rng_below(&P->rng, 3) == 0;
+		wr->imm = ukm_rng_below(&P->rng, 3) == 0;
 		wr->inline_len = ukm_rng_below(&P->rng, P->t.qp.max_inline_data + 1);
 		wr->nsge = 1 + ukm_rng_below(&P->rng, max_sge < 3 ? max_sge : 3);
 		if (wr->nsge > wr->inline_len)

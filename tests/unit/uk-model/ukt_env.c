@@ -480,15 +480,10 @@ uint32_t ukt_wr_opcode(const struct ukt_wr *wr)
 	}
 }
 
-/*
- * Which posts pre-clear with irdma_clr_wqes. The kernel and rdma-core skip it for atomics
- * (spec §3.3); lib/uk pre-clears for every WQE on purpose (lib/uk/README.md, "Where lib/uk
- * differs"), and the model follows lib/uk's documented choice here, the one place it does.
- */
+/* Which posts pre-clear with irdma_clr_wqes: all but the atomics (spec §3.3, §5 step 4). */
 bool ukt_wr_clears(const struct ukt_wr *wr)
 {
-	(void)wr;
-	return true;
+	return wr->kind != UKT_FAA && wr->kind != UKT_CAS;
 }
 
 uint32_t ukt_wr_len(const struct ukt_wr *wr)

@@ -72,7 +72,8 @@ int soft_cqe_write(struct soft_dev *dev, struct soft_cq *cq, const struct soft_c
 		return -ENOSPC;
 	}
 	cqe = cq_slot(cq, cq->head);
-	set_64bit_val(cqe, IRDMA_BYTE_0, PREP(IRDMACQ_PAYLDLEN, c->bytes));
+	set_64bit_val(cqe, IRDMA_BYTE_0, PREP(IRDMACQ_PAYLDLEN, c->bytes) |
+					       PREP(IRDMACQ_TCPSQN_ROCEPSN_RTT_TS, c->stat));
 	set_64bit_val(cqe, IRDMA_BYTE_8, c->ctx);
 	set_64bit_val(cqe, IRDMA_BYTE_16, PREP(IRDMACQ_INVSTAG, c->inv_stag_or_src_qpn) |
 						PREP(IRDMACQ_QPID, c->qp_id));

@@ -124,21 +124,7 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->service_id = UINT32_MAX;
 	dev->tsc_hz = rte_get_tsc_hz();
 
-	/* Addresses: a locally administered MAC unless given; GID 0 = fe80::EUI-64. */
 	memcpy(dev->mac, cfg->mac, 6);
-	if (!(dev->mac[0] | dev->mac[1] | dev->mac[2] | dev->mac[3] | dev->mac[4] | dev->mac[5])) {
-		static uint32_t serial;
-
-		dev->mac[0] = 0x02;
-		dev->mac[1] = 0x1d;
-		dev->mac[2] = 0xa0;
-		dev->mac[5] = (uint8_t)++serial;
-	}
-	roce_gid_from_mac(dev->gid[dev->n_gids++], dev->mac);
-	if (cfg->has_ipv4)
-		roce_gid_from_ipv4(dev->gid[dev->n_gids++], cfg->ipv4);
-	if (cfg->has_ipv6)
-		memcpy(dev->gid[dev->n_gids++], cfg->ipv6, 16);
 
 	dev->qp = tbl(dev, "soft_qp", dev->max_qp, sizeof(*dev->qp));
 	dev->cq = tbl(dev, "soft_cq", dev->max_cq, sizeof(*dev->cq));
@@ -162,6 +148,22 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->cfg.port = NULL;
 	if (rc)
 		goto fail;
+	/* Addresses: the MAC given, else the port's, else a locally administered one;
+	 * GID 0 = fe80::EUI-64, then the IPv4-mapped and IPv6 addresses. */
+	if (!(dev->mac[0] | dev->mac[1] | dev->mac[2] | dev->mac[3] | dev->mac[4] | dev->mac[5])) {
+		static uint32_t serial;
+
+		dev->mac[0] = 0x02;
+		dev->mac[1] = 0x1d;
+		dev->mac[2] = 0xa0;
+		dev->mac[5] = (uint8_t)++serial;
+	}
+	roce_gid_from_mac(dev->gid[dev->n_gids++], dev->mac);
+	if (cfg->has_ipv4)
+		roce_gid_from_ipv4(dev->gid[dev->n_gids++], cfg->ipv4);
+	if (cfg->has_ipv6)
+		memcpy(dev->gid[dev->n_gids++], cfg->ipv6, 16);
+
 	rc = soft_engine_start(dev);
 	if (rc)
 		goto fail;
@@ -736,6 +738,7 @@ static const struct {
 } dev_xstats[] = {
 	DEV_STAT(rx_packets), DEV_STAT(tx_packets), DEV_STAT(rx_bytes), DEV_STAT(tx_bytes),
 	DEV_STAT(rx_icrc_errors), DEV_STAT(rx_malformed), DEV_STAT(rx_unknown_qp),
+	DEV_STAT(rx_not_roce),
 	DEV_STAT(tx_backlog_full),
 	DEV_STAT(cq_overflows), DEV_STAT(doorbells), DEV_STAT(polls),
 	DEV_STAT(tx_fault_drops), DEV_STAT(tx_fault_dups), DEV_STAT(tx_fault_reorders),

@@ -63,7 +63,7 @@ struct soft_neigh *soft_neigh_create(struct soft_neigh_table *t, const uint8_t i
 			victim = e;
 			break;
 		}
-		/* learnt or failed: the least recently used one goes */
+		/* learnt or failed: the one created or asked for longest ago goes */
 		if ((e->state == SOFT_NEIGH_REACHABLE || e->state == SOFT_NEIGH_FAILED) &&
 		    (victim == NULL || e->last_used < victim->last_used))
 			victim = e;

@@ -48,8 +48,8 @@ struct soft_neigh_table {
 
 void soft_neigh_init(struct soft_neigh_table *t, uint64_t tsc_hz);
 struct soft_neigh *soft_neigh_lookup(struct soft_neigh_table *t, const uint8_t ip[16]);
-/* A new INCOMPLETE entry (evicting a learnt or failed one if full); NULL when every entry
- * is static or waiting. */
+/* A new INCOMPLETE entry (evicting the oldest learnt or failed one if full); NULL when
+ * every entry is static or waiting. */
 struct soft_neigh *soft_neigh_create(struct soft_neigh_table *t, const uint8_t ip[16],
 				     uint64_t now);
 int soft_neigh_add_static(struct soft_neigh_table *t, const uint8_t ip[16],

@@ -41,12 +41,12 @@ struct soft_eth_port {
 	struct soft_dev *dev;
 	struct rte_mempool *rx_pool;
 	struct soft_wire_stats *st;
-	uint8_t mac[6];
+	const uint8_t *mac;        /* dev->mac: final once the device is open */
+	const uint8_t *ll6;        /* dev->gid[0]: fe80::EUI-64 of our MAC */
 	bool has_ip4, has_ip6;
 	uint8_t ip4[4];
 	uint8_t ip4_gid[16];       /* ::ffff:ip4 */
 	uint8_t ip6[16];
-	uint8_t ll6[16];           /* fe80::EUI-64 of our MAC */
 	struct soft_neigh_table neigh;
 };
 
@@ -63,7 +63,7 @@ static bool is_our_ip6(const struct soft_eth_port *ep, const uint8_t ip[16])
 	return memcmp(ip, ep->ll6, 16) == 0 || (ep->has_ip6 && memcmp(ip, ep->ip6, 16) == 0);
 }
 
-/* Sends one control frame (ARP, NS, NA) built by @p build into an mbuf of the device. */
+/* Sends one control frame (ARP, NS, NA) in an mbuf of the device's pool. */
 static void send_ctrl(struct soft_eth_port *ep, const uint8_t *frame, unsigned int len)
 {
 	struct rte_mbuf *m = rte_pktmbuf_alloc(ep->dev->pool);
@@ -105,7 +105,7 @@ static void neigh_probe(struct soft_eth_port *ep, struct soft_neigh *e, uint64_t
 	e->deadline = now + ep->neigh.retry_tsc;
 }
 
-/* Transmits @p n frames, a few attempts; returns how many the port took. */
+/* Transmits @p n frames; returns how many the port took (the rest stay with the caller). */
 static unsigned int xmit(struct soft_eth_port *ep, struct rte_mbuf **pkts, unsigned int n)
 {
 	return rte_eth_tx_burst(ep->port_id, 0, pkts, (uint16_t)n);
@@ -263,6 +263,7 @@ static void arp_input(struct soft_eth_port *ep, const uint8_t *p, uint32_t len)
 
 	if (soft_arp_parse(p, len, &a) < 0) {
 		ep->st->rx_drop_arp++;
+		ep->dev->st.rx_not_roce++;
 		return;
 	}
 	if (a.op == SOFT_ARP_REQUEST)
@@ -275,6 +276,7 @@ static void arp_input(struct soft_eth_port *ep, const uint8_t *p, uint32_t len)
 		if (memcmp(a.spa, a.tpa, 4) == 0)
 			neigh_learn(ep, ip, a.sha, false);
 		ep->st->rx_arp_other++;
+		ep->dev->st.rx_not_roce++;
 		return;
 	}
 	/* A request to us tells us the asker's MAC (RFC 826): learn it, then answer. */
@@ -292,12 +294,12 @@ static void nd_input(struct soft_eth_port *ep, const uint8_t *ip6, uint32_t len)
 	struct soft_nd n;
 	int rc = soft_nd_parse(ip6, len, &n);
 
-	if (rc < 0) {
-		ep->st->rx_drop_nd++;
-		return;
-	}
-	if (rc > 0) {
-		ep->st->rx_nd_other++;
+	if (rc != 0) {
+		if (rc < 0)
+			ep->st->rx_drop_nd++;
+		else
+			ep->st->rx_nd_other++;
+		ep->dev->st.rx_not_roce++;
 		return;
 	}
 	if (n.type == SOFT_ND_NA) {
@@ -328,7 +330,9 @@ static void nd_input(struct soft_eth_port *ep, const uint8_t *ip6, uint32_t len)
 	ep->st->tx_nd_adverts++;
 }
 
-/* true: a RoCEv2 frame for us, left in the mbuf for the wire to parse. */
+/* true: a RoCEv2 frame for us, left in the mbuf for the wire to parse. Every frame that is
+ * not RoCEv2 and not used by ARP/ND (malformed or foreign ARP/ND, other IP traffic, other
+ * EtherTypes) also counts in the device's rx_not_roce. */
 static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 {
 	const uint8_t *f;
@@ -382,6 +386,7 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 		l4 = l3 + ROCE_IPV6_HLEN;
 		if (f[l3 + 6] != ROCE_IPPROTO_UDP || rd16(f + l4 + 2) != ROCE_UDP_PORT) {
 			ep->st->rx_drop_not_roce++;
+			ep->dev->st.rx_not_roce++;
 			return false;
 		}
 		return true;
@@ -398,6 +403,7 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 		l4 = l3 + (f[l3] & 0x0f) * 4u;
 		if (f[l3 + 9] != ROCE_IPPROTO_UDP) {
 			ep->st->rx_drop_not_roce++;
+			ep->dev->st.rx_not_roce++;
 			return false;
 		}
 		if (len < l4 + ROCE_UDP_HLEN) {
@@ -406,11 +412,13 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 		}
 		if (rd16(f + l4 + 2) != ROCE_UDP_PORT) {
 			ep->st->rx_drop_not_roce++;
+			ep->dev->st.rx_not_roce++;
 			return false;
 		}
 		return true; /* IP header fields, checksums and ICRC: lib/roce's parser */
 	}
 	ep->st->rx_drop_ethertype++;
+	ep->dev->st.rx_not_roce++;
 	return false;
 }
 
@@ -516,7 +524,7 @@ static void list_ports(char *buf, size_t len)
 int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, void **priv)
 {
 	const char *name = dev->cfg.port;
-	struct rte_ether_addr pmac;
+	struct rte_ether_addr pmac = { { 0 } };
 	struct soft_eth_port *ep;
 	char known[256];
 	uint16_t pid;
@@ -540,15 +548,14 @@ int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, v
 	ep->st = &dev->st.wire;
 	soft_neigh_init(&ep->neigh, rte_get_timer_hz());
 
-	/* Our MAC: mac= if given, else the port's (a derived one if the port has none). */
+	/* Our MAC: mac= if given, else the port's; when the port has none, soft_dev_open()
+	 * derives one after this call (and builds the GIDs from it): keep pointers. */
 	if (rte_eth_macaddr_get(pid, &pmac) == 0 && rte_is_unicast_ether_addr(&pmac) &&
 	    !rte_is_zero_ether_addr(&pmac) && rte_is_zero_ether_addr(
-			(const struct rte_ether_addr *)dev->cfg.mac)) {
+			(const struct rte_ether_addr *)dev->cfg.mac))
 		memcpy(dev->mac, pmac.addr_bytes, 6);
-		roce_gid_from_mac(dev->gid[0], dev->mac);
-	}
-	memcpy(ep->mac, dev->mac, 6);
-	memcpy(ep->ll6, dev->gid[0], 16);
+	ep->mac = dev->mac;
+	ep->ll6 = dev->gid[0];
 	ep->has_ip4 = dev->cfg.has_ipv4;
 	memcpy(ep->ip4, dev->cfg.ipv4, 4);
 	roce_gid_from_ipv4(ep->ip4_gid, ep->ip4);
@@ -564,11 +571,12 @@ int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, v
 		return rc;
 	}
 	/* frames to our MAC must reach us even when it is not the port's own */
-	if (memcmp(ep->mac, pmac.addr_bytes, 6) != 0)
+	if (memcmp(dev->mac, pmac.addr_bytes, 6) != 0 || rte_is_zero_ether_addr(&pmac))
 		rte_eth_promiscuous_enable(pid);
-	SOFT_LOG(INFO, "%s: port=%s (port %u), mac %02x:%02x:%02x:%02x:%02x:%02x, %u static neighbours",
-		 dev->name, name, pid, ep->mac[0], ep->mac[1], ep->mac[2], ep->mac[3], ep->mac[4],
-		 ep->mac[5], dev->cfg.n_neigh);
+	SOFT_LOG(INFO, "%s: port=%s (port %u), %s MAC, %u static neighbours", dev->name, name,
+		 pid, !rte_is_zero_ether_addr((const struct rte_ether_addr *)dev->cfg.mac) ?
+		 "given" : memcmp(dev->mac, pmac.addr_bytes, 6) == 0 ? "the port's" : "a derived",
+		 dev->cfg.n_neigh);
 	*ops = &eth_port_ops;
 	*priv = ep;
 	return 0;

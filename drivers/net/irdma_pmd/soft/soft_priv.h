@@ -40,6 +40,7 @@ extern int soft_logtype;
 #define SOFT_FIRST_QPN   2u    /* QP0/QP1 are the IB special QPs */
 #define SOFT_MAX_ORD     16u /* READ/atomics in flight per QP */
 #define SOFT_MAX_IRD     16u /* responder resources per QP */
+#define SOFT_MAX_WR_IN_FLIGHT 1024u /* remote WRs a QP hands to lib/roce at once */
 #define SOFT_MAX_MSG     (1u << 31)
 #define SOFT_MAX_SGE     16u   /* addl frag cnt is 4 bits */
 
@@ -246,7 +247,7 @@ struct soft_wire;
 
 struct soft_dev_stats {
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
-	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp;
+	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_not_roce;
 	uint64_t tx_backlog_full, cq_overflows, doorbells, polls;
 	uint64_t tx_fault_drops, tx_fault_dups, tx_fault_reorders, tx_fault_corrupts;
 	struct soft_wire_stats wire; /* wire branch: port, ARP/ND and drop counters */
@@ -345,6 +346,7 @@ struct soft_cqe {
 	uint8_t op;
 	uint32_t wqe_idx;
 	uint32_t bytes;
+	uint32_t stat;         /* qword 0 high half (RoCE PSN / timestamp); 0 here */
 	uint64_t ctx;          /* qword 1 */
 	uint64_t srq_qp_ctx;   /* qword 5 for SRQ completions */
 	bool srq;

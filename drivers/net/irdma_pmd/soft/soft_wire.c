@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include <rte_errno.h>
+#include <rte_ethdev.h>
 #include <rte_lcore.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
@@ -28,6 +29,7 @@ struct soft_wire {
 	void *port_priv;                   /* wire branch: port=<ethdev> state */
 	struct soft_dev *dev;
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
+	uint16_t port_id;                  /* ethdev */
 	struct soft_wire *next;            /* loop registry */
 	uint16_t ip_id;
 	uint64_t rng;                      /* fault injection (xorshift64*) */
@@ -69,53 +71,52 @@ static const struct soft_port_ops loop_port = {
 	.rx = loop_rx,
 };
 
+/* wire branch: port=<ethdev> (ARP/ND, neighbours, rx filtering) is soft_port_eth.c. */
+
 #define SOFT_POOL_MBUFS 4095u
 #define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
 
 int soft_wire_open(struct soft_dev *dev)
 {
+	const char *port = dev->cfg.port ? dev->cfg.port : "loop";
 	char name[RTE_MEMPOOL_NAMESIZE];
 	struct soft_wire *w;
-
-	/* wire branch: any port but loop is a DPDK ethdev (soft_port_eth.c) */
-	bool loop = strcmp(dev->cfg.port ? dev->cfg.port : "loop", "loop") == 0;
 	int rc;
 
 	w = rte_zmalloc_socket("soft_wire", sizeof(*w), RTE_CACHE_LINE_SIZE,
 			       dev->cfg.socket_id);
 	if (w == NULL)
 		return -ENOMEM;
-	w->port = &loop_port;
 	w->dev = dev;
 	w->rng = dev->cfg.seed ? dev->cfg.seed : 0x9E3779B97F4A7C15ull;
-	snprintf(name, sizeof(name), "irdma_rx_%p", (void *)w);
-	w->rx_ring = rte_ring_create(name, 4096, dev->cfg.socket_id, RING_F_SC_DEQ);
-	if (w->rx_ring == NULL) {
-		rte_free(w);
-		return -rte_errno;
-	}
 	snprintf(name, sizeof(name), "irdma_mb_%p", (void *)w);
 	dev->pool = rte_pktmbuf_pool_create(name, SOFT_POOL_MBUFS, 128, 0, SOFT_MBUF_DATA,
 					    dev->cfg.socket_id);
 	if (dev->pool == NULL) {
 		SOFT_LOG(ERR, "%s: mbuf pool: %s", dev->name, rte_strerror(rte_errno));
-		rte_ring_free(w->rx_ring);
 		rte_free(w);
 		return -ENOMEM;
 	}
-	/* wire branch: an ethdev port, kept off the loop registry */
-	if (!loop) {
-		rc = soft_port_eth_open(dev, &w->port, &w->port_priv);
-		if (rc != 0) {
+	if (strcmp(port, "loop") != 0) {
+		rc = soft_port_eth_open(dev, &w->port, &w->port_priv); /* wire branch */
+		if (rc) {
 			rte_mempool_free(dev->pool);
 			dev->pool = NULL;
-			rte_ring_free(w->rx_ring);
 			rte_free(w);
 			return rc;
 		}
 		dev->wire = w;
 		return 0;
 	}
+	snprintf(name, sizeof(name), "irdma_rx_%p", (void *)w);
+	w->rx_ring = rte_ring_create(name, 4096, dev->cfg.socket_id, RING_F_SC_DEQ);
+	if (w->rx_ring == NULL) {
+		rte_mempool_free(dev->pool);
+		dev->pool = NULL;
+		rte_free(w);
+		return -ENOMEM;
+	}
+	w->port = &loop_port;
 	dev->wire = w;
 	rte_spinlock_lock(&loop_lock);
 	w->next = loop_head;
@@ -131,19 +132,22 @@ void soft_wire_close(struct soft_dev *dev)
 
 	if (w == NULL)
 		return;
-	rte_spinlock_lock(&loop_lock);
-	for (pp = &loop_head; *pp; pp = &(*pp)->next) {
-		if (*pp == w) {
-			*pp = w->next;
-			break;
-		}
-	}
-	rte_spinlock_unlock(&loop_lock);
 	rte_pktmbuf_free_bulk(w->backlog, w->n_backlog);
-	soft_port_eth_close(w->port_priv); /* wire branch: before the pool goes */
-	while (rte_ring_dequeue(w->rx_ring, (void **)&m) == 0)
-		rte_pktmbuf_free(m);
-	rte_ring_free(w->rx_ring);
+	if (w->port_priv != NULL) {
+		soft_port_eth_close(w->port_priv); /* wire branch: before the pool goes */
+	} else {
+		rte_spinlock_lock(&loop_lock);
+		for (pp = &loop_head; *pp; pp = &(*pp)->next) {
+			if (*pp == w) {
+				*pp = w->next;
+				break;
+			}
+		}
+		rte_spinlock_unlock(&loop_lock);
+		while (rte_ring_dequeue(w->rx_ring, (void **)&m) == 0)
+			rte_pktmbuf_free(m);
+		rte_ring_free(w->rx_ring);
+	}
 	rte_mempool_free(dev->pool);
 	dev->pool = NULL;
 	rte_free(w);
@@ -275,7 +279,7 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	m->pkt_len = len;
 	dev->st.tx_packets++;
 	dev->st.tx_bytes += len;
-	dst = w->port == &loop_port ? loop_lookup(p->dgid) : NULL; /* wire branch */
+	dst = w->port == &loop_port ? loop_lookup(p->dgid) : NULL;
 	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
 		return;
 	backlog_add(w, m, dst);
@@ -336,6 +340,9 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 		if (unlikely(rc != 0)) {
 			if (rc == -ROCE_R_ICRC)
 				dev->st.rx_icrc_errors++;
+			else if (rc == -ROCE_R_ETHERTYPE || rc == -ROCE_R_NOT_UDP ||
+				 rc == -ROCE_R_UDP_PORT)
+				dev->st.rx_not_roce++; /* ARP/ND and other traffic: not ours yet */
 			else
 				dev->st.rx_malformed++;
 			soft_wire_stats_parse_drop(&dev->st.wire, rc); /* wire branch */

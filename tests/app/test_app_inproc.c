@@ -1,0 +1,320 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Both endpoints of the tools in one EAL process, on two soft devices joined by port=loop:
+ * a server on a worker lcore, a client on the main lcore, talking through the real
+ * out-of-band TCP exchange on 127.0.0.1 and RoCEv2 frames on the loop.
+ *   - irdma-pingpong RC (messages over the path MTU) and UD (Q_Key 0x11111111, the 40-byte
+ *     GRH area in front of every receive, filled with the sender's IPv4 header);
+ *   - irdma-perf client/server (perftest's exchange) for every test.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <ftw.h>
+#include <unistd.h>
+
+#include <rte_eal.h>
+#include <rte_launch.h>
+#include <rte_lcore.h>
+
+#include "irdma_test.h"
+#include "oob_sock.h"
+#include "perf_run.h"
+#include "pp_session.h"
+
+static unsigned int worker;
+
+/* Wait until something listens on TCP @p port (the server is up). */
+static bool wait_listening(uint16_t port, int ms)
+{
+	static const char *const files[] = { "/proc/net/tcp6", "/proc/net/tcp" };
+	int64_t end = oob_now_ms() + ms;
+	char line[256], want[16];
+	unsigned int i;
+
+	snprintf(want, sizeof(want), ":%04X", port);
+	while (oob_now_ms() < end) {
+		for (i = 0; i < 2; i++) {
+			FILE *f = fopen(files[i], "r");
+
+			if (!f)
+				continue;
+			while (fgets(line, sizeof(line), f)) {
+				/* local_address is field 2, st (0A = LISTEN) field 4 */
+				char local[64], remote[64], st[8];
+
+				if (sscanf(line, "%*s %63s %63s %7s", local, remote, st) == 3 &&
+				    strrchr(local, ':') && !strcmp(strrchr(local, ':'), want) &&
+				    strcmp(st, "0A") == 0) {
+					fclose(f);
+					return true;
+				}
+			}
+			fclose(f);
+		}
+		usleep(5000);
+	}
+	return false;
+}
+
+static uint16_t free_port(void)
+{
+	int fd = oob_listen(0), port = oob_bound_port(fd);
+
+	close(fd);
+	return (uint16_t)port;
+}
+
+/* Tool output goes to a file while the sessions run, so TAP stays clean. */
+static int saved_stdout = -1, capture_fd = -1;
+static char captured[65536];
+
+static void quiet(void)
+{
+	char tmpl[] = "/tmp/irdma_app_inprocXXXXXX";
+
+	fflush(stdout);
+	capture_fd = mkstemp(tmpl);
+	unlink(tmpl);
+	saved_stdout = dup(1);
+	dup2(capture_fd, 1);
+}
+
+static void loud(void)
+{
+	ssize_t n;
+
+	fflush(stdout);
+	dup2(saved_stdout, 1);
+	close(saved_stdout);
+	lseek(capture_fd, 0, SEEK_SET);
+	n = read(capture_fd, captured, sizeof(captured) - 1);
+	captured[n > 0 ? n : 0] = '\0';
+	close(capture_fd);
+}
+
+static unsigned int count(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	while ((hay = strstr(hay, needle)) != NULL) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
+struct pp_arg {
+	struct pp_ctx *c;
+	int rc;
+};
+
+static int pp_server_main(void *arg)
+{
+	struct pp_arg *a = arg;
+
+	a->rc = pp_session_run(a->c);
+	return 0;
+}
+
+static void pingpong(bool ud, bool events, uint32_t size, struct pp_ctx *srv, struct pp_ctx *cli,
+		     struct pp_arg *sa, int *crc)
+{
+	static struct pp_opts so, co;
+	char port[8];
+	char *const sargv[] = { "--", "--devargs", "soft,port=loop,name=pp_srv,ip=198.18.0.1",
+				"-g", "1", "-n", "50", "-s", NULL, "-p", port, "--timeout", "10",
+				ud ? "--ud" : "--rc", events ? "-e" : "-i1", NULL };
+	char *const cargv[] = { "--", "--devargs", "soft,port=loop,name=pp_cli,ip=198.18.0.2",
+				"-g", "1", "-n", "50", "-s", NULL, "-p", port, "--timeout", "10",
+				ud ? "--ud" : "--rc", events ? "-e" : "-i1", "127.0.0.1", NULL };
+	char sz[12], err[256];
+	char **sv = (char **)sargv, **cv = (char **)cargv;
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	snprintf(sz, sizeof(sz), "%u", size);
+	sv[8] = sz;
+	cv[8] = sz;
+	T_EQ(pp_opts_parse(&so, "irdma-pingpong", 15, sv, err, sizeof(err)), 0);
+	T_EQ(pp_opts_parse(&co, "irdma-pingpong", 16, cv, err, sizeof(err)), 0);
+	T_CHECK(co.server_host != NULL && so.server_host == NULL);
+	*crc = -1;
+	sa->c = srv;
+	sa->rc = -1;
+	quiet();
+	if (pp_session_init(srv, &so) == 0 && pp_session_init(cli, &co) == 0 &&
+	    rte_eal_remote_launch(pp_server_main, sa, worker) == 0) {
+		if (wait_listening(so.tcp_port, 5000))
+			*crc = pp_session_run(cli);
+		rte_eal_wait_lcore(worker);
+	}
+	loud();
+}
+
+T_CASE(pingpong_rc_over_the_path_mtu)
+{
+	struct pp_ctx srv, cli;
+	struct pp_arg sa;
+	int crc;
+
+	pingpong(false, false, 3000, &srv, &cli, &sa, &crc);
+	T_EQ(sa.rc, 0);
+	T_EQ(crc, 0);
+	/* ibv_rc_pingpong's report, from both sides */
+	T_EQ(count(captured, "300000 bytes in "), 2);
+	T_EQ(count(captured, "50 iters in "), 2);
+	T_EQ(count(captured, "GID ::ffff:198.18.0.2"), 2);
+	/* rdma-core's layout, spaces included */
+	T_EQ(count(captured, "  local address:  LID 0x0000, QPN 0x"), 2);
+	T_EQ(count(captured, "  remote address: LID 0x0000, QPN 0x"), 2);
+	pp_session_fini(&cli);
+	pp_session_fini(&srv);
+}
+
+/* -e: both sides sleep on their CQ's eventfd (re-armed after each event). */
+T_CASE(pingpong_rc_with_completion_events)
+{
+	struct pp_ctx srv, cli;
+	struct pp_arg sa;
+	int crc;
+
+	pingpong(false, true, 64, &srv, &cli, &sa, &crc);
+	T_EQ(sa.rc, 0);
+	T_EQ(crc, 0);
+	T_EQ(count(captured, "6400 bytes in "), 2);
+	pp_session_fini(&cli);
+	pp_session_fini(&srv);
+}
+
+T_CASE(pingpong_ud_with_grh_area)
+{
+	static const uint8_t zero[20];
+	struct pp_ctx srv, cli;
+	struct pp_arg sa;
+	const uint8_t *g;
+	int crc;
+
+	pingpong(true, false, 512, &srv, &cli, &sa, &crc);
+	T_EQ(sa.rc, 0);
+	T_EQ(crc, 0);
+	T_EQ(count(captured, ": GID ::ffff:198.18.0."), 2); /* ud_pingpong's local line */
+	T_EQ(count(captured, "51200 bytes in "), 2);
+	/* The client's last receive came from the server (198.18.0.1): RoCEv2/IPv4 leaves
+	 * the first 20 bytes of the GRH area zero and puts the IPv4 header in the last 20. */
+	g = cli.buf;
+	if (g) {
+		T_MEMEQ(g, zero, 20);
+		T_EQ(g[20], 0x45);              /* IPv4, 20-byte header */
+		T_EQ(g[29], 17);                /* UDP */
+		T_EQ(g[32], 198);
+		T_EQ(g[33], 18);
+		T_EQ(g[34], 0);
+		T_EQ(g[35], 1);                 /* source 198.18.0.1 */
+		T_EQ(g[39], 2);                 /* destination 198.18.0.2 */
+	}
+	pp_session_fini(&cli);
+	pp_session_fini(&srv);
+}
+
+struct perf_arg {
+	struct perf_opts o;
+	struct rte_pmd_irdma_dev *dev;
+	int rc;
+};
+
+static int perf_server_main(void *arg)
+{
+	struct perf_arg *a = arg;
+
+	a->rc = perf_run_remote(&a->o, a->dev);
+	return 0;
+}
+
+static void perf_client_server(const char *mode)
+{
+	static struct perf_arg s, c;
+	char port[8], err[256];
+	char *sargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", "20",
+			  "-p", port, "--timeout", "10", NULL };
+	char *cargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", "20",
+			  "-p", port, "--timeout", "10", "127.0.0.1", NULL };
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 11, sargv, err, sizeof(err)), 0);
+	T_EQ(perf_opts_parse(&c.o, "irdma-perf", 12, cargv, err, sizeof(err)), 0);
+	s.dev = rte_pmd_irdma_dev_create("soft,port=loop,gen=3,name=pt_srv,ip=198.18.0.1");
+	c.dev = rte_pmd_irdma_dev_create("soft,port=loop,gen=3,name=pt_cli,ip=198.18.0.2");
+	T_CHECK(s.dev && c.dev);
+	if (!s.dev || !c.dev)
+		goto out;
+	s.rc = c.rc = -1;
+	quiet();
+	if (rte_eal_remote_launch(perf_server_main, &s, worker) == 0) {
+		if (wait_listening(s.o.tcp_port, 5000))
+			c.rc = perf_run_remote(&c.o, c.dev);
+		rte_eal_wait_lcore(worker);
+	}
+	loud();
+	T_CHECK_MSG(s.rc == 0 && c.rc == 0, "%s: server %d, client %d", mode, s.rc, c.rc);
+	/* Both print the header and addresses; the tables: both sides of the ping-pongs, the
+	 * client of read/atomic, and for bandwidth the client and the server (the client's
+	 * results, received through the exchange). */
+	T_EQ(count(captured, " local address: LID 0000"), 2);
+	T_EQ(count(captured, "#bytes"), strstr(mode, "read_lat") || strstr(mode, "atomic") ? 1 : 2);
+	T_EQ(count(captured, "Data ex. method : Ethernet"), 2);
+out:
+	if (c.dev)
+		T_EQ(rte_pmd_irdma_dev_close(c.dev), 0);
+	if (s.dev)
+		T_EQ(rte_pmd_irdma_dev_close(s.dev), 0);
+}
+
+T_CASE(perf_client_server_write_lat)  { perf_client_server("write_lat"); }
+T_CASE(perf_client_server_send_lat)   { perf_client_server("send_lat"); }
+T_CASE(perf_client_server_read_lat)   { perf_client_server("read_lat"); }
+T_CASE(perf_client_server_atomic_lat) { perf_client_server("atomic_lat"); }
+T_CASE(perf_client_server_write_bw)   { perf_client_server("write_bw"); }
+T_CASE(perf_client_server_read_bw)    { perf_client_server("read_bw"); }
+T_CASE(perf_client_server_send_bw)    { perf_client_server("send_bw"); }
+
+static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	remove(p);
+	return 0;
+}
+
+static char prefix[64];
+
+static void remove_prefix_dir(void)
+{
+	char dir[96];
+
+	snprintf(dir, sizeof(dir), "/var/run/dpdk/%s", prefix + strlen("--file-prefix="));
+	nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
+int main(int argc, char **argv)
+{
+	char *eal[] = { argv[0], "--no-pci", "--no-huge", "-m", "512", "--no-shconf", prefix,
+			"-l", "0-1", "--log-level=lib.eal:warning",
+			"--log-level=pmd.net.irdma.*:warning", NULL };
+	int rc;
+
+	snprintf(prefix, sizeof(prefix), "--file-prefix=irdma_app_inproc_%d", (int)getpid());
+	if (rte_eal_init(11, eal) < 0) {
+		remove_prefix_dir();
+		t_skip_all("EAL cannot start with two lcores here");
+	}
+	worker = rte_get_next_lcore(rte_get_main_lcore(), 1, 0);
+	if (worker >= RTE_MAX_LCORE) {
+		rte_eal_cleanup();
+		remove_prefix_dir();
+		t_skip_all("needs two lcores");
+	}
+	rc = t_main(argc, argv);
+	rte_eal_cleanup();
+	remove_prefix_dir();
+	return rc;
+}
