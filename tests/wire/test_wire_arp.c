@@ -386,6 +386,88 @@ T_CASE(unresolved_peer_bounded_arp_retries_then_retry_exceeded)
 	close_dev();
 }
 
+T_CASE(waiting_frames_are_bounded_and_released_in_order)
+{
+	uint8_t f[2048], rep[60] = {
+		MAC_US, 0x02, 0, 0, 0, 0, 0x0c, 0x08, 0x06,
+		0x00, 0x01, 0x08, 0x00, 6, 4, 0x00, 0x02, 0x02, 0, 0, 0, 0, 0x0c, 198, 18, 0, 12,
+		MAC_US, IP_US,
+	};
+	struct rc_to r;
+	uint64_t built;
+	uint32_t len, psn, first = 0;
+	unsigned int i, out = 0, in_order = 1;
+
+	T_EQ(open_dev(NULL), 0);
+	T_EQ(rc_open(&r, 12, 14, 7), 0);
+	for (i = 0; i < 15; i++)
+		T_EQ(rc_send(&r, 3000), 0); /* 3 frames each at path MTU 1024: 45 frames */
+	step(64);
+	expect_arp_request(f, take(f, sizeof(f)), 12);
+	T_EQ(take(f, sizeof(f)), 0);
+	built = wp_xstat(dev, "tx_packets");
+	T_CHECK(built > 32);
+	/* 32 wait, the others were dropped and counted */
+	T_EQ(wp_xstat(dev, "tx_drop_neigh_full"), built - 32);
+	inject(rep, sizeof(rep));
+	step(1);
+	while ((len = take(f, sizeof(f))) != 0) {
+		psn = (uint32_t)f[14 + 20 + 8 + 9] << 16 | f[14 + 20 + 8 + 10] << 8 |
+		      f[14 + 20 + 8 + 11];
+		if (out == 0)
+			first = psn;
+		else if (psn != ((first + out) & 0xffffff))
+			in_order = 0;
+		out++;
+	}
+	/* the 32 waiting frames leave first, in PSN order (later ones may follow) */
+	T_CHECK(out >= 32);
+	T_CHECK(in_order);
+	rc_close(&r);
+	close_dev();
+}
+
+T_CASE(failed_peer_is_asked_again_after_the_hold)
+{
+	uint64_t end;
+	uint8_t f[2048];
+	struct rc_to r;
+	unsigned int requests = 0;
+	uint32_t len;
+
+	T_EQ(open_dev(NULL), 0);
+	T_EQ(rc_open(&r, 13, 20, 0), 0);
+	T_EQ(rc_send(&r, 8), 0);
+	/* 5 requests 100 ms apart, failed at ~500 ms, held until ~1.5 s */
+	end = rte_get_timer_cycles() + rte_get_timer_hz() * 13 / 10;
+	while (rte_get_timer_cycles() < end) {
+		step(1);
+		while ((len = take(f, sizeof(f))) != 0)
+			requests += f[12] == 0x08 && f[13] == 0x06;
+	}
+	T_EQ(requests, 5);
+	T_EQ(wp_xstat(dev, "neigh_failed"), 1);
+	rc_close(&r);
+	/* while held, a new frame to it is dropped at once without asking */
+	T_EQ(rc_open(&r, 13, 20, 0), 0);
+	T_EQ(rc_send(&r, 8), 0);
+	step(8);
+	T_EQ(take(f, sizeof(f)), 0);
+	T_EQ(wp_xstat(dev, "tx_drop_neigh_failed"), 2);
+	/* after the hold the next frame asks again */
+	end = rte_get_timer_cycles() + rte_get_timer_hz() * 5 / 10;
+	while (rte_get_timer_cycles() < end)
+		step(1);
+	rc_close(&r);
+	T_EQ(rc_open(&r, 13, 20, 0), 0);
+	T_EQ(rc_send(&r, 8), 0);
+	step(8);
+	expect_arp_request(f, take(f, sizeof(f)), 13);
+	T_EQ(wp_xstat(dev, "tx_arp_requests"), 6);
+	rc_close(&r);
+	close_dev();
+}
+
 T_CASE(static_neighbour_needs_no_arp)
 {
 	static const uint8_t mac20[6] = { 0x02, 0, 0, 0, 0, 0x20 };
