@@ -54,6 +54,13 @@ static int fail(const char **step, const char *name, int rc)
 int pingpong_client_exchange(int fd, const struct pingpong_dest *mine,
 			     struct pingpong_dest *theirs, int timeout_ms, const char **step)
 {
+	return pingpong_client_exchange_idle(fd, mine, theirs, timeout_ms, step, NULL, NULL);
+}
+
+int pingpong_client_exchange_idle(int fd, const struct pingpong_dest *mine,
+				  struct pingpong_dest *theirs, int timeout_ms, const char **step,
+				  int (*idle)(void *), void *arg)
+{
 	char out[PINGPONG_DEST_LEN], in[PINGPONG_DEST_LEN];
 	int rc;
 
@@ -63,7 +70,7 @@ int pingpong_client_exchange(int fd, const struct pingpong_dest *mine,
 	rc = oob_write_all(fd, out, sizeof(out), timeout_ms);
 	if (rc < 0)
 		return fail(step, "sending our record", rc);
-	rc = oob_read_exact(fd, in, sizeof(in), timeout_ms);
+	rc = oob_read_exact_idle(fd, in, sizeof(in), timeout_ms, idle, arg);
 	if (rc < 0)
 		return fail(step, "reading the server's record", rc);
 	rc = pingpong_dest_decode(in, sizeof(in), theirs);
@@ -93,6 +100,12 @@ int pingpong_server_receive(int fd, struct pingpong_dest *theirs, int timeout_ms
 int pingpong_server_reply(int fd, const struct pingpong_dest *mine, int timeout_ms,
 			  const char **step)
 {
+	return pingpong_server_reply_idle(fd, mine, timeout_ms, step, NULL, NULL);
+}
+
+int pingpong_server_reply_idle(int fd, const struct pingpong_dest *mine, int timeout_ms,
+			       const char **step, int (*idle)(void *), void *arg)
+{
 	char out[PINGPONG_DEST_LEN], in[PINGPONG_DONE_LEN];
 	int rc;
 
@@ -102,7 +115,7 @@ int pingpong_server_reply(int fd, const struct pingpong_dest *mine, int timeout_
 	rc = oob_write_all(fd, out, sizeof(out), timeout_ms);
 	if (rc < 0)
 		return fail(step, "sending our record", rc);
-	rc = oob_read_exact(fd, in, sizeof(in), timeout_ms);
+	rc = oob_read_exact_idle(fd, in, sizeof(in), timeout_ms, idle, arg);
 	if (rc < 0)
 		return fail(step, "reading done", rc);
 	if (memcmp(in, PINGPONG_DONE, PINGPONG_DONE_LEN) != 0)

@@ -313,8 +313,9 @@ int perf_side_step(struct perf_side *s)
 			s->rcnt++;
 			moved = true;
 		}
-		/* The client starts; each side answers once it saw the peer's write. */
-		if (s->scnt < p->iters && (s->client ? s->scnt == s->rcnt : s->scnt < s->rcnt) &&
+		/* perftest's server writes first (rxe captures); each side answers once it saw
+		 * the peer's write. */
+		if (s->scnt < p->iters && (s->client ? s->scnt < s->rcnt : s->scnt == s->rcnt) &&
 		    s->scnt - s->ccnt < p->tx_depth) {
 			send_half(s)[p->size - 1] = (uint8_t)(s->scnt + 1);
 			if (post_one(s, true) < 0)
