@@ -210,8 +210,10 @@ rte_pmd_irdma_poll_cq(struct rte_pmd_irdma_cq *pub, struct rte_pmd_irdma_wc *wc,
 	uint16_t n = 0;
 	bool empty;
 
-	if (unlikely(cq == NULL || (wc == NULL && nb != 0)))
+	if (unlikely(cq == NULL || (wc == NULL && nb != 0))) {
+		IRDMA_DP_LOG(cq, ERR, "%s is NULL", cq == NULL ? "cq" : "wc");
 		return -EINVAL;
+	}
 	if (cq->progress != NULL)
 		cq->progress(cq->hw, IRDMA_INLINE_BUDGET);
 

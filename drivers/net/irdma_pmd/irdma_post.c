@@ -154,8 +154,11 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 			     qp->pub.qp_num, wr->wr_id, wr->num_sge, qp->uk.max_sq_frag_cnt);
 		return -EINVAL;
 	}
-	if (unlikely(wr->num_sge != 0 && wr->sg_list == NULL))
+	if (unlikely(wr->num_sge != 0 && wr->sg_list == NULL)) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": %u SGEs but no SGE list", dn,
+			     qp->pub.qp_num, wr->wr_id, wr->num_sge);
 		return -EINVAL;
+	}
 	if (!inl) {
 		bad = check_lkeys(qp->keys, qp->n_keys, qp->pd_id, wr->sg_list, wr->num_sge);
 		if (unlikely(bad)) {
@@ -343,6 +346,7 @@ rte_pmd_irdma_post_send(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	int ret = 0;
 
 	if (unlikely(qp == NULL || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(tx, ERR, "%s is NULL", qp == NULL ? "qp" : "wr");
 		ret = -EINVAL;
 		i = 0;
 		goto out;
@@ -384,6 +388,32 @@ out:
 	return i;
 }
 
+/*
+ * Checks shared by QP and SRQ receives: SGE count and list, lkeys of the queue's PD. `kind` is
+ * "qp" or "srq", `limit_of` "QP" or "SRQ" (for the log line). Returns 0, -EINVAL or -EPERM.
+ */
+static __rte_always_inline int
+recv_wr_check(const char *dn, const char *kind, const char *limit_of, uint32_t id, uint16_t i,
+	      const struct rte_pmd_irdma_recv_wr *wr, uint32_t max_sge,
+	      const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id)
+{
+	int bad;
+
+	if (unlikely(wr->num_sge > max_sge || (wr->num_sge != 0 && wr->sg_list == NULL))) {
+		IRDMA_DP_LOG(rx, ERR, "%s %s %u: receive WR %u has %u SGEs%s, the %s allows %u", dn,
+			     kind, id, i, wr->num_sge, wr->sg_list == NULL ? " and no list" : "",
+			     limit_of, max_sge);
+		return -EINVAL;
+	}
+	bad = check_lkeys(keys, n_keys, pd_id, wr->sg_list, wr->num_sge);
+	if (unlikely(bad)) {
+		IRDMA_DP_LOG(rx, ERR, "%s %s %u: receive WR %u SGE %d: lkey 0x%x belongs to another "
+			     "PD", dn, kind, id, i, bad - 1, wr->sg_list[bad - 1].lkey);
+		return -EPERM;
+	}
+	return 0;
+}
+
 uint16_t
 rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma_recv_wr *wr,
 			uint16_t nb_wr, int *err)
@@ -391,9 +421,10 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	struct irdma_pmd_qp *qp = IRDMA_PRIV(irdma_pmd_qp, pub);
 	struct irdma_post_rq_info info;
 	uint16_t i = 0;
-	int ret = 0, bad;
+	int ret = 0;
 
 	if (unlikely(qp == NULL || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(rx, ERR, "%s is NULL", qp == NULL ? "qp" : "wr");
 		ret = -EINVAL;
 		goto out;
 	}
@@ -406,22 +437,10 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 		goto out;
 	}
 	for (; i < nb_wr; i++) {
-		if (unlikely(wr[i].num_sge > qp->uk.max_rq_frag_cnt ||
-			     (wr[i].num_sge != 0 && wr[i].sg_list == NULL))) {
-			IRDMA_DP_LOG(rx, ERR, "%s qp %u: receive WR %u has %u SGEs, the QP allows %u",
-				     pub->dev->name, pub->qp_num, i, wr[i].num_sge,
-				     qp->uk.max_rq_frag_cnt);
-			ret = -EINVAL;
+		ret = recv_wr_check(pub->dev->name, "qp", "QP", pub->qp_num, i, &wr[i],
+				    qp->uk.max_rq_frag_cnt, qp->keys, qp->n_keys, qp->pd_id);
+		if (unlikely(ret < 0))
 			break;
-		}
-		bad = check_lkeys(qp->keys, qp->n_keys, qp->pd_id, wr[i].sg_list, wr[i].num_sge);
-		if (unlikely(bad)) {
-			IRDMA_DP_LOG(rx, ERR, "%s qp %u: receive WR %u SGE %d: lkey 0x%x belongs to "
-				     "another PD", pub->dev->name, pub->qp_num, i, bad - 1,
-				     wr[i].sg_list[bad - 1].lkey);
-			ret = -EPERM;
-			break;
-		}
 		info.wr_id = wr[i].wr_id;
 		info.sg_list = SGES(wr[i].sg_list);
 		info.num_sges = wr[i].num_sge;
@@ -452,30 +471,19 @@ rte_pmd_irdma_srq_post_recv(struct rte_pmd_irdma_srq *pub, const struct rte_pmd_
 	struct irdma_post_rq_info info;
 	const struct rte_pmd_irdma_dev *dev;
 	uint16_t i = 0;
-	int ret = 0, bad;
+	int ret = 0;
 
 	if (unlikely(srq == NULL || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(rx, ERR, "%s is NULL", srq == NULL ? "srq" : "wr");
 		ret = -EINVAL;
 		goto out;
 	}
 	dev = pub->pd->dev;
 	for (; i < nb_wr; i++) {
-		if (unlikely(wr[i].num_sge > srq->uk.max_srq_frag_cnt ||
-			     (wr[i].num_sge != 0 && wr[i].sg_list == NULL))) {
-			IRDMA_DP_LOG(rx, ERR, "%s srq %u: receive WR %u has %u SGEs, the SRQ allows %u",
-				     dev->name, pub->handle, i, wr[i].num_sge,
-				     srq->uk.max_srq_frag_cnt);
-			ret = -EINVAL;
+		ret = recv_wr_check(dev->name, "srq", "SRQ", pub->handle, i, &wr[i],
+				    srq->uk.max_srq_frag_cnt, dev->keys, dev->n_keys, srq->pd_id);
+		if (unlikely(ret < 0))
 			break;
-		}
-		bad = check_lkeys(dev->keys, dev->n_keys, srq->pd_id, wr[i].sg_list, wr[i].num_sge);
-		if (unlikely(bad)) {
-			IRDMA_DP_LOG(rx, ERR, "%s srq %u: receive WR %u SGE %d: lkey 0x%x belongs to "
-				     "another PD", dev->name, pub->handle, i, bad - 1,
-				     wr[i].sg_list[bad - 1].lkey);
-			ret = -EPERM;
-			break;
-		}
 		info.wr_id = wr[i].wr_id;
 		info.sg_list = SGES(wr[i].sg_list);
 		info.num_sges = wr[i].num_sge;
