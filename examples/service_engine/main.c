@@ -86,7 +86,7 @@ static int endpoint_open(struct endpoint *e, const char *devargs, uint32_t psn)
 
 	e->dev = rte_pmd_irdma_dev_create(devargs);
 	if (e->dev == NULL)
-		return fail("device '%s': %s (the PMD log says why)", devargs, rte_strerror(rte_errno));
+		return fail("device '%s': %s", devargs, rte_strerror(rte_errno));
 	rte_pmd_irdma_dev_info(e->dev, &e->info);
 	/* GID 0 is the MAC's link-local GID; with ip= GID 1 is the IPv4-mapped address. */
 	e->gid_index = rte_pmd_irdma_query_gid(e->dev, 1, &e->gid) == 0 ? 1 : 0;
