@@ -232,6 +232,7 @@ static int parse_args(int argc, char **argv, const char **dev0, const char **dev
 	int c;
 
 	optind = 1;
+	opterr = 0; /* our own one-line message instead of getopt's */
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == '0' || c == '1') {
 			*(c == '0' ? dev0 : dev1) = optarg;
@@ -242,8 +243,8 @@ static int parse_args(int argc, char **argv, const char **dev0, const char **dev
 				return fail("--size: expected 1..%u bytes, got '%s'", MAX_SIZE, optarg);
 			size = (size_t)v;
 		} else {
-			return fail("usage: %s <EAL args> -- [--dev0 DEVARGS] [--dev1 DEVARGS] "
-				    "[--size BYTES]", argv[0]);
+			return fail("bad option '%s'; usage: %s <EAL args> -- [--dev0 DEVARGS] "
+				    "[--dev1 DEVARGS] [--size BYTES]", argv[optind - 1], "rdma_write_poll");
 		}
 	}
 	return optind < argc ? fail("unexpected argument '%s'", argv[optind]) : 0;

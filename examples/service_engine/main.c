@@ -279,6 +279,7 @@ static int parse_args(int argc, char **argv, const char **dev0, const char **dev
 	int c;
 
 	optind = 1;
+	opterr = 0; /* our own one-line message instead of getopt's */
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == '0' || c == '1') {
 			*(c == '0' ? dev0 : dev1) = optarg;
@@ -289,8 +290,8 @@ static int parse_args(int argc, char **argv, const char **dev0, const char **dev
 				return fail("--size: expected 1..%u bytes, got '%s'", MAX_SIZE, optarg);
 			size = (size_t)v;
 		} else {
-			return fail("usage: %s <EAL args> -- [--dev0 DEVARGS] [--dev1 DEVARGS] "
-				    "[--size BYTES]", argv[0]);
+			return fail("bad option '%s'; usage: %s <EAL args> -- [--dev0 DEVARGS] "
+				    "[--dev1 DEVARGS] [--size BYTES]", argv[optind - 1], "service_engine");
 		}
 	}
 	return optind < argc ? fail("unexpected argument '%s'", argv[optind]) : 0;
@@ -303,7 +304,7 @@ int main(int argc, char **argv)
 	unsigned int slcore = RTE_MAX_LCORE, rlcore = RTE_MAX_LCORE, lcore;
 	struct rte_pmd_irdma_recv_wr rwr = { .wr_id = 2, .sg_list = NULL, .num_sge = 0 };
 	uint32_t list[RTE_MAX_LCORE];
-	int ret, started = 0;
+	int ret;
 	size_t i;
 
 	ret = rte_eal_init(argc, argv);
@@ -345,7 +346,6 @@ int main(int argc, char **argv)
 	    endpoint_connect(&ep[0], &ep[1]) < 0 || endpoint_connect(&ep[1], &ep[0]) < 0 ||
 	    engines_start(slcore) < 0)
 		goto stop;
-	started = 1;
 	for (i = 0; i < size; i++)
 		ep[0].buf[i] = (uint8_t)(i * 31 + 7);
 	/* The immediate consumes a receive WQE: post it before the write can arrive. */
@@ -367,8 +367,9 @@ int main(int argc, char **argv)
 		       rlcore < RTE_MAX_LCORE ? rlcore : rte_lcore_id());
 stop:
 	/* Stop the services, then the service lcore, before tearing the devices down. */
-	for (i = 0; started && i < 2; i++)
-		rte_service_runstate_set(ep[i].info.service_id, 0);
+	for (i = 0; i < 2; i++)
+		if (ep[i].dev != NULL && ep[i].info.engine == RTE_PMD_IRDMA_ENGINE_SERVICE)
+			rte_service_runstate_set(ep[i].info.service_id, 0);
 	if (slcore < RTE_MAX_LCORE && rte_service_lcore_stop(slcore) == 0)
 		rte_eal_wait_lcore(slcore);
 out:

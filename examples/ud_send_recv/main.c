@@ -286,15 +286,18 @@ int main(int argc, char **argv)
 	argc -= ret;
 	argv += ret;
 	optind = 1;
+	opterr = 0; /* our own one-line message instead of getopt's */
 	while ((c = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		if (c == '0' || c == '1')
 			dev[c - '0'] = optarg;
 		else if (c == 's')
 			srq = 1;
 		else
-			fail("usage: ud_send_recv <EAL args> -- [--dev0 DEVARGS] [--dev1 DEVARGS] "
-			     "[--srq]");
+			fail("bad option '%s'; usage: ud_send_recv <EAL args> -- [--dev0 DEVARGS] "
+			     "[--dev1 DEVARGS] [--srq]", argv[optind - 1]);
 	}
+	if (optind < argc)
+		fail("unexpected argument '%s'", argv[optind]);
 	worker = rte_get_next_lcore(-1, 1, 0);
 	if (has_failed() || (worker >= RTE_MAX_LCORE &&
 			     fail("needs two lcores, the main one and a worker (EAL -l 0-1)")))
