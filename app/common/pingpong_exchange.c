@@ -51,6 +51,38 @@ static int fail(const char **step, const char *name, int rc)
 	return rc;
 }
 
+/* Encode and send our record. */
+static int send_record(int fd, const struct pingpong_dest *mine, int timeout_ms, const char **step)
+{
+	char out[PINGPONG_DEST_LEN];
+	int rc;
+
+	rc = pingpong_dest_encode(mine, out);
+	if (rc < 0)
+		return fail(step, "local record", rc);
+	rc = oob_write_all(fd, out, sizeof(out), timeout_ms);
+	if (rc < 0)
+		return fail(step, "sending our record", rc);
+	return 0;
+}
+
+/* Read and parse the peer's record, calling idle(arg) while waiting; the step names say
+ * whose ("the server's record", ...). */
+static int read_record(int fd, struct pingpong_dest *theirs, int timeout_ms, const char *reading,
+		       const char *parsing, const char **step, int (*idle)(void *), void *arg)
+{
+	char in[PINGPONG_DEST_LEN];
+	int rc;
+
+	rc = oob_read_exact_idle(fd, in, sizeof(in), timeout_ms, idle, arg);
+	if (rc < 0)
+		return fail(step, reading, rc);
+	rc = pingpong_dest_decode(in, sizeof(in), theirs);
+	if (rc < 0)
+		return fail(step, parsing, rc);
+	return 0;
+}
+
 int pingpong_client_exchange(int fd, const struct pingpong_dest *mine,
 			     struct pingpong_dest *theirs, int timeout_ms, const char **step)
 {
@@ -61,21 +93,14 @@ int pingpong_client_exchange_idle(int fd, const struct pingpong_dest *mine,
 				  struct pingpong_dest *theirs, int timeout_ms, const char **step,
 				  int (*idle)(void *), void *arg)
 {
-	char out[PINGPONG_DEST_LEN], in[PINGPONG_DEST_LEN];
 	int rc;
 
-	rc = pingpong_dest_encode(mine, out);
+	rc = send_record(fd, mine, timeout_ms, step);
+	if (rc == 0)
+		rc = read_record(fd, theirs, timeout_ms, "reading the server's record",
+				 "parsing the server's record", step, idle, arg);
 	if (rc < 0)
-		return fail(step, "local record", rc);
-	rc = oob_write_all(fd, out, sizeof(out), timeout_ms);
-	if (rc < 0)
-		return fail(step, "sending our record", rc);
-	rc = oob_read_exact_idle(fd, in, sizeof(in), timeout_ms, idle, arg);
-	if (rc < 0)
-		return fail(step, "reading the server's record", rc);
-	rc = pingpong_dest_decode(in, sizeof(in), theirs);
-	if (rc < 0)
-		return fail(step, "parsing the server's record", rc);
+		return rc;
 	rc = oob_write_all(fd, PINGPONG_DONE, PINGPONG_DONE_LEN, timeout_ms);
 	if (rc < 0)
 		return fail(step, "sending done", rc);
@@ -85,16 +110,8 @@ int pingpong_client_exchange_idle(int fd, const struct pingpong_dest *mine,
 int pingpong_server_receive(int fd, struct pingpong_dest *theirs, int timeout_ms,
 			    const char **step)
 {
-	char in[PINGPONG_DEST_LEN];
-	int rc;
-
-	rc = oob_read_exact(fd, in, sizeof(in), timeout_ms);
-	if (rc < 0)
-		return fail(step, "reading the client's record", rc);
-	rc = pingpong_dest_decode(in, sizeof(in), theirs);
-	if (rc < 0)
-		return fail(step, "parsing the client's record", rc);
-	return 0;
+	return read_record(fd, theirs, timeout_ms, "reading the client's record",
+			   "parsing the client's record", step, NULL, NULL);
 }
 
 int pingpong_server_reply(int fd, const struct pingpong_dest *mine, int timeout_ms,
@@ -106,15 +123,12 @@ int pingpong_server_reply(int fd, const struct pingpong_dest *mine, int timeout_
 int pingpong_server_reply_idle(int fd, const struct pingpong_dest *mine, int timeout_ms,
 			       const char **step, int (*idle)(void *), void *arg)
 {
-	char out[PINGPONG_DEST_LEN], in[PINGPONG_DONE_LEN];
+	char in[PINGPONG_DONE_LEN];
 	int rc;
 
-	rc = pingpong_dest_encode(mine, out);
+	rc = send_record(fd, mine, timeout_ms, step);
 	if (rc < 0)
-		return fail(step, "local record", rc);
-	rc = oob_write_all(fd, out, sizeof(out), timeout_ms);
-	if (rc < 0)
-		return fail(step, "sending our record", rc);
+		return rc;
 	rc = oob_read_exact_idle(fd, in, sizeof(in), timeout_ms, idle, arg);
 	if (rc < 0)
 		return fail(step, "reading done", rc);

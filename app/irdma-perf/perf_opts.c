@@ -2,10 +2,11 @@
 /* irdma-perf's command line: perftest's options where they apply, with clear errors. */
 #include "perf_opts.h"
 
+#include "cli_opts.h"
+
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -102,46 +103,12 @@ void perf_opts_usage(const char *prog)
 	       prog);
 }
 
-static int errf(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int errf(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-static int parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
-{
-	char *end;
-	unsigned long long x;
-
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	x = strtoull(s, &end, 0);
-	if (errno || *end || x < min || x > max)
-		return -1;
-	*v = x;
-	return 0;
-}
-
 enum opt_id {
 	O_SIZE, O_ITERS, O_ALLSIZES, O_MTU, O_PORT, O_GID, O_FREQ, O_TX, O_RX, O_INLINE, O_ATOMIC,
 	O_DEV, O_IBPORT, O_CONN, O_QP, O_GBITS, O_DEVARGS, O_LOOP, O_ALL, O_TEST, O_TIMEOUT, O_HELP,
 };
 
-struct opt_def {
-	char shortname;
-	const char *longname;
-	bool has_arg;
-	enum opt_id id;
-};
-
-static const struct opt_def defs[] = {
+static const struct cli_opt defs[] = {
 	{ 's', "size", true, O_SIZE },       { 'n', "iters", true, O_ITERS },
 	{ 'a', "all-sizes", false, O_ALLSIZES },
 	{ 'm', "mtu", true, O_MTU },         { 'p', "port", true, O_PORT },
@@ -157,42 +124,22 @@ static const struct opt_def defs[] = {
 	{ 0, "timeout", true, O_TIMEOUT },   { 'h', "help", false, O_HELP },
 };
 
-static const struct opt_def *find_short(char c)
-{
-	unsigned int i;
-
-	for (i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
-		if (defs[i].shortname == c)
-			return &defs[i];
-	return NULL;
-}
-
-static const struct opt_def *find_long(const char *name, size_t len)
-{
-	unsigned int i;
-
-	for (i = 0; i < sizeof(defs) / sizeof(defs[0]); i++)
-		if (strlen(defs[i].longname) == len && strncmp(defs[i].longname, name, len) == 0)
-			return &defs[i];
-	return NULL;
-}
-
-static int apply(struct perf_opts *o, const struct opt_def *d, const char *optname,
+static int apply(struct perf_opts *o, const struct cli_opt *d, const char *optname,
 		 const char *val, char *err, size_t errlen)
 {
 	uint64_t v;
 
 	switch (d->id) {
 	case O_SIZE:
-		if (parse_u64(val, 0, PERF_MAX_SIZE, &v))
-			return errf(err, errlen, "%s: size '%s' is not a number of bytes 0..%u",
+		if (cli_parse_u64(val, 0, PERF_MAX_SIZE, &v))
+			return cli_errf(err, errlen, "%s: size '%s' is not a number of bytes 0..%u",
 				    optname, val, PERF_MAX_SIZE);
 		o->size = (uint32_t)v;
 		o->size_set = true;
 		break;
 	case O_ITERS:
-		if (parse_u64(val, 1, UINT32_MAX, &v))
-			return errf(err, errlen, "%s: iterations '%s' is not a number 1..%u",
+		if (cli_parse_u64(val, 1, UINT32_MAX, &v))
+			return cli_errf(err, errlen, "%s: iterations '%s' is not a number 1..%u",
 				    optname, val, UINT32_MAX);
 		o->iters = v;
 		o->iters_set = true;
@@ -201,38 +148,38 @@ static int apply(struct perf_opts *o, const struct opt_def *d, const char *optna
 		o->all_sizes = true;
 		break;
 	case O_MTU:
-		if (parse_u64(val, 256, 4096, &v) || (v & (v - 1)))
-			return errf(err, errlen, "%s: MTU '%s' is not one of 256 512 1024 2048 4096",
+		if (cli_parse_u64(val, 256, 4096, &v) || (v & (v - 1)))
+			return cli_errf(err, errlen, "%s: MTU '%s' is not one of 256 512 1024 2048 4096",
 				    optname, val);
 		o->mtu = (uint32_t)v;
 		break;
 	case O_PORT:
-		if (parse_u64(val, 1, 65535, &v))
-			return errf(err, errlen, "%s: TCP port '%s' is not 1..65535", optname, val);
+		if (cli_parse_u64(val, 1, 65535, &v))
+			return cli_errf(err, errlen, "%s: TCP port '%s' is not 1..65535", optname, val);
 		o->tcp_port = (uint16_t)v;
 		break;
 	case O_GID:
-		if (parse_u64(val, 0, 255, &v))
-			return errf(err, errlen, "%s: GID index '%s' is not 0..255", optname, val);
+		if (cli_parse_u64(val, 0, 255, &v))
+			return cli_errf(err, errlen, "%s: GID index '%s' is not 0..255", optname, val);
 		o->gid_index = (int)v;
 		break;
 	case O_FREQ:
 		o->cpu_freq_ok = true;
 		break;
 	case O_TX:
-		if (parse_u64(val, 1, 32768, &v))
-			return errf(err, errlen, "%s: TX depth '%s' is not 1..32768", optname, val);
+		if (cli_parse_u64(val, 1, 32768, &v))
+			return cli_errf(err, errlen, "%s: TX depth '%s' is not 1..32768", optname, val);
 		o->tx_depth = (uint32_t)v;
 		o->tx_depth_set = true;
 		break;
 	case O_RX:
-		if (parse_u64(val, 1, 32768, &v))
-			return errf(err, errlen, "%s: RX depth '%s' is not 1..32768", optname, val);
+		if (cli_parse_u64(val, 1, 32768, &v))
+			return cli_errf(err, errlen, "%s: RX depth '%s' is not 1..32768", optname, val);
 		o->rx_depth = (uint32_t)v;
 		break;
 	case O_INLINE:
-		if (parse_u64(val, 0, 4096, &v))
-			return errf(err, errlen, "%s: inline size '%s' is not 0..4096", optname, val);
+		if (cli_parse_u64(val, 0, 4096, &v))
+			return cli_errf(err, errlen, "%s: inline size '%s' is not 0..4096", optname, val);
 		o->inline_size = (uint32_t)v;
 		o->inline_set = true;
 		break;
@@ -242,26 +189,26 @@ static int apply(struct perf_opts *o, const struct opt_def *d, const char *optna
 		else if (strcmp(val, "CMP_AND_SWAP") == 0)
 			o->atomic = PERF_CMP_AND_SWAP;
 		else
-			return errf(err, errlen,
+			return cli_errf(err, errlen,
 				    "%s: atomic type '%s' is not FETCH_AND_ADD or CMP_AND_SWAP",
 				    optname, val);
 		break;
 	case O_DEV:
 		break; /* perftest's device name: ours comes from --devargs */
 	case O_IBPORT:
-		if (parse_u64(val, 1, 1, &v))
-			return errf(err, errlen, "%s: the device has one port (1), not '%s'",
+		if (cli_parse_u64(val, 1, 1, &v))
+			return cli_errf(err, errlen, "%s: the device has one port (1), not '%s'",
 				    optname, val);
 		o->ib_port = 1;
 		break;
 	case O_CONN:
 		if (strcmp(val, "RC") != 0)
-			return errf(err, errlen, "%s: connection type '%s' is not supported (RC only)",
+			return cli_errf(err, errlen, "%s: connection type '%s' is not supported (RC only)",
 				    optname, val);
 		break;
 	case O_QP:
-		if (parse_u64(val, 1, 1, &v))
-			return errf(err, errlen, "%s: only one QP per test is supported, not '%s'",
+		if (cli_parse_u64(val, 1, 1, &v))
+			return cli_errf(err, errlen, "%s: only one QP per test is supported, not '%s'",
 				    optname, val);
 		break;
 	case O_GBITS:
@@ -269,10 +216,10 @@ static int apply(struct perf_opts *o, const struct opt_def *d, const char *optna
 		break;
 	case O_DEVARGS:
 		if (o->n_devargs == PERF_MAX_DEVARGS)
-			return errf(err, errlen, "%s: given more than %d times", optname,
+			return cli_errf(err, errlen, "%s: given more than %d times", optname,
 				    PERF_MAX_DEVARGS);
 		if (!*val)
-			return errf(err, errlen, "%s: empty device string", optname);
+			return cli_errf(err, errlen, "%s: empty device string", optname);
 		o->devargs[o->n_devargs++] = val;
 		break;
 	case O_LOOP:
@@ -284,13 +231,13 @@ static int apply(struct perf_opts *o, const struct opt_def *d, const char *optna
 	case O_TEST:
 		o->mode = perf_mode_from_name(val);
 		if (o->mode == PERF_MODE_NONE)
-			return errf(err, errlen,
+			return cli_errf(err, errlen,
 				    "%s: unknown test '%s' (write_lat read_lat send_lat atomic_lat "
 				    "write_bw read_bw send_bw)", optname, val);
 		break;
 	case O_TIMEOUT:
-		if (parse_u64(val, 1, 3600, &v))
-			return errf(err, errlen, "%s: timeout '%s' is not 1..3600 seconds", optname,
+		if (cli_parse_u64(val, 1, 3600, &v))
+			return cli_errf(err, errlen, "%s: timeout '%s' is not 1..3600 seconds", optname,
 				    val);
 		o->timeout_s = (unsigned int)v;
 		break;
@@ -314,52 +261,28 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	err[0] = '\0';
 
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		const struct opt_def *d;
-		char optname[40];
+		struct cli_arg arg;
 
-		if (a[0] != '-' || a[1] == '\0') {
+		rc = cli_next(defs, sizeof(defs) / sizeof(defs[0]), argc, argv, &i, &arg, err, errlen);
+		if (rc)
+			return rc;
+		if (!arg.opt) {
 			if (o->server_host)
-				return errf(err, errlen, "unexpected argument '%s' (server host is '%s')",
-					    a, o->server_host);
-			o->server_host = a;
+				return cli_errf(err, errlen, "unexpected argument '%s' (server host is '%s')",
+						arg.val, o->server_host);
+			o->server_host = arg.val;
 			continue;
 		}
-		if (a[1] == '-') {
-			const char *eq = strchr(a + 2, '=');
-			size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
-
-			d = find_long(a + 2, len);
-			snprintf(optname, sizeof(optname), "--%.*s", (int)len, a + 2);
-			if (!d)
-				return errf(err, errlen, "unknown option '%s' (see --help)", optname);
-			if (eq && !d->has_arg)
-				return errf(err, errlen, "%s takes no value", optname);
-			val = eq ? eq + 1 : NULL;
-		} else {
-			d = find_short(a[1]);
-			snprintf(optname, sizeof(optname), "-%c", a[1]);
-			if (!d)
-				return errf(err, errlen, "unknown option '%s' (see --help)", optname);
-			if (a[2] && !d->has_arg)
-				return errf(err, errlen, "%s takes no value (got '%s')", optname, a);
-			val = a[2] ? a + 2 : NULL;
-		}
-		if (d->has_arg && !val) {
-			if (i + 1 >= argc)
-				return errf(err, errlen, "%s needs a value", optname);
-			val = argv[++i];
-		}
-		rc = apply(o, d, optname, val, err, errlen);
+		rc = apply(o, arg.opt, arg.name, arg.val, err, errlen);
 		if (rc)
 			return rc;
 	}
 
 	/* Cross-option rules. */
 	if (o->all_tests && o->mode != PERF_MODE_NONE && perf_mode_from_name(prog) != o->mode)
-		return errf(err, errlen, "--all and --test %s are exclusive", perf_mode_name(o->mode));
+		return cli_errf(err, errlen, "--all and --test %s are exclusive", perf_mode_name(o->mode));
 	if (o->all_tests && o->server_host)
-		return errf(err, errlen, "--all runs in one process (--loop); it takes no server host");
+		return cli_errf(err, errlen, "--all runs in one process (--loop); it takes no server host");
 	if (o->all_tests) {
 		o->mode = PERF_MODE_NONE;
 		o->loop = true;
@@ -371,22 +294,22 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	if (!o->server_host && o->n_devargs == 0)
 		o->loop = true;
 	if (o->loop && o->server_host)
-		return errf(err, errlen, "--loop runs both sides here; it takes no server host ('%s')",
+		return cli_errf(err, errlen, "--loop runs both sides here; it takes no server host ('%s')",
 			    o->server_host);
 	if (!o->loop && o->n_devargs > 1)
-		return errf(err, errlen, "--devargs twice only makes sense with --loop");
+		return cli_errf(err, errlen, "--devargs twice only makes sense with --loop");
 	if (!o->loop && o->n_devargs == 0)
-		return errf(err, errlen, "client/server mode needs --devargs "
+		return cli_errf(err, errlen, "client/server mode needs --devargs "
 				     "soft,port=<ethdev>,ip=<address> (or use --loop)");
 	if (o->mode == PERF_ATOMIC_LAT && o->size_set && o->size != 8)
-		return errf(err, errlen, "-s: atomic operations are 8 bytes, not %u", o->size);
+		return cli_errf(err, errlen, "-s: atomic operations are 8 bytes, not %u", o->size);
 	if (o->size_set && o->all_sizes)
-		return errf(err, errlen, "-s and -a are exclusive");
+		return cli_errf(err, errlen, "-s and -a are exclusive");
 	if (o->mode == PERF_WRITE_LAT && o->size_set && o->size == 0)
-		return errf(err, errlen, "-s: write_lat needs at least 1 byte (the peer polls the "
+		return cli_errf(err, errlen, "-s: write_lat needs at least 1 byte (the peer polls the "
 				     "last byte)");
 	if (o->iters_set && o->iters < 5 && (o->all_tests || perf_mode_is_lat(o->mode)))
-		return errf(err, errlen, "-n: latency tests need at least 5 iterations "
+		return cli_errf(err, errlen, "-n: latency tests need at least 5 iterations "
 				     "(the 2 largest samples are trimmed), not %" PRIu64, o->iters);
 	return 0;
 }

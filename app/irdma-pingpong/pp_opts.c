@@ -2,8 +2,9 @@
 /* irdma-pingpong's command line, with ibv_*_pingpong's options and defaults. */
 #include "pp_opts.h"
 
+#include "cli_opts.h"
+
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,40 +28,10 @@ void pp_opts_usage(const char *prog, bool ud)
 	       prog, ud ? "UD" : "RC", ud ? "ud" : "rc");
 }
 
-static int errf(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
-static int errf(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
-
-static int num(const char *s, unsigned long min, unsigned long max, unsigned long *v)
-{
-	char *end;
-
-	if (!s || !*s || *s == '-')
-		return -1;
-	errno = 0;
-	*v = strtoul(s, &end, 0);
-	return errno || *end || *v < min || *v > max ? -1 : 0;
-}
-
 /* Long-only options get ids above the character range. */
 enum { O_DEVARGS = 256, O_UD, O_RC, O_TIMEOUT };
 
-struct def {
-	char s;
-	const char *l;
-	bool arg;
-	int id;
-};
-
-static const struct def defs[] = {
+static const struct cli_opt defs[] = {
 	{ 'p', "port", true, 'p' },      { 's', "size", true, 's' },
 	{ 'm', "mtu", true, 'm' },       { 'r', "rx-depth", true, 'r' },
 	{ 'n', "iters", true, 'n' },     { 'g', "gid-idx", true, 'g' },
@@ -75,7 +46,7 @@ int pp_opts_parse(struct pp_opts *o, const char *prog, int argc, char **argv, ch
 		  size_t errlen)
 {
 	const char *base = strrchr(prog, '/');
-	unsigned long v;
+	uint64_t v;
 	int i;
 
 	base = base ? base + 1 : prog;
@@ -89,76 +60,54 @@ int pp_opts_parse(struct pp_opts *o, const char *prog, int argc, char **argv, ch
 	err[0] = '\0';
 
 	for (i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		const struct def *d = NULL;
-		char name[32];
-		unsigned int k;
+		struct cli_arg arg;
+		const char *name, *val;
+		int rc;
 
-		if (a[0] != '-' || !a[1]) {
+		rc = cli_next(defs, sizeof(defs) / sizeof(defs[0]), argc, argv, &i, &arg, err, errlen);
+		if (rc)
+			return rc;
+		if (!arg.opt) {
 			if (o->server_host)
-				return errf(err, errlen, "unexpected argument '%s' (server host is '%s')",
-					    a, o->server_host);
-			o->server_host = a;
+				return cli_errf(err, errlen, "unexpected argument '%s' (server host is '%s')",
+						arg.val, o->server_host);
+			o->server_host = arg.val;
 			continue;
 		}
-		for (k = 0; k < sizeof(defs) / sizeof(defs[0]); k++) {
-			if (a[1] == '-') {
-				size_t len = strcspn(a + 2, "=");
-
-				if (strlen(defs[k].l) == len && !strncmp(defs[k].l, a + 2, len)) {
-					d = &defs[k];
-					val = a[2 + len] == '=' ? a + 3 + len : NULL;
-					snprintf(name, sizeof(name), "--%s", d->l);
-				}
-			} else if (defs[k].s == a[1]) {
-				d = &defs[k];
-				val = a[2] ? a + 2 : NULL;
-				snprintf(name, sizeof(name), "-%c", d->s);
-			}
-			if (d)
-				break;
-		}
-		if (!d)
-			return errf(err, errlen, "unknown option '%s' (see --help)", a);
-		if (!d->arg && val)
-			return errf(err, errlen, "%s takes no value", name);
-		if (d->arg && !val) {
-			if (++i >= argc)
-				return errf(err, errlen, "%s needs a value", name);
-			val = argv[i];
-		}
-		switch (d->id) {
+		name = arg.name;
+		val = arg.val;
+		switch (arg.opt->id) {
 		case 'p':
-			if (num(val, 1, 65535, &v))
-				return errf(err, errlen, "%s: TCP port '%s' is not 1..65535", name, val);
+			if (cli_parse_u64(val, 1, 65535, &v))
+				return cli_errf(err, errlen, "%s: TCP port '%s' is not 1..65535", name, val);
 			o->tcp_port = (uint16_t)v;
 			break;
 		case 's':
-			if (num(val, 1, 1u << 30, &v))
-				return errf(err, errlen, "%s: size '%s' is not a number of bytes 1..2^30",
+			if (cli_parse_u64(val, 1, 1u << 30, &v))
+				return cli_errf(err, errlen, "%s: size '%s' is not a number of bytes 1..2^30",
 					    name, val);
 			o->size = (uint32_t)v;
 			o->size_set = true;
 			break;
 		case 'm':
-			if (num(val, 256, 4096, &v) || (v & (v - 1)))
-				return errf(err, errlen, "%s: MTU '%s' is not one of 256 512 1024 2048 4096",
+			if (cli_parse_u64(val, 256, 4096, &v) || (v & (v - 1)))
+				return cli_errf(err, errlen, "%s: MTU '%s' is not one of 256 512 1024 2048 4096",
 					    name, val);
 			o->mtu = (uint32_t)v;
 			break;
 		case 'r':
-			if (num(val, 1, 32768, &v))
-				return errf(err, errlen, "%s: rx depth '%s' is not 1..32768", name, val);
+			if (cli_parse_u64(val, 1, 32768, &v))
+				return cli_errf(err, errlen, "%s: rx depth '%s' is not 1..32768", name, val);
 			o->rx_depth = (uint32_t)v;
 			break;
 		case 'n':
-			if (num(val, 1, 1u << 31, &v))
-				return errf(err, errlen, "%s: iterations '%s' is not 1..2^31", name, val);
+			if (cli_parse_u64(val, 1, 1u << 31, &v))
+				return cli_errf(err, errlen, "%s: iterations '%s' is not 1..2^31", name, val);
 			o->iters = (uint32_t)v;
 			break;
 		case 'g':
-			if (num(val, 0, 255, &v))
-				return errf(err, errlen, "%s: GID index '%s' is not 0..255", name, val);
+			if (cli_parse_u64(val, 0, 255, &v))
+				return cli_errf(err, errlen, "%s: GID index '%s' is not 0..255", name, val);
 			o->gid_index = (int)v;
 			break;
 		case 'e':
@@ -167,13 +116,13 @@ int pp_opts_parse(struct pp_opts *o, const char *prog, int argc, char **argv, ch
 		case 'd':
 			break;
 		case 'i':
-			if (num(val, 1, 1, &v))
-				return errf(err, errlen, "%s: the device has one port (1), not '%s'",
+			if (cli_parse_u64(val, 1, 1, &v))
+				return cli_errf(err, errlen, "%s: the device has one port (1), not '%s'",
 					    name, val);
 			break;
 		case 'l':
-			if (num(val, 0, 15, &v))
-				return errf(err, errlen, "%s: service level '%s' is not 0..15", name, val);
+			if (cli_parse_u64(val, 0, 15, &v))
+				return cli_errf(err, errlen, "%s: service level '%s' is not 0..15", name, val);
 			break;
 		case 'h':
 			return 1;
@@ -185,12 +134,12 @@ int pp_opts_parse(struct pp_opts *o, const char *prog, int argc, char **argv, ch
 			break;
 		case O_DEVARGS:
 			if (!*val)
-				return errf(err, errlen, "--devargs: empty device string");
+				return cli_errf(err, errlen, "--devargs: empty device string");
 			o->devargs = val;
 			break;
 		case O_TIMEOUT:
-			if (num(val, 1, 3600, &v))
-				return errf(err, errlen, "%s: timeout '%s' is not 1..3600 seconds", name,
+			if (cli_parse_u64(val, 1, 3600, &v))
+				return cli_errf(err, errlen, "%s: timeout '%s' is not 1..3600 seconds", name,
 					    val);
 			o->timeout_s = (unsigned int)v;
 			break;
@@ -199,7 +148,7 @@ int pp_opts_parse(struct pp_opts *o, const char *prog, int argc, char **argv, ch
 	if (!o->size_set)
 		o->size = o->ud ? 2048 : 4096;
 	if (!o->devargs)
-		return errf(err, errlen, "--devargs soft,port=<ethdev>,ip=<address> is needed "
+		return cli_errf(err, errlen, "--devargs soft,port=<ethdev>,ip=<address> is needed "
 				     "(the device to ping-pong on)");
 	return 0;
 }

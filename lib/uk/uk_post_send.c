@@ -22,6 +22,32 @@ static inline void irdma_publish(struct irdma_qp_uk *qp, uint64_t *wqe, uint64_t
 		irdma_sq_doorbell(qp);
 }
 
+/* Reserve a WR's quanta (recording it for completion) and pre-clear ahead; NULL when the SQ is full. */
+IRDMA_ALWAYS_INLINE uint64_t *irdma_sq_reserve(struct irdma_qp_uk *qp, uint16_t quanta, uint32_t total_size,
+					       const struct irdma_post_sq_info *info)
+{
+	uint32_t wqe_idx;
+	uint64_t *wqe;
+
+	wqe = irdma_sq_alloc(qp, &wqe_idx, quanta, total_size, info->wr_id, info->signaled);
+	if (likely(wqe != NULL))
+		irdma_clr_wqes_inl(qp, wqe_idx);
+	return wqe;
+}
+
+/* A WR carried by fragments (num_sges SGEs, frag_cnt with the immediate): check both limits, then reserve.
+ * Returns 0, -EINVAL or -ENOMEM. */
+IRDMA_ALWAYS_INLINE int irdma_sq_reserve_frags(struct irdma_qp_uk *qp, const struct irdma_post_sq_info *info,
+					       const struct irdma_sge *sg_list, uint32_t num_sges,
+					       uint32_t frag_cnt, uint64_t **wqe)
+{
+	if (unlikely(num_sges > qp->max_sq_frag_cnt || irdma_frag_quanta(frag_cnt) > qp->max_hw_sq_chunk))
+		return -EINVAL;
+	*wqe = irdma_sq_reserve(qp, (uint16_t)irdma_frag_quanta(frag_cnt), irdma_sge_total(sg_list, num_sges),
+				info);
+	return likely(*wqe != NULL) ? 0 : -ENOMEM;
+}
+
 /*
  * Fragment part shared by send and RDMA write: the immediate (when valid) or the first SGE in slot 0, the
  * remaining SGEs after the header quantum. Slot 0 always encodes sg_list[0] when there is no immediate,
@@ -63,21 +89,15 @@ int irdma_uk_send(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool 
 {
 	struct irdma_post_send *op_info = &info->op.send;
 	const uint32_t num_sges = op_info->num_sges;
-	uint32_t wqe_idx, frag_cnt, addl;
+	const uint32_t frag_cnt = num_sges + info->imm_data_valid;
+	uint32_t addl;
 	uint8_t polarity;
 	uint64_t *wqe;
+	int ret;
 
-	if (unlikely(num_sges > qp->max_sq_frag_cnt))
-		return -EINVAL;
-	frag_cnt = num_sges + info->imm_data_valid;
-	if (unlikely(irdma_frag_quanta(frag_cnt) > qp->max_hw_sq_chunk))
-		return -EINVAL;
-
-	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(frag_cnt),
-			     irdma_sge_total(op_info->sg_list, num_sges), info->wr_id, info->signaled);
-	if (unlikely(!wqe))
-		return -ENOMEM;
-	irdma_clr_wqes_inl(qp, wqe_idx);
+	ret = irdma_sq_reserve_frags(qp, info, op_info->sg_list, num_sges, frag_cnt, &wqe);
+	if (unlikely(ret))
+		return ret;
 	polarity = qp->swqe_polarity;
 
 	addl = irdma_write_sges(qp, wqe, num_sges ? op_info->sg_list : NULL, num_sges, frag_cnt, info,
@@ -107,21 +127,15 @@ int irdma_uk_rdma_write(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info,
 {
 	struct irdma_rdma_write *op_info = &info->op.rdma_write;
 	const uint32_t num_sges = op_info->num_lo_sges;
-	uint32_t wqe_idx, frag_cnt, addl;
+	const uint32_t frag_cnt = num_sges + info->imm_data_valid;
+	uint32_t addl;
 	uint8_t polarity;
 	uint64_t *wqe;
+	int ret;
 
-	if (unlikely(num_sges > qp->max_sq_frag_cnt))
-		return -EINVAL;
-	frag_cnt = num_sges + info->imm_data_valid;
-	if (unlikely(irdma_frag_quanta(frag_cnt) > qp->max_hw_sq_chunk))
-		return -EINVAL;
-
-	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(frag_cnt),
-			     irdma_sge_total(op_info->lo_sg_list, num_sges), info->wr_id, info->signaled);
-	if (unlikely(!wqe))
-		return -ENOMEM;
-	irdma_clr_wqes_inl(qp, wqe_idx);
+	ret = irdma_sq_reserve_frags(qp, info, op_info->lo_sg_list, num_sges, frag_cnt, &wqe);
+	if (unlikely(ret))
+		return ret;
 	polarity = qp->swqe_polarity;
 
 	set_64bit_val(wqe, IRDMA_BYTE_16, IRDMA_FIELD_PREP(IRDMAQPSQ_FRAG_TO, op_info->rem_addr.addr));
@@ -147,20 +161,17 @@ int irdma_uk_rdma_read(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, 
 	struct irdma_rdma_read *op_info = &info->op.rdma_read;
 	const uint32_t num_sges = op_info->num_lo_sges;
 	const bool gen_1 = unlikely(qp->hw_rev == IRDMA_GEN_1);
-	uint32_t wqe_idx, addl;
+	uint32_t addl;
 	uint8_t polarity;
 	uint64_t *wqe;
+	int ret;
 
 	/* lib/uk also enforces what the kernel leaves to its verbs layer: the device's read SGE limit */
-	if (unlikely(num_sges > qp->max_sq_frag_cnt || num_sges > qp->uk_attrs->max_hw_read_sges ||
-		     irdma_frag_quanta(num_sges) > qp->max_hw_sq_chunk))
+	if (unlikely(num_sges > qp->uk_attrs->max_hw_read_sges))
 		return -EINVAL;
-
-	wqe = irdma_sq_alloc(qp, &wqe_idx, (uint16_t)irdma_frag_quanta(num_sges),
-			     irdma_sge_total(op_info->lo_sg_list, num_sges), info->wr_id, info->signaled);
-	if (unlikely(!wqe))
-		return -ENOMEM;
-	irdma_clr_wqes_inl(qp, wqe_idx);
+	ret = irdma_sq_reserve_frags(qp, info, op_info->lo_sg_list, num_sges, num_sges, &wqe);
+	if (unlikely(ret))
+		return ret;
 	polarity = qp->swqe_polarity;
 
 	if (likely(num_sges == 1 && !gen_1)) {
@@ -224,6 +235,20 @@ static inline uint16_t irdma_inline_quanta(const struct irdma_qp_uk *qp, uint32_
 						     irdma_inline_data_size_to_quanta(total_size);
 }
 
+/* An inline WR: check the SGE count and the payload size, then reserve. Returns 0, -EINVAL or -ENOMEM. */
+IRDMA_ALWAYS_INLINE int irdma_sq_reserve_inline(struct irdma_qp_uk *qp, const struct irdma_post_sq_info *info,
+						const struct irdma_sge *sg_list, uint32_t num_sges,
+						uint32_t *total_size, uint64_t **wqe)
+{
+	if (unlikely(num_sges > qp->max_sq_frag_cnt))
+		return -EINVAL;
+	*total_size = irdma_sge_total(sg_list, num_sges);
+	if (unlikely(*total_size > qp->max_inline_data))
+		return -EINVAL;
+	*wqe = irdma_sq_reserve(qp, irdma_inline_quanta(qp, *total_size), *total_size, info);
+	return likely(*wqe != NULL) ? 0 : -ENOMEM;
+}
+
 /**
  * irdma_uk_inline_send - post a send whose payload is copied into the WQE
  * The immediate (if any) stays in qword 0 and adds no quantum.
@@ -233,21 +258,14 @@ int irdma_uk_inline_send(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info
 {
 	struct irdma_post_send *op_info = &info->op.send;
 	const uint32_t num_sges = op_info->num_sges;
-	uint32_t wqe_idx, total_size;
+	uint32_t total_size;
 	uint8_t polarity;
 	uint64_t *wqe;
+	int ret;
 
-	if (unlikely(num_sges > qp->max_sq_frag_cnt))
-		return -EINVAL;
-	total_size = irdma_sge_total(op_info->sg_list, num_sges);
-	if (unlikely(total_size > qp->max_inline_data))
-		return -EINVAL;
-
-	wqe = irdma_sq_alloc(qp, &wqe_idx, irdma_inline_quanta(qp, total_size), total_size, info->wr_id,
-			     info->signaled);
-	if (unlikely(!wqe))
-		return -ENOMEM;
-	irdma_clr_wqes_inl(qp, wqe_idx);
+	ret = irdma_sq_reserve_inline(qp, info, op_info->sg_list, num_sges, &total_size, &wqe);
+	if (unlikely(ret))
+		return ret;
 	polarity = qp->swqe_polarity;
 
 	set_64bit_val(wqe, IRDMA_BYTE_16,
@@ -279,21 +297,14 @@ int irdma_uk_inline_rdma_write(struct irdma_qp_uk *qp, struct irdma_post_sq_info
 {
 	struct irdma_rdma_write *op_info = &info->op.rdma_write;
 	const uint32_t num_sges = op_info->num_lo_sges;
-	uint32_t wqe_idx, total_size;
+	uint32_t total_size;
 	uint8_t polarity;
 	uint64_t *wqe;
+	int ret;
 
-	if (unlikely(num_sges > qp->max_sq_frag_cnt))
-		return -EINVAL;
-	total_size = irdma_sge_total(op_info->lo_sg_list, num_sges);
-	if (unlikely(total_size > qp->max_inline_data))
-		return -EINVAL;
-
-	wqe = irdma_sq_alloc(qp, &wqe_idx, irdma_inline_quanta(qp, total_size), total_size, info->wr_id,
-			     info->signaled);
-	if (unlikely(!wqe))
-		return -ENOMEM;
-	irdma_clr_wqes_inl(qp, wqe_idx);
+	ret = irdma_sq_reserve_inline(qp, info, op_info->lo_sg_list, num_sges, &total_size, &wqe);
+	if (unlikely(ret))
+		return ret;
 	polarity = qp->swqe_polarity;
 
 	set_64bit_val(wqe, IRDMA_BYTE_16, IRDMA_FIELD_PREP(IRDMAQPSQ_FRAG_TO, op_info->rem_addr.addr));
@@ -321,13 +332,11 @@ int irdma_uk_stag_local_invalidate(struct irdma_qp_uk *qp, struct irdma_post_sq_
 				   bool post_sq)
 {
 	struct irdma_sge sge = { .addr = 0, .length = 0, .lkey = info->op.inv_local_stag.target_stag };
-	uint32_t wqe_idx;
 	uint64_t *wqe;
 
-	wqe = irdma_sq_alloc(qp, &wqe_idx, IRDMA_QP_WQE_MIN_QUANTA, 0, info->wr_id, info->signaled);
+	wqe = irdma_sq_reserve(qp, IRDMA_QP_WQE_MIN_QUANTA, 0, info);
 	if (unlikely(!wqe))
 		return -ENOMEM;
-	irdma_clr_wqes_inl(qp, wqe_idx);
 
 	irdma_frag(qp->hw_rev == IRDMA_GEN_1, wqe, IRDMA_BYTE_0, &sge, 0);
 	set_64bit_val(wqe, IRDMA_BYTE_16, 0);
@@ -345,13 +354,11 @@ int irdma_uk_stag_local_invalidate(struct irdma_qp_uk *qp, struct irdma_post_sq_
 int irdma_uk_mw_bind(struct irdma_qp_uk *qp, struct irdma_post_sq_info *info, bool post_sq)
 {
 	struct irdma_bind_window *op_info = &info->op.bind_window;
-	uint32_t wqe_idx;
 	uint64_t *wqe;
 
-	wqe = irdma_sq_alloc(qp, &wqe_idx, IRDMA_QP_WQE_MIN_QUANTA, 0, info->wr_id, info->signaled);
+	wqe = irdma_sq_reserve(qp, IRDMA_QP_WQE_MIN_QUANTA, 0, info);
 	if (unlikely(!wqe))
 		return -ENOMEM;
-	irdma_clr_wqes_inl(qp, wqe_idx);
 
 	if (unlikely(qp->hw_rev == IRDMA_GEN_1))
 		irdma_set_mw_bind_wqe_gen_1(wqe, op_info);

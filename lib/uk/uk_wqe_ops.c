@@ -47,17 +47,17 @@ void irdma_set_mw_bind_wqe_gen_1(uint64_t *wqe, struct irdma_bind_window *op_inf
 	set_64bit_val(wqe, IRDMA_BYTE_16, IRDMA_FIELD_PREP(IRDMAQPSQ_MWLEN, op_info->bind_len));
 }
 
-/**
- * irdma_copy_inline_data - place inline data in a GEN_2/3 WQE
- * The stream starts at byte 8 (qword 0 stays free for immediate data) with 8 bytes, resumes at byte 32 and
- * continues with 31 bytes per quantum; byte 31 of each such quantum is the inline valid byte. The last,
- * partly filled quantum also gets its valid byte; bytes it does not fill are left untouched.
+/*
+ * The inline byte stream of both formats: `first` bytes at byte first_off of the header quantum, then (past
+ * the header's qwords 2 and 3) chunks of `chunk` bytes, each followed by the inline valid byte. Returns the
+ * room left in the last chunk.
  */
-void irdma_copy_inline_data(uint8_t *wqe, struct irdma_sge *sge_list, uint32_t num_sges, uint8_t polarity)
+static inline uint32_t irdma_inline_stream(uint8_t *wqe, uint32_t first_off, uint32_t first, uint32_t chunk,
+					   uint8_t inline_valid, const struct irdma_sge *sge_list,
+					   uint32_t num_sges, uint8_t **end)
 {
-	const uint8_t inline_valid = (uint8_t)(polarity << IRDMA_INLINE_VALID_S);
-	uint32_t room = IRDMA_INLINE_FIRST_CHUNK; /* bytes left in the current chunk */
-	uint8_t *dst = wqe + IRDMA_INLINE_FIRST_CHUNK;
+	uint8_t *dst = wqe + first_off;
+	uint32_t room = first; /* bytes left in the current chunk */
 	bool in_first = true;
 	uint32_t i;
 
@@ -81,10 +81,28 @@ void irdma_copy_inline_data(uint8_t *wqe, struct irdma_sge *sge_list, uint32_t n
 			} else {
 				*dst++ = inline_valid;
 			}
-			room = IRDMA_INLINE_CHUNK;
+			room = chunk;
 		}
 	}
-	if (!in_first && room < IRDMA_INLINE_CHUNK)
+	*end = in_first ? NULL : dst;
+	return room;
+}
+
+/**
+ * irdma_copy_inline_data - place inline data in a GEN_2/3 WQE
+ * The stream starts at byte 8 (qword 0 stays free for immediate data) with 8 bytes, resumes at byte 32 and
+ * continues with 31 bytes per quantum; byte 31 of each such quantum is the inline valid byte. The last,
+ * partly filled quantum also gets its valid byte; bytes it does not fill are left untouched.
+ */
+void irdma_copy_inline_data(uint8_t *wqe, struct irdma_sge *sge_list, uint32_t num_sges, uint8_t polarity)
+{
+	const uint8_t inline_valid = (uint8_t)(polarity << IRDMA_INLINE_VALID_S);
+	uint8_t *dst;
+	uint32_t room;
+
+	room = irdma_inline_stream(wqe, IRDMA_INLINE_FIRST_CHUNK, IRDMA_INLINE_FIRST_CHUNK, IRDMA_INLINE_CHUNK,
+				   inline_valid, sge_list, num_sges, &dst);
+	if (dst != NULL && room < IRDMA_INLINE_CHUNK)
 		dst[room] = inline_valid;
 }
 
@@ -94,29 +112,11 @@ void irdma_copy_inline_data(uint8_t *wqe, struct irdma_sge *sge_list, uint32_t n
 void irdma_copy_inline_data_gen_1(uint8_t *wqe, struct irdma_sge *sge_list, uint32_t num_sges,
 				  uint8_t polarity)
 {
-	uint32_t room = IRDMA_INLINE_FIRST_CHUNK_GEN1;
-	uint8_t *dst = wqe;
-	uint32_t i;
+	uint8_t *dst;
 
 	(void)polarity;
-	for (i = 0; i < num_sges; i++) {
-		const uint8_t *src = (const uint8_t *)(uintptr_t)sge_list[i].addr;
-		uint32_t len = sge_list[i].length;
-
-		while (len) {
-			uint32_t n = len < room ? len : room;
-
-			memcpy(dst, src, n);
-			dst += n;
-			src += n;
-			len -= n;
-			room -= n;
-			if (!room) {
-				dst += 16; /* only after the first 16 bytes: the rest is contiguous */
-				room = UINT32_MAX;
-			}
-		}
-	}
+	/* after the first 16 bytes the rest is contiguous: one chunk that never fills */
+	irdma_inline_stream(wqe, 0, IRDMA_INLINE_FIRST_CHUNK_GEN1, UINT32_MAX, 0, sge_list, num_sges, &dst);
 }
 
 /**

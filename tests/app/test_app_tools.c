@@ -176,6 +176,27 @@ static const char VER[16] = "6.06";
 static const uint8_t CYC[4] = { 0, 0, 0x10, 0 }, CLN[4] = { 0, 0, 0, 0x40 };
 static const char MTU3[2] = "3", DONE[5] = "done";
 
+/*
+ * Run irdma-perf as a --test @p test server (GID index 1) against a scripted perftest client
+ * that plays @p cli; both must finish cleanly. The tool's output is left in r.
+ */
+static void perf_server_vs_script(const char *tag, const char *test, const struct sp_step *cli,
+				  unsigned int n_steps)
+{
+	struct scripted_peer p;
+	char port[8];
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(sp_start_client(&p, (uint16_t)atoi(port), cli, n_steps), 0);
+	T_EQ(run_tool(perf_exe, tag, "0", ARGS("--devargs", LOOPDEV, "--test", test, "-x", "1",
+					       "-p", port, "--timeout", "5"),
+		      30000, &r), 0);
+	sp_join(&p);
+	T_CHECK_MSG(p.failed_step < 0, "scripted client failed at step %d (errno %d, byte %zu)",
+		    p.failed_step, p.error, p.mismatch_at);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+}
+
 T_CASE(server_read_lat_follows_a_real_perftest_client)
 {
 	static const char c_dest[108] = "0000:0080:000019:c7dd2e:00000c94:000055d55b117000:00:00:"
@@ -192,18 +213,7 @@ T_CASE(server_read_lat_follows_a_real_perftest_client)
 		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
 		{ SP_WRITE, DONE, 5 },  { SP_EXPECT, DONE, 5 },
 	};
-	struct scripted_peer p;
-	char port[8];
-
-	snprintf(port, sizeof(port), "%u", free_port());
-	T_EQ(sp_start_client(&p, (uint16_t)atoi(port), cli, sizeof(cli) / sizeof(cli[0])), 0);
-	T_EQ(run_tool(perf_exe, "srv_rl", "0", ARGS("--devargs", LOOPDEV, "--test", "read_lat",
-						    "-x", "1", "-p", port, "--timeout", "5"),
-		      30000, &r), 0);
-	sp_join(&p);
-	T_CHECK_MSG(p.failed_step < 0, "scripted client failed at step %d (errno %d, byte %zu)",
-		    p.failed_step, p.error, p.mismatch_at);
-	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	perf_server_vs_script("srv_rl", "read_lat", cli, sizeof(cli) / sizeof(cli[0]));
 	T_CHECK(strstr(r.out, " remote address: LID 0000 QPN 0x0019 PSN 0xc7dd2e OUT 0x80 RKey "
 			      "0x000c94 VAddr 0x0055d55b117000\n GID: 00:00:00:00:00:00:00:00:00:00:"
 			      "255:255:198:18:00:12\n") != NULL);
@@ -237,18 +247,7 @@ T_CASE(server_write_bw_prints_the_clients_results_like_perftest)
 		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
 		{ SP_WRITE, DONE, 5 },  { SP_EXPECT, DONE, 5 },
 	};
-	struct scripted_peer p;
-	char port[8];
-
-	snprintf(port, sizeof(port), "%u", free_port());
-	T_EQ(sp_start_client(&p, (uint16_t)atoi(port), cli, sizeof(cli) / sizeof(cli[0])), 0);
-	T_EQ(run_tool(perf_exe, "srv_wb", "0", ARGS("--devargs", LOOPDEV, "--test", "write_bw",
-						    "-x", "1", "-p", port, "--timeout", "5"),
-		      30000, &r), 0);
-	sp_join(&p);
-	T_CHECK_MSG(p.failed_step < 0, "scripted client failed at step %d (errno %d, byte %zu)",
-		    p.failed_step, p.error, p.mismatch_at);
-	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	perf_server_vs_script("srv_wb", "write_bw", cli, sizeof(cli) / sizeof(cli[0]));
 	/* ib_write_bw's server printed exactly these two lines (rdma_write_bw.txt) */
 	T_CHECK_MSG(strstr(r.out, " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]"
 				  "   MsgRate[Mpps]\n 3000       5                4.39               "

@@ -212,4 +212,20 @@ sge_of(const struct endpoint *e, size_t off, uint32_t len)
 	return s;
 }
 
+/* A signaled work request of @p n SGEs (other fields zero; set them after). */
+static inline struct rte_pmd_irdma_send_wr
+signaled_wr(enum rte_pmd_irdma_wr_opcode op, uint64_t id, const struct rte_pmd_irdma_sge *s,
+	    uint32_t n)
+{
+	struct rte_pmd_irdma_send_wr wr;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = id;
+	wr.opcode = op;
+	wr.sg_list = s;
+	wr.num_sge = n;
+	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+	return wr;
+}
+
 #endif /* ITEST_PAIR_H */

@@ -16,12 +16,7 @@ write_wr(struct pair *p, struct rte_pmd_irdma_sge *s, uint64_t id, uint64_t radd
 {
 	struct rte_pmd_irdma_send_wr wr;
 
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = id;
-	wr.sg_list = s;
-	wr.num_sge = 1;
-	wr.opcode = RTE_PMD_IRDMA_WR_RDMA_WRITE;
-	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, id, s, 1);
 	wr.wr.rdma.remote_addr = raddr;
 	wr.wr.rdma.rkey = rkey;
 	(void)p;
@@ -153,12 +148,7 @@ T_CASE(receive_too_small_is_length_error_on_both_sides)
 	r = (struct rte_pmd_irdma_recv_wr){ 55, &rs, 1 };
 	T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, NULL), 1);
 	s = sge_of(&p.a, 0, 3000);
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 56;
-	wr.sg_list = &s;
-	wr.num_sge = 1;
-	wr.opcode = RTE_PMD_IRDMA_WR_SEND;
-	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_SEND, 56, &s, 1);
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
 	T_EQ(itest_poll(&p, p.b.cq, &wc, 1), 1);
 	T_EQ(wc.wr_id, 55);
@@ -179,12 +169,7 @@ T_CASE(no_receive_and_no_rnr_retry)
 
 	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_RC, &cap, 0), 0);
 	s = sge_of(&p.a, 0, 10);
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 77;
-	wr.sg_list = &s;
-	wr.num_sge = 1;
-	wr.opcode = RTE_PMD_IRDMA_WR_SEND;
-	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_SEND, 77, &s, 1);
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
 	T_EQ(itest_poll(&p, p.a.cq, &wc, 1), 1);
 	T_EQ(wc.wr_id, 77);

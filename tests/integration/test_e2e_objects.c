@@ -9,20 +9,6 @@
 
 #include "itest_pair.h"
 
-static struct rte_pmd_irdma_send_wr
-mk_wr(enum rte_pmd_irdma_wr_opcode op, uint64_t id, struct rte_pmd_irdma_sge *s, uint32_t n)
-{
-	struct rte_pmd_irdma_send_wr wr;
-
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = id;
-	wr.opcode = op;
-	wr.sg_list = s;
-	wr.num_sge = n;
-	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
-	return wr;
-}
-
 static void
 ud_send_with_grh_area(unsigned int gen)
 {
@@ -56,7 +42,7 @@ ud_send_with_grh_area(unsigned int gen)
 		r = (struct rte_pmd_irdma_recv_wr){ 500 + (uint64_t)k, &rs, 1 };
 		T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, NULL), 1);
 		s = sge_of(&p.a, 0, len);
-		wr = mk_wr(RTE_PMD_IRDMA_WR_SEND_WITH_IMM, 600 + (uint64_t)k, &s, 1);
+		wr = signaled_wr(RTE_PMD_IRDMA_WR_SEND_WITH_IMM, 600 + (uint64_t)k, &s, 1);
 		if (k == 1)
 			wr.send_flags |= RTE_PMD_IRDMA_SEND_INLINE;
 		wr.imm_data = rte_cpu_to_be_32(0x1234);
@@ -91,7 +77,7 @@ ud_send_with_grh_area(unsigned int gen)
 	itest_settle(&p, 100);
 	T_EQ(rte_pmd_irdma_poll_cq(p.b.cq, &wc, 1), 0);
 	/* RC-only operations are refused on UD. */
-	wr = mk_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 1, &s, 1);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 1, &s, 1);
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 0);
 	T_EQ(rte_pmd_irdma_ah_destroy(ah), 0);
 	pair_close(&p);
@@ -162,7 +148,7 @@ T_CASE(srq_receives_for_two_qps)
 	}
 	fill_pattern(p.a.buf, 64, 1);
 	s = sge_of(&p.a, 0, 64);
-	wr = mk_wr(RTE_PMD_IRDMA_WR_SEND, 1, &s, 1);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_SEND, 1, &s, 1);
 	T_EQ(rte_pmd_irdma_post_send(a2, &wr, 1, NULL), 1);
 	T_EQ(rte_pmd_irdma_post_send(a2, &wr, 1, NULL), 1);
 	T_EQ(itest_poll(&p, p.b.cq, wc, 2), 2);
@@ -228,7 +214,7 @@ T_CASE(memory_windows_type1_type2_and_invalidation)
 	T_EQ(rte_pmd_irdma_dereg_mr(p.b.mr), -EBUSY);
 
 	s = sge_of(&p.a, 0, 512);
-	wr = mk_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 1, &s, 1);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 1, &s, 1);
 	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf + 8192 + 512;
 	wr.wr.rdma.rkey = mw1->rkey;
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
@@ -257,7 +243,7 @@ T_CASE(memory_windows_type1_type2_and_invalidation)
 	/* Read through it. */
 	s = sge_of(&p.a, 8192, 100);
 	memset(p.b.buf + 16384, 0x3C, 100);
-	wr = mk_wr(RTE_PMD_IRDMA_WR_RDMA_READ, 2, &s, 1);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_READ, 2, &s, 1);
 	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf + 16384;
 	wr.wr.rdma.rkey = k2;
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
@@ -271,7 +257,7 @@ T_CASE(memory_windows_type1_type2_and_invalidation)
 	r = (struct rte_pmd_irdma_recv_wr){ 700, &rs, 1 };
 	T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, NULL), 1);
 	s = sge_of(&p.a, 0, 16);
-	wr = mk_wr(RTE_PMD_IRDMA_WR_SEND_WITH_INV, 3, &s, 1);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_SEND_WITH_INV, 3, &s, 1);
 	wr.invalidate_rkey = k2;
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
 	T_EQ(itest_poll(&p, p.b.cq, &wc, 1), 1);
@@ -284,7 +270,7 @@ T_CASE(memory_windows_type1_type2_and_invalidation)
 
 	/* The invalidated key no longer works: remote access error. */
 	s = sge_of(&p.a, 8192, 8);
-	wr = mk_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 4, &s, 1);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 4, &s, 1);
 	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf + 16384;
 	wr.wr.rdma.rkey = k2;
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
@@ -328,7 +314,7 @@ T_CASE(local_invalidate_of_a_window)
 	T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
 	T_EQ(wc.opcode, RTE_PMD_IRDMA_WC_LOCAL_INV);
 	s = sge_of(&p.a, 0, 8);
-	wr = mk_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 6, &s, 1);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 6, &s, 1);
 	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf;
 	wr.wr.rdma.rkey = key;
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
@@ -378,7 +364,7 @@ T_CASE(cq_arm_delivers_an_event_on_the_eventfd)
 	T_EQ(qp_to_rts(p.b.qp, &p.a.gid, qp->qp_num, 7), 0);
 
 	s = sge_of(&p.a, 0, 8);
-	wr = mk_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 1, &s, 1);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 1, &s, 1);
 	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf;
 	wr.wr.rdma.rkey = p.b.mr->rkey;
 	/* Not armed: a completion writes nothing to the eventfd. */
@@ -483,7 +469,7 @@ T_CASE(cq_resize_keeps_pending_completions_in_order)
 
 	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_RC, &cap, 7), 0);
 	for (i = 0; i < 40; i++)
-		wr[i] = mk_wr(RTE_PMD_IRDMA_WR_NOP, 100 + (uint64_t)i, NULL, 0);
+		wr[i] = signaled_wr(RTE_PMD_IRDMA_WR_NOP, 100 + (uint64_t)i, NULL, 0);
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, wr, 20, NULL), 20);
 	itest_settle(&p, 200); /* 20 completions now sit in the ring */
 	T_EQ(rte_pmd_irdma_cq_resize(p.a.cq, 10), -EINVAL); /* fewer than pending */
@@ -526,7 +512,7 @@ T_CASE(cq_overflow_is_an_error_event)
 	T_CHECK(qp != NULL);
 	T_EQ(qp_to_rts(qp, &p.b.gid, p.b.qp->qp_num, 7), 0);
 	for (i = 0; i < 60; i++)
-		wr[i] = mk_wr(RTE_PMD_IRDMA_WR_NOP, (uint64_t)i, NULL, 0);
+		wr[i] = signaled_wr(RTE_PMD_IRDMA_WR_NOP, (uint64_t)i, NULL, 0);
 	T_EQ(rte_pmd_irdma_post_send(qp, wr, 60, NULL), 60);
 	itest_settle(&p, 500);
 	/* What was written before the overflow reads back intact and in order... */
@@ -550,7 +536,7 @@ T_CASE(cq_overflow_is_an_error_event)
 	fill_pattern(p.a.buf, 1000, 77);
 	memset(p.b.buf, 0, 1000);
 	s = sge_of(&p.a, 0, 1000);
-	wr[0] = mk_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 1, &s, 1);
+	wr[0] = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 1, &s, 1);
 	wr[0].wr.rdma.remote_addr = (uintptr_t)p.b.buf;
 	wr[0].wr.rdma.rkey = p.b.mr->rkey;
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, wr, 1, NULL), 1);
@@ -592,7 +578,7 @@ T_CASE(qp_destroy_with_work_outstanding)
 	T_EQ(qp_to_rts(vpeer, &p.a.gid, victim->qp_num, 7), 0);
 	s = sge_of(&p.a, 0, 4096);
 	for (i = 0; i < 100; i++) {
-		wr[i] = mk_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 0xDEAD0000 + (uint64_t)i, &s, 1);
+		wr[i] = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 0xDEAD0000 + (uint64_t)i, &s, 1);
 		wr[i].wr.rdma.remote_addr = (uintptr_t)p.b.buf + 8192;
 		wr[i].wr.rdma.rkey = p.b.mr->rkey;
 	}

@@ -78,12 +78,7 @@ T_CASE(queues_on_hugepages_and_traffic)
 	r = (struct rte_pmd_irdma_recv_wr){ 1, &rs, 1 };
 	T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, NULL), 1);
 	s = (struct rte_pmd_irdma_sge){ (uintptr_t)p.a.buf, 1u << 20, p.a.mr->lkey };
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 2;
-	wr.sg_list = &s;
-	wr.num_sge = 1;
-	wr.opcode = RTE_PMD_IRDMA_WR_SEND;
-	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_SEND, 2, &s, 1);
 	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
 	T_EQ(itest_poll(&p, p.b.cq, &wc, 1), 1);
 	T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);

@@ -203,6 +203,22 @@ retire_old_ring(struct irdma_pmd_cq *cq)
 	irdma_uk_cq_set_resized_cnt(&cq->uk, 1);
 }
 
+/* Completions left on rings a resize replaced, oldest first; only after a resize. */
+static __rte_noinline __rte_cold uint16_t
+poll_old_rings(struct irdma_pmd_cq *cq, struct rte_pmd_irdma_wc *wc, uint16_t nb)
+{
+	uint16_t n = 0;
+	bool empty;
+
+	while (cq->n_old != 0 && n < nb) {
+		n += poll_ring(cq, &cq->old[0]->uk, wc + n, nb - n, &empty);
+		if (!empty)
+			break;
+		retire_old_ring(cq);
+	}
+	return n;
+}
+
 int
 rte_pmd_irdma_poll_cq(struct rte_pmd_irdma_cq *pub, struct rte_pmd_irdma_wc *wc, uint16_t nb)
 {
@@ -210,17 +226,15 @@ rte_pmd_irdma_poll_cq(struct rte_pmd_irdma_cq *pub, struct rte_pmd_irdma_wc *wc,
 	uint16_t n = 0;
 	bool empty;
 
-	if (unlikely(cq == NULL || (wc == NULL && nb != 0)))
+	if (unlikely(cq == NULL || (wc == NULL && nb != 0))) {
+		IRDMA_DP_LOG(cq, ERR, "%s is NULL", cq == NULL ? "cq" : "wc");
 		return -EINVAL;
+	}
 	if (cq->progress != NULL)
 		cq->progress(cq->hw, IRDMA_INLINE_BUDGET);
 
-	while (unlikely(cq->n_old != 0) && n < nb) {
-		n += poll_ring(cq, &cq->old[0]->uk, wc + n, nb - n, &empty);
-		if (!empty)
-			break;
-		retire_old_ring(cq);
-	}
+	if (unlikely(cq->n_old != 0))
+		n = poll_old_rings(cq, wc, nb);
 	if (likely(cq->n_old == 0))
 		n += poll_ring(cq, &cq->uk, wc + n, nb - n, &empty);
 	cq->stats.completions += n;

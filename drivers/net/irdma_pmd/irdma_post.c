@@ -139,80 +139,43 @@ sge_total(const struct rte_pmd_irdma_sge *sg, uint32_t n)
 	return t;
 }
 
-static int
-post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
+static __rte_noinline __rte_cold int
+bad_opcode(const struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr, bool inl)
+{
+	IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": opcode %d%s is not valid on a%s QP",
+		     qp->pub.dev->name, qp->pub.qp_num, wr->wr_id, wr->opcode,
+		     inl ? " with INLINE" : "",
+		     qp->pub.qp_type == RTE_PMD_IRDMA_QPT_RC ? "n RC" : " UD");
+	return -EINVAL;
+}
+
+/* The work requests other than SEND and RDMA WRITE: kept out of line so the common path
+ * stays small. info carries wr_id and the flags. */
+static __rte_noinline int
+post_other(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr,
+	   struct irdma_post_sq_info *info, bool inl)
 {
 	const char *dn = qp->pub.dev->name;
-	struct irdma_post_sq_info info;
-	bool inl = (wr->send_flags & RTE_PMD_IRDMA_SEND_INLINE) != 0;
-	bool sol = (wr->send_flags & RTE_PMD_IRDMA_SEND_SOLICITED) != 0;
-	bool imm = false;
-	int bad;
-
-	if (unlikely(wr->num_sge > qp->uk.max_sq_frag_cnt)) {
-		IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": %u SGEs, the QP allows %u", dn,
-			     qp->pub.qp_num, wr->wr_id, wr->num_sge, qp->uk.max_sq_frag_cnt);
-		return -EINVAL;
-	}
-	if (unlikely(wr->num_sge != 0 && wr->sg_list == NULL))
-		return -EINVAL;
-	if (!inl) {
-		bad = check_lkeys(qp->keys, qp->n_keys, qp->pd_id, wr->sg_list, wr->num_sge);
-		if (unlikely(bad)) {
-			IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": SGE %d lkey 0x%x belongs "
-				     "to another PD", dn, qp->pub.qp_num, wr->wr_id, bad - 1,
-				     wr->sg_list[bad - 1].lkey);
-			return -EPERM;
-		}
-	}
-
-	memset(&info, 0, sizeof(info));
-	info.wr_id = wr->wr_id;
-	info.signaled = qp->sig_all || (wr->send_flags & RTE_PMD_IRDMA_SEND_SIGNALED);
-	info.read_fence = (wr->send_flags & RTE_PMD_IRDMA_SEND_FENCE) != 0;
-	info.local_fence = (wr->send_flags & RTE_PMD_IRDMA_SEND_LOCAL_FENCE) != 0;
 
 	switch (wr->opcode) {
-	case RTE_PMD_IRDMA_WR_SEND_WITH_IMM:
-		imm = true;
-		/* fall through */
-	case RTE_PMD_IRDMA_WR_SEND:
-		info.op_type = sol ? IRDMA_OP_TYPE_SEND_SOL : IRDMA_OP_TYPE_SEND;
-		break;
-	case RTE_PMD_IRDMA_WR_SEND_WITH_INV:
-		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC))
-			goto bad_opcode;
-		info.op_type = sol ? IRDMA_OP_TYPE_SEND_SOL_INV : IRDMA_OP_TYPE_SEND_INV;
-		info.stag_to_inv = wr->invalidate_rkey;
-		break;
-	case RTE_PMD_IRDMA_WR_RDMA_WRITE_WITH_IMM:
-		imm = true;
-		/* fall through */
-	case RTE_PMD_IRDMA_WR_RDMA_WRITE:
-		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC))
-			goto bad_opcode;
-		info.op_type = (sol && imm) ? IRDMA_OP_TYPE_RDMA_WRITE_SOL : IRDMA_OP_TYPE_RDMA_WRITE;
-		info.op.rdma_write.rem_addr.addr = wr->wr.rdma.remote_addr;
-		info.op.rdma_write.rem_addr.lkey = wr->wr.rdma.rkey;
-		break;
 	case RTE_PMD_IRDMA_WR_RDMA_READ:
 		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC || inl))
-			goto bad_opcode;
+			return bad_opcode(qp, wr, inl);
 		if (unlikely(wr->num_sge > qp->max_sge_rd)) {
 			IRDMA_DP_LOG(tx, ERR, "%s qp %u: RDMA READ with %u SGEs, the limit is %u", dn,
 				     qp->pub.qp_num, wr->num_sge, qp->max_sge_rd);
 			return -EINVAL;
 		}
-		info.op_type = IRDMA_OP_TYPE_RDMA_READ;
-		info.op.rdma_read.lo_sg_list = SGES(wr->sg_list);
-		info.op.rdma_read.num_lo_sges = wr->num_sge;
-		info.op.rdma_read.rem_addr.addr = wr->wr.rdma.remote_addr;
-		info.op.rdma_read.rem_addr.lkey = wr->wr.rdma.rkey;
-		return irdma_uk_rdma_read(&qp->uk, &info, false, false);
+		info->op_type = IRDMA_OP_TYPE_RDMA_READ;
+		info->op.rdma_read.lo_sg_list = SGES(wr->sg_list);
+		info->op.rdma_read.num_lo_sges = wr->num_sge;
+		info->op.rdma_read.rem_addr.addr = wr->wr.rdma.remote_addr;
+		info->op.rdma_read.rem_addr.lkey = wr->wr.rdma.rkey;
+		return irdma_uk_rdma_read(&qp->uk, info, false, false);
 	case RTE_PMD_IRDMA_WR_ATOMIC_CMP_AND_SWP:
 	case RTE_PMD_IRDMA_WR_ATOMIC_FETCH_AND_ADD:
 		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC || inl))
-			goto bad_opcode;
+			return bad_opcode(qp, wr, inl);
 		if (unlikely(!(qp->pub.dev->attrs->feature_flags & IRDMA_FEATURE_ATOMIC_OPS))) {
 			IRDMA_DP_LOG(tx, ERR, "%s qp %u: atomics need GEN_3", dn, qp->pub.qp_num);
 			return -EOPNOTSUPP;
@@ -224,32 +187,32 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 			return -EINVAL;
 		}
 		if (wr->opcode == RTE_PMD_IRDMA_WR_ATOMIC_FETCH_AND_ADD) {
-			info.op_type = IRDMA_OP_TYPE_ATOMIC_FETCH_AND_ADD;
-			info.op.atomic_fetch_add.tagged_offset = wr->sg_list[0].addr;
-			info.op.atomic_fetch_add.stag = wr->sg_list[0].lkey;
-			info.op.atomic_fetch_add.remote_tagged_offset = wr->wr.atomic.remote_addr;
-			info.op.atomic_fetch_add.remote_stag = wr->wr.atomic.rkey;
-			info.op.atomic_fetch_add.fetch_add_data_bytes = wr->wr.atomic.compare_add;
-			return irdma_uk_atomic_fetch_add(&qp->uk, &info, false);
+			info->op_type = IRDMA_OP_TYPE_ATOMIC_FETCH_AND_ADD;
+			info->op.atomic_fetch_add.tagged_offset = wr->sg_list[0].addr;
+			info->op.atomic_fetch_add.stag = wr->sg_list[0].lkey;
+			info->op.atomic_fetch_add.remote_tagged_offset = wr->wr.atomic.remote_addr;
+			info->op.atomic_fetch_add.remote_stag = wr->wr.atomic.rkey;
+			info->op.atomic_fetch_add.fetch_add_data_bytes = wr->wr.atomic.compare_add;
+			return irdma_uk_atomic_fetch_add(&qp->uk, info, false);
 		}
-		info.op_type = IRDMA_OP_TYPE_ATOMIC_COMPARE_AND_SWAP;
-		info.op.atomic_compare_swap.tagged_offset = wr->sg_list[0].addr;
-		info.op.atomic_compare_swap.stag = wr->sg_list[0].lkey;
-		info.op.atomic_compare_swap.remote_tagged_offset = wr->wr.atomic.remote_addr;
-		info.op.atomic_compare_swap.remote_stag = wr->wr.atomic.rkey;
-		info.op.atomic_compare_swap.compare_data_bytes = wr->wr.atomic.compare_add;
-		info.op.atomic_compare_swap.swap_data_bytes = wr->wr.atomic.swap;
-		return irdma_uk_atomic_compare_swap(&qp->uk, &info, false);
+		info->op_type = IRDMA_OP_TYPE_ATOMIC_COMPARE_AND_SWAP;
+		info->op.atomic_compare_swap.tagged_offset = wr->sg_list[0].addr;
+		info->op.atomic_compare_swap.stag = wr->sg_list[0].lkey;
+		info->op.atomic_compare_swap.remote_tagged_offset = wr->wr.atomic.remote_addr;
+		info->op.atomic_compare_swap.remote_stag = wr->wr.atomic.rkey;
+		info->op.atomic_compare_swap.compare_data_bytes = wr->wr.atomic.compare_add;
+		info->op.atomic_compare_swap.swap_data_bytes = wr->wr.atomic.swap;
+		return irdma_uk_atomic_compare_swap(&qp->uk, info, false);
 	case RTE_PMD_IRDMA_WR_LOCAL_INV:
 		if (unlikely(inl))
-			goto bad_opcode;
-		info.op_type = IRDMA_OP_TYPE_INV_STAG;
-		info.local_fence = true; /* the newest kernel forces it: no WR may overtake */
-		info.op.inv_local_stag.target_stag = wr->invalidate_rkey;
-		return irdma_uk_stag_local_invalidate(&qp->uk, &info, false);
+			return bad_opcode(qp, wr, inl);
+		info->op_type = IRDMA_OP_TYPE_INV_STAG;
+		info->local_fence = true; /* the newest kernel forces it: no WR may overtake */
+		info->op.inv_local_stag.target_stag = wr->invalidate_rkey;
+		return irdma_uk_stag_local_invalidate(&qp->uk, info, false);
 	case RTE_PMD_IRDMA_WR_BIND_MW:
 		if (unlikely(inl || wr->bind_mw.mw == NULL))
-			goto bad_opcode;
+			return bad_opcode(qp, wr, inl);
 		if (unlikely(wr->bind_mw.mw->type != RTE_PMD_IRDMA_MW_TYPE_2)) {
 			IRDMA_DP_LOG(tx, ERR, "%s qp %u: BIND_MW work requests bind type 2 windows; "
 				     "use rte_pmd_irdma_bind_mw() for type 1", dn, qp->pub.qp_num);
@@ -258,50 +221,130 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 		return irdma_post_bind(qp, wr->bind_mw.mw, &wr->bind_mw.bind_info,
 				       (IRDMA_PRIV(irdma_pmd_mw, wr->bind_mw.mw)->stag & ~0xFFu) |
 					       (wr->bind_mw.rkey & 0xFFu),
-				       wr->wr_id, info.signaled, info.read_fence, false);
+				       wr->wr_id, info->signaled, info->read_fence, false);
 	case RTE_PMD_IRDMA_WR_NOP:
-		return irdma_nop(&qp->uk, wr->wr_id, info.signaled, false);
+		return irdma_nop(&qp->uk, wr->wr_id, info->signaled, false);
 	default:
-		goto bad_opcode;
+		return bad_opcode(qp, wr, inl);
+	}
+}
+
+/* UD addressing of a SEND: the AH (of the QP's PD), remote QPN and Q_Key. */
+static __rte_always_inline int
+set_ud_dest(const struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr,
+	    struct irdma_post_sq_info *info)
+{
+	const struct rte_pmd_irdma_ah *ah = wr->wr.ud.ah;
+
+	if (unlikely(ah == NULL)) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: UD send without an AH", qp->pub.dev->name,
+			     qp->pub.qp_num);
+		return -EINVAL;
+	}
+	if (unlikely(ah->pd->handle != qp->pd_id)) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: AH of another PD", qp->pub.dev->name,
+			     qp->pub.qp_num);
+		return -EPERM;
+	}
+	info->op.send.ah_id = ah->handle;
+	info->op.send.dest_qp = wr->wr.ud.remote_qpn;
+	/* A Q_Key with the high bit set means "use the QP's own" (verbs rule). */
+	info->op.send.qkey = (wr->wr.ud.remote_qkey & 0x80000000u) ? qp->attr.qkey :
+								  wr->wr.ud.remote_qkey;
+	return 0;
+}
+
+static __rte_always_inline int
+post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
+{
+	struct irdma_post_sq_info info;
+	const uint32_t flags = wr->send_flags;
+	const bool inl = (flags & RTE_PMD_IRDMA_SEND_INLINE) != 0;
+	const bool sol = (flags & RTE_PMD_IRDMA_SEND_SOLICITED) != 0;
+	bool imm = false, write = false;
+	int bad, ret;
+
+	if (unlikely(wr->num_sge > qp->uk.max_sq_frag_cnt)) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": %u SGEs, the QP allows %u",
+			     qp->pub.dev->name, qp->pub.qp_num, wr->wr_id, wr->num_sge,
+			     qp->uk.max_sq_frag_cnt);
+		return -EINVAL;
+	}
+	if (unlikely(wr->num_sge != 0 && wr->sg_list == NULL)) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": %u SGEs but no SGE list",
+			     qp->pub.dev->name, qp->pub.qp_num, wr->wr_id, wr->num_sge);
+		return -EINVAL;
+	}
+	if (!inl) {
+		bad = check_lkeys(qp->keys, qp->n_keys, qp->pd_id, wr->sg_list, wr->num_sge);
+		if (unlikely(bad)) {
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": SGE %d lkey 0x%x belongs "
+				     "to another PD", qp->pub.dev->name, qp->pub.qp_num, wr->wr_id,
+				     bad - 1, wr->sg_list[bad - 1].lkey);
+			return -EPERM;
+		}
+	}
+
+	memset(&info, 0, sizeof(info));
+	info.wr_id = wr->wr_id;
+	info.signaled = qp->sig_all || (flags & RTE_PMD_IRDMA_SEND_SIGNALED);
+	info.read_fence = (flags & RTE_PMD_IRDMA_SEND_FENCE) != 0;
+	info.local_fence = (flags & RTE_PMD_IRDMA_SEND_LOCAL_FENCE) != 0;
+
+	switch (wr->opcode) {
+	case RTE_PMD_IRDMA_WR_SEND_WITH_IMM:
+		imm = true;
+		/* fall through */
+	case RTE_PMD_IRDMA_WR_SEND:
+		info.op_type = sol ? IRDMA_OP_TYPE_SEND_SOL : IRDMA_OP_TYPE_SEND;
+		break;
+	case RTE_PMD_IRDMA_WR_SEND_WITH_INV:
+		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC))
+			return bad_opcode(qp, wr, inl);
+		info.op_type = sol ? IRDMA_OP_TYPE_SEND_SOL_INV : IRDMA_OP_TYPE_SEND_INV;
+		info.stag_to_inv = wr->invalidate_rkey;
+		break;
+	case RTE_PMD_IRDMA_WR_RDMA_WRITE_WITH_IMM:
+		imm = true;
+		/* fall through */
+	case RTE_PMD_IRDMA_WR_RDMA_WRITE:
+		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC))
+			return bad_opcode(qp, wr, inl);
+		write = true;
+		info.op_type = (sol && imm) ? IRDMA_OP_TYPE_RDMA_WRITE_SOL : IRDMA_OP_TYPE_RDMA_WRITE;
+		info.op.rdma_write.rem_addr.addr = wr->wr.rdma.remote_addr;
+		info.op.rdma_write.rem_addr.lkey = wr->wr.rdma.rkey;
+		break;
+	default:
+		return post_other(qp, wr, &info, inl);
 	}
 
 	/* SEND and RDMA WRITE variants. */
 	if (imm) {
 		if (unlikely(qp->gen < IRDMA_GEN_2)) {
-			IRDMA_DP_LOG(tx, ERR, "%s qp %u: immediate data needs GEN_2 or later", dn,
-				     qp->pub.qp_num);
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: immediate data needs GEN_2 or later",
+				     qp->pub.dev->name, qp->pub.qp_num);
 			return -EOPNOTSUPP;
 		}
 		info.imm_data_valid = true;
 		info.imm_data = rte_be_to_cpu_32(wr->imm_data);
 	}
 	if (qp->pub.qp_type == RTE_PMD_IRDMA_QPT_UD) {
-		const struct rte_pmd_irdma_ah *ah = wr->wr.ud.ah;
-
-		if (unlikely(ah == NULL)) {
-			IRDMA_DP_LOG(tx, ERR, "%s qp %u: UD send without an AH", dn, qp->pub.qp_num);
-			return -EINVAL;
-		}
-		if (unlikely(ah->pd->handle != qp->pd_id)) {
-			IRDMA_DP_LOG(tx, ERR, "%s qp %u: AH of another PD", dn, qp->pub.qp_num);
-			return -EPERM;
-		}
-		info.op.send.ah_id = ah->handle;
-		info.op.send.dest_qp = wr->wr.ud.remote_qpn;
-		/* A Q_Key with the high bit set means "use the QP's own" (verbs rule). */
-		info.op.send.qkey = (wr->wr.ud.remote_qkey & 0x80000000u) ? qp->attr.qkey :
-									  wr->wr.ud.remote_qkey;
+		ret = set_ud_dest(qp, wr, &info);
+		if (unlikely(ret < 0))
+			return ret;
 	}
 	if (inl) {
-		if (unlikely(sge_total(wr->sg_list, wr->num_sge) > qp->uk.max_inline_data)) {
-			IRDMA_DP_LOG(tx, ERR, "%s qp %u: %u inline bytes, the QP allows %u", dn,
-				     qp->pub.qp_num, sge_total(wr->sg_list, wr->num_sge),
-				     qp->uk.max_inline_data);
+		uint32_t total = sge_total(wr->sg_list, wr->num_sge);
+
+		if (unlikely(total > qp->uk.max_inline_data)) {
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: %u inline bytes, the QP allows %u",
+				     qp->pub.dev->name, qp->pub.qp_num, total, qp->uk.max_inline_data);
 			return -EINVAL;
 		}
 		info.inline_data = true;
 	}
-	if (info.op_type == IRDMA_OP_TYPE_RDMA_WRITE || info.op_type == IRDMA_OP_TYPE_RDMA_WRITE_SOL) {
+	if (write) {
 		info.op.rdma_write.lo_sg_list = SGES(wr->sg_list);
 		info.op.rdma_write.num_lo_sges = wr->num_sge;
 		return inl ? irdma_uk_inline_rdma_write(&qp->uk, &info, false) :
@@ -311,12 +354,6 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 	info.op.send.num_sges = wr->num_sge;
 	return inl ? irdma_uk_inline_send(&qp->uk, &info, false) :
 		     irdma_uk_send(&qp->uk, &info, false);
-
-bad_opcode:
-	IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": opcode %d%s is not valid on a%s QP",
-		     dn, qp->pub.qp_num, wr->wr_id, wr->opcode, inl ? " with INLINE" : "",
-		     qp->pub.qp_type == RTE_PMD_IRDMA_QPT_RC ? "n RC" : " UD");
-	return -EINVAL;
 }
 
 /* A QP in ERR does not execute new work: ask the device to flush it (as rdma-core asks the
@@ -343,6 +380,7 @@ rte_pmd_irdma_post_send(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	int ret = 0;
 
 	if (unlikely(qp == NULL || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(tx, ERR, "%s is NULL", qp == NULL ? "qp" : "wr");
 		ret = -EINVAL;
 		i = 0;
 		goto out;
@@ -384,6 +422,32 @@ out:
 	return i;
 }
 
+/*
+ * Checks shared by QP and SRQ receives: SGE count and list, lkeys of the queue's PD. `kind` is
+ * "qp" or "srq", `limit_of` "QP" or "SRQ" (for the log line). Returns 0, -EINVAL or -EPERM.
+ */
+static __rte_always_inline int
+recv_wr_check(const char *dn, const char *kind, const char *limit_of, uint32_t id, uint16_t i,
+	      const struct rte_pmd_irdma_recv_wr *wr, uint32_t max_sge,
+	      const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id)
+{
+	int bad;
+
+	if (unlikely(wr->num_sge > max_sge || (wr->num_sge != 0 && wr->sg_list == NULL))) {
+		IRDMA_DP_LOG(rx, ERR, "%s %s %u: receive WR %u has %u SGEs%s, the %s allows %u", dn,
+			     kind, id, i, wr->num_sge, wr->sg_list == NULL ? " and no list" : "",
+			     limit_of, max_sge);
+		return -EINVAL;
+	}
+	bad = check_lkeys(keys, n_keys, pd_id, wr->sg_list, wr->num_sge);
+	if (unlikely(bad)) {
+		IRDMA_DP_LOG(rx, ERR, "%s %s %u: receive WR %u SGE %d: lkey 0x%x belongs to another "
+			     "PD", dn, kind, id, i, bad - 1, wr->sg_list[bad - 1].lkey);
+		return -EPERM;
+	}
+	return 0;
+}
+
 uint16_t
 rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma_recv_wr *wr,
 			uint16_t nb_wr, int *err)
@@ -391,9 +455,10 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	struct irdma_pmd_qp *qp = IRDMA_PRIV(irdma_pmd_qp, pub);
 	struct irdma_post_rq_info info;
 	uint16_t i = 0;
-	int ret = 0, bad;
+	int ret = 0;
 
 	if (unlikely(qp == NULL || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(rx, ERR, "%s is NULL", qp == NULL ? "qp" : "wr");
 		ret = -EINVAL;
 		goto out;
 	}
@@ -406,22 +471,10 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 		goto out;
 	}
 	for (; i < nb_wr; i++) {
-		if (unlikely(wr[i].num_sge > qp->uk.max_rq_frag_cnt ||
-			     (wr[i].num_sge != 0 && wr[i].sg_list == NULL))) {
-			IRDMA_DP_LOG(rx, ERR, "%s qp %u: receive WR %u has %u SGEs, the QP allows %u",
-				     pub->dev->name, pub->qp_num, i, wr[i].num_sge,
-				     qp->uk.max_rq_frag_cnt);
-			ret = -EINVAL;
+		ret = recv_wr_check(pub->dev->name, "qp", "QP", pub->qp_num, i, &wr[i],
+				    qp->uk.max_rq_frag_cnt, qp->keys, qp->n_keys, qp->pd_id);
+		if (unlikely(ret < 0))
 			break;
-		}
-		bad = check_lkeys(qp->keys, qp->n_keys, qp->pd_id, wr[i].sg_list, wr[i].num_sge);
-		if (unlikely(bad)) {
-			IRDMA_DP_LOG(rx, ERR, "%s qp %u: receive WR %u SGE %d: lkey 0x%x belongs to "
-				     "another PD", pub->dev->name, pub->qp_num, i, bad - 1,
-				     wr[i].sg_list[bad - 1].lkey);
-			ret = -EPERM;
-			break;
-		}
 		info.wr_id = wr[i].wr_id;
 		info.sg_list = SGES(wr[i].sg_list);
 		info.num_sges = wr[i].num_sge;
@@ -452,30 +505,19 @@ rte_pmd_irdma_srq_post_recv(struct rte_pmd_irdma_srq *pub, const struct rte_pmd_
 	struct irdma_post_rq_info info;
 	const struct rte_pmd_irdma_dev *dev;
 	uint16_t i = 0;
-	int ret = 0, bad;
+	int ret = 0;
 
 	if (unlikely(srq == NULL || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(rx, ERR, "%s is NULL", srq == NULL ? "srq" : "wr");
 		ret = -EINVAL;
 		goto out;
 	}
 	dev = pub->pd->dev;
 	for (; i < nb_wr; i++) {
-		if (unlikely(wr[i].num_sge > srq->uk.max_srq_frag_cnt ||
-			     (wr[i].num_sge != 0 && wr[i].sg_list == NULL))) {
-			IRDMA_DP_LOG(rx, ERR, "%s srq %u: receive WR %u has %u SGEs, the SRQ allows %u",
-				     dev->name, pub->handle, i, wr[i].num_sge,
-				     srq->uk.max_srq_frag_cnt);
-			ret = -EINVAL;
+		ret = recv_wr_check(dev->name, "srq", "SRQ", pub->handle, i, &wr[i],
+				    srq->uk.max_srq_frag_cnt, dev->keys, dev->n_keys, srq->pd_id);
+		if (unlikely(ret < 0))
 			break;
-		}
-		bad = check_lkeys(dev->keys, dev->n_keys, srq->pd_id, wr[i].sg_list, wr[i].num_sge);
-		if (unlikely(bad)) {
-			IRDMA_DP_LOG(rx, ERR, "%s srq %u: receive WR %u SGE %d: lkey 0x%x belongs to "
-				     "another PD", dev->name, pub->handle, i, bad - 1,
-				     wr[i].sg_list[bad - 1].lkey);
-			ret = -EPERM;
-			break;
-		}
 		info.wr_id = wr[i].wr_id;
 		info.sg_list = SGES(wr[i].sg_list);
 		info.num_sges = wr[i].num_sge;

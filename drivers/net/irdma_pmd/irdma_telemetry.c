@@ -45,6 +45,27 @@ parse_params(const char *params, char *dev, size_t dev_len, long *n)
 	return 0;
 }
 
+/* Parse "dev[,n]" and find the device. On success the registry lock is held: the caller
+ * releases it with irdma_registry_unlock(). */
+static struct rte_pmd_irdma_dev *
+find_dev_locked(const char *params, long *n, int *err)
+{
+	char name[RTE_PMD_IRDMA_NAME_LEN];
+	struct rte_pmd_irdma_dev *dev;
+
+	if (parse_params(params, name, sizeof(name), n) < 0) {
+		*err = -EINVAL;
+		return NULL;
+	}
+	irdma_registry_lock();
+	dev = irdma_registry_find(name);
+	if (dev == NULL) {
+		irdma_registry_unlock();
+		*err = -ENODEV;
+	}
+	return dev;
+}
+
 static int
 tel_list(const char *cmd __rte_unused, const char *params __rte_unused, struct rte_tel_data *d)
 {
@@ -71,14 +92,14 @@ tel_info(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 {
 	struct rte_pmd_irdma_dev_info info;
 	struct rte_pmd_irdma_dev *dev;
-	char name[RTE_PMD_IRDMA_NAME_LEN], buf[64];
 	struct rte_ether_addr ea;
+	char buf[64];
+	int err;
 
-	if (parse_params(params, name, sizeof(name), NULL) < 0)
-		return -EINVAL;
-	irdma_registry_lock();
-	dev = irdma_registry_find(name);
-	if (dev == NULL || rte_pmd_irdma_dev_info(dev, &info) < 0) {
+	dev = find_dev_locked(params, NULL, &err);
+	if (dev == NULL)
+		return err;
+	if (rte_pmd_irdma_dev_info(dev, &info) < 0) {
 		irdma_registry_unlock();
 		return -ENODEV;
 	}
@@ -118,43 +139,44 @@ tel_info(const char *cmd __rte_unused, const char *params, struct rte_tel_data *
 	return 0;
 }
 
-static void
-add_xstats(struct rte_tel_data *d, const char **names, const uint64_t *values, int n)
+/* Add the xstats table of the device, or of one QP, to the dict d: at most `room` entries.
+ * Called under the device lock. */
+static int
+add_xstats(struct rte_tel_data *d, const struct rte_pmd_irdma_dev *dev,
+	   const struct irdma_pmd_qp *qp, int room)
 {
-	int i;
+	const char *names[TEL_XSTATS_MAX];
+	uint64_t values[TEL_XSTATS_MAX];
+	int i, n;
 
+	n = qp != NULL ? irdma_xstats_qp_names(qp, names, TEL_XSTATS_MAX) :
+			 irdma_xstats_dev_names(dev, names, TEL_XSTATS_MAX);
+	if (n < 0 || n > room)
+		return n < 0 ? n : -E2BIG;
+	if (qp != NULL)
+		irdma_xstats_qp_values(qp, values, TEL_XSTATS_MAX);
+	else
+		irdma_xstats_dev_values(dev, values, TEL_XSTATS_MAX);
 	for (i = 0; i < n && i < RTE_TEL_MAX_DICT_ENTRIES; i++)
 		rte_tel_data_add_dict_u64(d, names[i], values[i]);
+	return 0;
 }
 
 static int
 tel_xstats(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
 {
-	const char *names[TEL_XSTATS_MAX];
-	uint64_t values[TEL_XSTATS_MAX];
 	struct rte_pmd_irdma_dev *dev;
-	char name[RTE_PMD_IRDMA_NAME_LEN];
-	int n;
+	int err;
 
-	if (parse_params(params, name, sizeof(name), NULL) < 0)
-		return -EINVAL;
-	irdma_registry_lock();
-	dev = irdma_registry_find(name);
-	if (dev == NULL) {
-		irdma_registry_unlock();
-		return -ENODEV;
-	}
+	dev = find_dev_locked(params, NULL, &err);
+	if (dev == NULL)
+		return err;
+	rte_tel_data_start_dict(d);
 	rte_spinlock_lock(&dev->lock);
-	n = irdma_xstats_dev_names(dev, names, TEL_XSTATS_MAX);
-	if (n > 0 && n <= TEL_XSTATS_MAX)
-		irdma_xstats_dev_values(dev, values, TEL_XSTATS_MAX);
+	err = add_xstats(d, dev, NULL, TEL_XSTATS_MAX);
 	rte_spinlock_unlock(&dev->lock);
 	irdma_registry_unlock();
-	if (n < 0 || n > TEL_XSTATS_MAX)
-		return n < 0 ? n : -E2BIG;
-	rte_tel_data_start_dict(d);
-	add_xstats(d, names, values, n);
-	return 0;
+	return err;
 }
 
 static const char *
@@ -166,22 +188,14 @@ qpt_str(enum rte_pmd_irdma_qp_type t)
 static int
 tel_qp(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
 {
-	const char *names[TEL_XSTATS_MAX];
-	uint64_t values[TEL_XSTATS_MAX];
 	struct rte_pmd_irdma_dev *dev;
 	struct irdma_pmd_qp *qp;
-	char name[RTE_PMD_IRDMA_NAME_LEN];
 	long qpn;
-	int n;
+	int err;
 
-	if (parse_params(params, name, sizeof(name), &qpn) < 0)
-		return -EINVAL;
-	irdma_registry_lock();
-	dev = irdma_registry_find(name);
-	if (dev == NULL) {
-		irdma_registry_unlock();
-		return -ENODEV;
-	}
+	dev = find_dev_locked(params, &qpn, &err);
+	if (dev == NULL)
+		return err;
 	rte_spinlock_lock(&dev->lock);
 	if (qpn < 0) {
 		rte_tel_data_start_array(d, RTE_TEL_INT_VAL);
@@ -220,11 +234,9 @@ tel_qp(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "sq_tail", qp->uk.sq_ring.tail);
 	rte_tel_data_add_dict_u64(d, "rq_head", qp->uk.rq_ring.head);
 	rte_tel_data_add_dict_u64(d, "rq_tail", qp->uk.rq_ring.tail);
-	n = irdma_xstats_qp_names(qp, names, TEL_XSTATS_MAX);
-	if (n > 0 && n <= TEL_XSTATS_MAX - 32) {
-		irdma_xstats_qp_values(qp, values, TEL_XSTATS_MAX);
-		add_xstats(d, names, values, n);
-	}
+	/* the QP's own fields above take up to 32 entries of the dict; counters that do not fit
+	 * are left out (the QP's xstats call has them all) */
+	(void)add_xstats(d, dev, qp, TEL_XSTATS_MAX - 32);
 out:
 	rte_spinlock_unlock(&dev->lock);
 	irdma_registry_unlock();

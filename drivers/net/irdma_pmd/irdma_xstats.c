@@ -47,49 +47,56 @@ field(const void *base, size_t offset)
 	return *(const uint64_t *)((const char *)base + offset);
 }
 
+/*
+ * A table is the PMD's counters of its scope (the device when qp is NULL, else that QP) followed
+ * by the backend's counters of the same scope. Returns the total count, or a negative errno.
+ */
 static int
-backend_count(const struct rte_pmd_irdma_dev *dev, int64_t qp_id)
+table_size(const struct rte_pmd_irdma_dev *dev, const struct irdma_pmd_qp *qp, unsigned int *fixed,
+	   unsigned int *nb)
 {
-	if (dev->ops->xstats_names == NULL)
-		return 0;
-	return dev->ops->xstats_names(dev->hw, qp_id, NULL, 0);
+	int b = 0;
+
+	if (dev->ops->xstats_names != NULL)
+		b = dev->ops->xstats_names(dev->hw, qp != NULL ? (int64_t)qp->pub.qp_num : -1, NULL, 0);
+	if (b < 0)
+		return b;
+	*fixed = qp != NULL ? N_QP : N_DEV;
+	*nb = (unsigned int)b;
+	return (int)(*fixed + *nb);
 }
 
-int
-irdma_xstats_dev_names(const struct rte_pmd_irdma_dev *dev, const char **names, unsigned int n)
+static int
+table_names(const struct rte_pmd_irdma_dev *dev, const struct irdma_pmd_qp *qp, const char **names,
+	    unsigned int n)
 {
-	int nb = backend_count(dev, -1);
-	unsigned int i, total;
+	unsigned int i, fixed, nb;
+	int total = table_size(dev, qp, &fixed, &nb);
 
-	if (nb < 0)
-		return nb;
-	total = N_DEV + (unsigned int)nb;
-	if (names == NULL || n < total)
-		return (int)total;
+	if (total < 0 || names == NULL || n < (unsigned int)total)
+		return total;
 	for (i = 0; i < N_QP; i++)
 		names[i] = qp_defs[i].name;
-	for (i = 0; i < N_CQ; i++)
-		names[N_QP + i] = cq_defs[i].name;
-	for (i = 0; i < RTE_DIM(dev_extra); i++)
-		names[N_QP + N_CQ + i] = dev_extra[i];
+	if (qp == NULL) {
+		for (i = 0; i < N_CQ; i++)
+			names[N_QP + i] = cq_defs[i].name;
+		for (i = 0; i < RTE_DIM(dev_extra); i++)
+			names[N_QP + N_CQ + i] = dev_extra[i];
+	}
 	if (nb > 0)
-		dev->ops->xstats_names(dev->hw, -1, names + N_DEV, (unsigned int)nb);
-	return (int)total;
+		dev->ops->xstats_names(dev->hw, qp != NULL ? (int64_t)qp->pub.qp_num : -1, names + fixed,
+				       nb);
+	return total;
 }
 
-int
-irdma_xstats_dev_values(const struct rte_pmd_irdma_dev *dev, uint64_t *values, unsigned int n)
+/* Device totals: what destroyed objects left behind plus every live one. */
+static void
+dev_values(const struct rte_pmd_irdma_dev *dev, uint64_t *values)
 {
 	const struct irdma_pmd_qp *qp;
 	const struct irdma_pmd_cq *cq;
-	int nb = backend_count(dev, -1);
-	unsigned int i, total;
+	unsigned int i;
 
-	if (nb < 0)
-		return nb;
-	total = N_DEV + (unsigned int)nb;
-	if (values == NULL || n < total)
-		return (int)total;
 	for (i = 0; i < N_QP; i++) {
 		values[i] = field(&dev->retired_qp, qp_defs[i].offset);
 		TAILQ_FOREACH(qp, &dev->qps, next)
@@ -101,105 +108,117 @@ irdma_xstats_dev_values(const struct rte_pmd_irdma_dev *dev, uint64_t *values, u
 			values[N_QP + i] += field(&cq->stats, cq_defs[i].offset);
 	}
 	values[N_QP + N_CQ] = dev->ev_lost;
+}
+
+static int
+table_values(const struct rte_pmd_irdma_dev *dev, const struct irdma_pmd_qp *qp, uint64_t *values,
+	     unsigned int n)
+{
+	unsigned int i, fixed, nb;
+	int total = table_size(dev, qp, &fixed, &nb);
+
+	if (total < 0 || values == NULL || n < (unsigned int)total)
+		return total;
+	if (qp == NULL) {
+		dev_values(dev, values);
+	} else {
+		for (i = 0; i < N_QP; i++)
+			values[i] = field(&qp->stats, qp_defs[i].offset);
+	}
 	if (nb > 0)
-		dev->ops->xstats_get(dev->hw, -1, values + N_DEV, (unsigned int)nb);
-	return (int)total;
+		dev->ops->xstats_get(dev->hw, qp != NULL ? (int64_t)qp->pub.qp_num : -1, values + fixed, nb);
+	return total;
+}
+
+int
+irdma_xstats_dev_names(const struct rte_pmd_irdma_dev *dev, const char **names, unsigned int n)
+{
+	return table_names(dev, NULL, names, n);
+}
+
+int
+irdma_xstats_dev_values(const struct rte_pmd_irdma_dev *dev, uint64_t *values, unsigned int n)
+{
+	return table_values(dev, NULL, values, n);
 }
 
 int
 irdma_xstats_qp_names(const struct irdma_pmd_qp *qp, const char **names, unsigned int n)
 {
-	const struct rte_pmd_irdma_dev *dev = qp->pub.dev;
-	int nb = backend_count(dev, qp->pub.qp_num);
-	unsigned int i, total;
-
-	if (nb < 0)
-		return nb;
-	total = N_QP + (unsigned int)nb;
-	if (names == NULL || n < total)
-		return (int)total;
-	for (i = 0; i < N_QP; i++)
-		names[i] = qp_defs[i].name;
-	if (nb > 0)
-		dev->ops->xstats_names(dev->hw, qp->pub.qp_num, names + N_QP, (unsigned int)nb);
-	return (int)total;
+	return table_names(qp->pub.dev, qp, names, n);
 }
 
 int
 irdma_xstats_qp_values(const struct irdma_pmd_qp *qp, uint64_t *values, unsigned int n)
 {
-	const struct rte_pmd_irdma_dev *dev = qp->pub.dev;
-	int nb = backend_count(dev, qp->pub.qp_num);
-	unsigned int i, total;
-
-	if (nb < 0)
-		return nb;
-	total = N_QP + (unsigned int)nb;
-	if (values == NULL || n < total)
-		return (int)total;
-	for (i = 0; i < N_QP; i++)
-		values[i] = field(&qp->stats, qp_defs[i].offset);
-	if (nb > 0)
-		dev->ops->xstats_get(dev->hw, qp->pub.qp_num, values + N_QP, (unsigned int)nb);
-	return (int)total;
+	return table_values(qp->pub.dev, qp, values, n);
 }
 
 /* ---- public API ---------------------------------------------------------------------- */
 
-static int
-copy_names(const char **src, int cnt, struct rte_pmd_irdma_xstat_name *names, unsigned int n)
-{
-	int i;
+/* The public calls count first (a short buffer costs nothing), then fill through a bounded array. */
+#define XSTATS_MAX 512
 
+static int
+public_names(const struct rte_pmd_irdma_dev *dev, const struct irdma_pmd_qp *qp,
+	     struct rte_pmd_irdma_xstat_name *names, unsigned int n)
+{
+	const char *tmp[XSTATS_MAX];
+	int cnt, i;
+
+	cnt = table_names(dev, qp, NULL, 0);
 	if (cnt < 0 || names == NULL || n < (unsigned int)cnt)
 		return cnt;
+	if (cnt > XSTATS_MAX)
+		return -E2BIG;
+	table_names(dev, qp, tmp, XSTATS_MAX);
 	for (i = 0; i < cnt; i++)
-		rte_strscpy(names[i].name, src[i], sizeof(names[i].name));
+		rte_strscpy(names[i].name, tmp[i], sizeof(names[i].name));
 	return cnt;
 }
 
-#define XSTATS_MAX 512
+/* Device totals walk the object lists, so they are read under the device lock. */
+static int
+public_values(const struct rte_pmd_irdma_dev *dev, const struct irdma_pmd_qp *qp,
+	      struct rte_pmd_irdma_xstat *xs, unsigned int n)
+{
+	rte_spinlock_t *lock = qp == NULL ? (rte_spinlock_t *)(uintptr_t)&dev->lock : NULL;
+	uint64_t tmp[XSTATS_MAX];
+	int cnt, i;
+
+	cnt = table_values(dev, qp, NULL, 0);
+	if (cnt < 0 || xs == NULL || n < (unsigned int)cnt)
+		return cnt;
+	if (cnt > XSTATS_MAX)
+		return -E2BIG;
+	if (lock != NULL)
+		rte_spinlock_lock(lock);
+	table_values(dev, qp, tmp, XSTATS_MAX);
+	if (lock != NULL)
+		rte_spinlock_unlock(lock);
+	for (i = 0; i < cnt; i++) {
+		xs[i].id = (uint64_t)i;
+		xs[i].value = tmp[i];
+	}
+	return cnt;
+}
 
 int
 rte_pmd_irdma_xstats_get_names(const struct rte_pmd_irdma_dev *dev,
 			       struct rte_pmd_irdma_xstat_name *names, unsigned int n)
 {
-	const char *tmp[XSTATS_MAX];
-	int cnt;
-
 	if (!irdma_dev_valid(dev))
 		return -EINVAL;
-	cnt = irdma_xstats_dev_names(dev, NULL, 0);
-	if (cnt < 0 || names == NULL || n < (unsigned int)cnt)
-		return cnt;
-	if (cnt > XSTATS_MAX)
-		return -E2BIG;
-	irdma_xstats_dev_names(dev, tmp, XSTATS_MAX);
-	return copy_names(tmp, cnt, names, n);
+	return public_names(dev, NULL, names, n);
 }
 
 int
 rte_pmd_irdma_xstats_get(const struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdma_xstat *xs,
 			 unsigned int n)
 {
-	uint64_t tmp[XSTATS_MAX];
-	int cnt, i;
-
 	if (!irdma_dev_valid(dev))
 		return -EINVAL;
-	cnt = irdma_xstats_dev_values(dev, NULL, 0);
-	if (cnt < 0 || xs == NULL || n < (unsigned int)cnt)
-		return cnt;
-	if (cnt > XSTATS_MAX)
-		return -E2BIG;
-	rte_spinlock_lock((rte_spinlock_t *)&dev->lock);
-	irdma_xstats_dev_values(dev, tmp, XSTATS_MAX);
-	rte_spinlock_unlock((rte_spinlock_t *)&dev->lock);
-	for (i = 0; i < cnt; i++) {
-		xs[i].id = (uint64_t)i;
-		xs[i].value = tmp[i];
-	}
-	return cnt;
+	return public_values(dev, NULL, xs, n);
 }
 
 int
@@ -232,18 +251,10 @@ rte_pmd_irdma_qp_xstats_get_names(const struct rte_pmd_irdma_qp *pub,
 				  struct rte_pmd_irdma_xstat_name *names, unsigned int n)
 {
 	const struct irdma_pmd_qp *qp = (const struct irdma_pmd_qp *)pub;
-	const char *tmp[XSTATS_MAX];
-	int cnt;
 
 	if (qp == NULL)
 		return -EINVAL;
-	cnt = irdma_xstats_qp_names(qp, NULL, 0);
-	if (cnt < 0 || names == NULL || n < (unsigned int)cnt)
-		return cnt;
-	if (cnt > XSTATS_MAX)
-		return -E2BIG;
-	irdma_xstats_qp_names(qp, tmp, XSTATS_MAX);
-	return copy_names(tmp, cnt, names, n);
+	return public_names(qp->pub.dev, qp, names, n);
 }
 
 int
@@ -251,20 +262,8 @@ rte_pmd_irdma_qp_xstats_get(const struct rte_pmd_irdma_qp *pub, struct rte_pmd_i
 			    unsigned int n)
 {
 	const struct irdma_pmd_qp *qp = (const struct irdma_pmd_qp *)pub;
-	uint64_t tmp[XSTATS_MAX];
-	int cnt, i;
 
 	if (qp == NULL)
 		return -EINVAL;
-	cnt = irdma_xstats_qp_values(qp, NULL, 0);
-	if (cnt < 0 || xs == NULL || n < (unsigned int)cnt)
-		return cnt;
-	if (cnt > XSTATS_MAX)
-		return -E2BIG;
-	irdma_xstats_qp_values(qp, tmp, XSTATS_MAX);
-	for (i = 0; i < cnt; i++) {
-		xs[i].id = (uint64_t)i;
-		xs[i].value = tmp[i];
-	}
-	return cnt;
+	return public_values(qp->pub.dev, qp, xs, n);
 }
