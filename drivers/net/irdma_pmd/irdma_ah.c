@@ -60,7 +60,7 @@ rte_pmd_irdma_ah_create(struct rte_pmd_irdma_pd *pd, const struct rte_pmd_irdma_
 	ret = irdma_av_from_attr(dev, attr, &av);
 	if (ret < 0)
 		goto fail;
-	ah = rte_zmalloc_socket("irdma_ah", sizeof(*ah), 0, dev->socket_id);
+	ah = IRDMA_ZMALLOC(dev, "irdma_ah", sizeof(*ah), 0);
 	if (ah == NULL) {
 		ret = -ENOMEM;
 		goto fail;

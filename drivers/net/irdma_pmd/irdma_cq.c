@@ -87,7 +87,7 @@ rte_pmd_irdma_cq_create(struct rte_pmd_irdma_dev *dev, const struct rte_pmd_irdm
 		ret = -EINVAL;
 		goto fail;
 	}
-	cq = rte_zmalloc_socket("irdma_cq", sizeof(*cq), RTE_CACHE_LINE_SIZE, dev->socket_id);
+	cq = IRDMA_ZMALLOC(dev, "irdma_cq", sizeof(*cq), RTE_CACHE_LINE_SIZE);
 	if (cq == NULL) {
 		ret = -ENOMEM;
 		goto fail;
@@ -290,8 +290,7 @@ rte_pmd_irdma_cq_resize(struct rte_pmd_irdma_cq *pub, uint32_t cqe)
 			  dev->name, pub->handle, pending, cqe);
 		return -EINVAL;
 	}
-	old = rte_zmalloc_socket("irdma_cq_old", sizeof(*old), RTE_CACHE_LINE_SIZE,
-				 dev->socket_id);
+	old = IRDMA_ZMALLOC(dev, "irdma_cq_old", sizeof(*old), RTE_CACHE_LINE_SIZE);
 	if (old == NULL) {
 		rte_spinlock_unlock(&dev->lock);
 		return -ENOMEM;

@@ -475,3 +475,15 @@ rte_pmd_irdma_qp_state_str(enum rte_pmd_irdma_qp_state state)
 		return names[state];
 	return "UNKNOWN";
 }
+
+void *
+irdma_zmalloc_at(const char *func, const struct rte_pmd_irdma_dev *dev, const char *type,
+		 size_t size, unsigned int align)
+{
+	void *p = rte_zmalloc_socket(type, size, align, dev->socket_id);
+
+	if (p == NULL)
+		rte_log(RTE_LOG_ERR, irdma_logtype_mem, "%s(): %s: no memory for %s (%zu bytes on "
+			"socket %d)\n", func, dev->name, type, size, dev->socket_id);
+	return p;
+}

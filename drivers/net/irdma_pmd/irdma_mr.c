@@ -83,7 +83,7 @@ rte_pmd_irdma_reg_mr(struct rte_pmd_irdma_pd *pd, void *addr, size_t length, uin
 			  length, dev->hw_info.max_mr_size);
 		goto fail;
 	}
-	mr = rte_zmalloc_socket("irdma_mr", sizeof(*mr), 0, dev->socket_id);
+	mr = IRDMA_ZMALLOC(dev, "irdma_mr", sizeof(*mr), 0);
 	if (mr == NULL) {
 		ret = -ENOMEM;
 		goto fail;

@@ -32,7 +32,7 @@ rte_pmd_irdma_alloc_mw(struct rte_pmd_irdma_pd *pd, enum rte_pmd_irdma_mw_type t
 		rte_errno = EOPNOTSUPP;
 		return NULL;
 	}
-	mw = rte_zmalloc_socket("irdma_mw", sizeof(*mw), 0, dev->socket_id);
+	mw = IRDMA_ZMALLOC(dev, "irdma_mw", sizeof(*mw), 0);
 	if (mw == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;

@@ -19,7 +19,7 @@ rte_pmd_irdma_pd_alloc(struct rte_pmd_irdma_dev *dev)
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	pd = rte_zmalloc_socket("irdma_pd", sizeof(*pd), 0, dev->socket_id);
+	pd = IRDMA_ZMALLOC(dev, "irdma_pd", sizeof(*pd), 0);
 	if (pd == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;

@@ -165,11 +165,11 @@ qp_alloc_mem(struct rte_pmd_irdma_dev *dev, struct irdma_pmd_qp *qp,
 	ret = irdma_shadow_alloc(dev, &qp->shadow);
 	if (ret < 0)
 		goto fail;
-	qp->sq_wrtrk = rte_zmalloc_socket("irdma_sq_wrtrk", info->sq_depth * sizeof(*qp->sq_wrtrk),
-					  RTE_CACHE_LINE_SIZE, dev->socket_id);
-	qp->rq_wrid = rte_zmalloc_socket("irdma_rq_wrid",
-					 RTE_MAX(info->rq_depth, 1u) * sizeof(*qp->rq_wrid),
-					 RTE_CACHE_LINE_SIZE, dev->socket_id);
+	qp->sq_wrtrk = IRDMA_ZMALLOC(dev, "irdma_sq_wrtrk", info->sq_depth * sizeof(*qp->sq_wrtrk),
+				     RTE_CACHE_LINE_SIZE);
+	qp->rq_wrid = IRDMA_ZMALLOC(dev, "irdma_rq_wrid",
+				    RTE_MAX(info->rq_depth, 1u) * sizeof(*qp->rq_wrid),
+				    RTE_CACHE_LINE_SIZE);
 	if (qp->sq_wrtrk == NULL || qp->rq_wrid == NULL) {
 		ret = -ENOMEM;
 		goto fail;
@@ -222,6 +222,8 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	if (init->srq != NULL) {
 		srq = IRDMA_PRIV(irdma_pmd_srq, init->srq);
 		if (init->srq->pd->dev != dev) {
+			IRDMA_LOG(qp, ERR, "%s: the SRQ belongs to device %s", dev->name,
+				  init->srq->pd->dev->name);
 			ret = -EINVAL;
 			goto fail;
 		}
@@ -229,7 +231,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	ret = qp_size(dev, init, &info);
 	if (ret < 0)
 		goto fail;
-	qp = rte_zmalloc_socket("irdma_qp", sizeof(*qp), RTE_CACHE_LINE_SIZE, dev->socket_id);
+	qp = IRDMA_ZMALLOC(dev, "irdma_qp", sizeof(*qp), RTE_CACHE_LINE_SIZE);
 	if (qp == NULL) {
 		ret = -ENOMEM;
 		goto fail;

@@ -49,7 +49,7 @@ rte_pmd_irdma_srq_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_srq_i
 		rte_errno = -ret;
 		return NULL;
 	}
-	srq = rte_zmalloc_socket("irdma_srq", sizeof(*srq), RTE_CACHE_LINE_SIZE, dev->socket_id);
+	srq = IRDMA_ZMALLOC(dev, "irdma_srq", sizeof(*srq), RTE_CACHE_LINE_SIZE);
 	if (srq == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;
