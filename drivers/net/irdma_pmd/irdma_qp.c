@@ -212,6 +212,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	int ret;
 
 	if (pd == NULL || init == NULL || !irdma_dev_valid(pd->dev)) {
+		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -558,8 +559,10 @@ rte_pmd_irdma_qp_modify(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_at
 	uint32_t hw_mask, extra, missing;
 	int ret;
 
-	if (qp == NULL || attr == NULL || !irdma_dev_valid(pub->dev))
+	if (qp == NULL || attr == NULL || !irdma_dev_valid(pub->dev)) {
+		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->dev;
 	if (mask & (RTE_PMD_IRDMA_QP_ALT_PATH | RTE_PMD_IRDMA_QP_PATH_MIG_STATE | RTE_PMD_IRDMA_QP_CAP)) {
 		IRDMA_LOG(qp, ERR, "%s qp %u: attribute %s is not supported (RoCE has no alternate "
@@ -643,8 +646,10 @@ rte_pmd_irdma_qp_query(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_att
 	int ret;
 
 	RTE_SET_USED(attr_mask);
-	if (qp == NULL || attr == NULL || !irdma_dev_valid(pub->dev))
+	if (qp == NULL || attr == NULL || !irdma_dev_valid(pub->dev)) {
+		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->dev;
 	rte_spinlock_lock(&dev->lock);
 	ret = dev->ops->qp_query(dev->hw, pub->qp_num, &hw);
@@ -686,8 +691,10 @@ rte_pmd_irdma_qp_destroy(struct rte_pmd_irdma_qp *pub)
 	struct irdma_qp_stats *r;
 	int ret;
 
-	if (qp == NULL || !irdma_dev_valid(pub->dev))
+	if (qp == NULL || !irdma_dev_valid(pub->dev)) {
+		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->dev;
 	rte_spinlock_lock(&dev->lock);
 	ret = dev->ops->qp_destroy(dev->hw, pub->qp_num);
