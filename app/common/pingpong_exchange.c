@@ -66,14 +66,15 @@ static int send_record(int fd, const struct pingpong_dest *mine, int timeout_ms,
 	return 0;
 }
 
-/* Read and parse the peer's record; the step names say whose ("the server's record", ...). */
+/* Read and parse the peer's record, calling idle(arg) while waiting; the step names say
+ * whose ("the server's record", ...). */
 static int read_record(int fd, struct pingpong_dest *theirs, int timeout_ms, const char *reading,
-		       const char *parsing, const char **step)
+		       const char *parsing, const char **step, int (*idle)(void *), void *arg)
 {
 	char in[PINGPONG_DEST_LEN];
 	int rc;
 
-	rc = oob_read_exact(fd, in, sizeof(in), timeout_ms);
+	rc = oob_read_exact_idle(fd, in, sizeof(in), timeout_ms, idle, arg);
 	if (rc < 0)
 		return fail(step, reading, rc);
 	rc = pingpong_dest_decode(in, sizeof(in), theirs);
@@ -85,12 +86,19 @@ static int read_record(int fd, struct pingpong_dest *theirs, int timeout_ms, con
 int pingpong_client_exchange(int fd, const struct pingpong_dest *mine,
 			     struct pingpong_dest *theirs, int timeout_ms, const char **step)
 {
+	return pingpong_client_exchange_idle(fd, mine, theirs, timeout_ms, step, NULL, NULL);
+}
+
+int pingpong_client_exchange_idle(int fd, const struct pingpong_dest *mine,
+				  struct pingpong_dest *theirs, int timeout_ms, const char **step,
+				  int (*idle)(void *), void *arg)
+{
 	int rc;
 
 	rc = send_record(fd, mine, timeout_ms, step);
 	if (rc == 0)
 		rc = read_record(fd, theirs, timeout_ms, "reading the server's record",
-				 "parsing the server's record", step);
+				 "parsing the server's record", step, idle, arg);
 	if (rc < 0)
 		return rc;
 	rc = oob_write_all(fd, PINGPONG_DONE, PINGPONG_DONE_LEN, timeout_ms);
@@ -103,11 +111,17 @@ int pingpong_server_receive(int fd, struct pingpong_dest *theirs, int timeout_ms
 			    const char **step)
 {
 	return read_record(fd, theirs, timeout_ms, "reading the client's record",
-			   "parsing the client's record", step);
+			   "parsing the client's record", step, NULL, NULL);
 }
 
 int pingpong_server_reply(int fd, const struct pingpong_dest *mine, int timeout_ms,
 			  const char **step)
+{
+	return pingpong_server_reply_idle(fd, mine, timeout_ms, step, NULL, NULL);
+}
+
+int pingpong_server_reply_idle(int fd, const struct pingpong_dest *mine, int timeout_ms,
+			       const char **step, int (*idle)(void *), void *arg)
 {
 	char in[PINGPONG_DONE_LEN];
 	int rc;
@@ -115,7 +129,7 @@ int pingpong_server_reply(int fd, const struct pingpong_dest *mine, int timeout_
 	rc = send_record(fd, mine, timeout_ms, step);
 	if (rc < 0)
 		return rc;
-	rc = oob_read_exact(fd, in, sizeof(in), timeout_ms);
+	rc = oob_read_exact_idle(fd, in, sizeof(in), timeout_ms, idle, arg);
 	if (rc < 0)
 		return fail(step, "reading done", rc);
 	if (memcmp(in, PINGPONG_DONE, PINGPONG_DONE_LEN) != 0)

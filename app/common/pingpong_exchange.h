@@ -49,11 +49,25 @@ int pingpong_dest_decode(const void *buf, size_t len, struct pingpong_dest *d);
 int pingpong_client_exchange(int fd, const struct pingpong_dest *mine,
 			     struct pingpong_dest *theirs, int timeout_ms, const char **step);
 
+/**
+ * pingpong_client_exchange() calling @p idle(@p arg) while it waits for the server's record:
+ * the server moves its QP to RTR before it answers, and a peer's RTR may need us to answer
+ * its ARP (a userspace device whose engine runs only when the application drives it).
+ */
+int pingpong_client_exchange_idle(int fd, const struct pingpong_dest *mine,
+				  struct pingpong_dest *theirs, int timeout_ms, const char **step,
+				  int (*idle)(void *), void *arg);
+
 /** Server side, first half: receive the client's record. */
 int pingpong_server_receive(int fd, struct pingpong_dest *theirs, int timeout_ms,
 			    const char **step);
 /** Server side, second half (after RTR): send @p mine and wait for "done". */
 int pingpong_server_reply(int fd, const struct pingpong_dest *mine, int timeout_ms,
 			  const char **step);
+
+/** pingpong_server_reply() calling @p idle(@p arg) while it waits for "done" (the client
+ * moves its QP to RTR first, see pingpong_client_exchange_idle()). */
+int pingpong_server_reply_idle(int fd, const struct pingpong_dest *mine, int timeout_ms,
+			       const char **step, int (*idle)(void *), void *arg);
 
 #endif /* IRDMA_APP_PINGPONG_EXCHANGE_H */

@@ -133,13 +133,14 @@ int perf_side_prepare(struct perf_side *s, unsigned int seed)
 }
 
 /* Post one WR of the test's kind for iteration s->scnt. */
-/* Ping-pong latency tests: the client starts; each side sends once it saw the peer's
- * message, within the send queue's depth. */
-static bool pingpong_turn(const struct perf_side *s)
+/* Ping-pong latency tests: the starting side sends first, then each side sends once it saw
+ * the peer's message, within the send queue's depth. */
+static bool pingpong_turn(const struct perf_side *s, bool client_starts)
 {
 	const struct perf_params *p = s->p;
+	bool starts = s->client == client_starts;
 
-	return s->scnt < p->iters && (s->client ? s->scnt == s->rcnt : s->scnt < s->rcnt) &&
+	return s->scnt < p->iters && (starts ? s->scnt == s->rcnt : s->scnt < s->rcnt) &&
 	       s->scnt - s->ccnt < p->tx_depth;
 }
 
@@ -330,8 +331,9 @@ int perf_side_step(struct perf_side *s)
 			s->rcnt++;
 			moved = true;
 		}
-		/* The client starts; each side answers once it saw the peer's write. */
-		if (pingpong_turn(s)) {
+		/* perftest's server writes first (rxe captures); each side answers once it saw
+		 * the peer's write. */
+		if (pingpong_turn(s, false)) {
 			send_half(s)[p->size - 1] = (uint8_t)(s->scnt + 1);
 			if (post_one(s, true) < 0)
 				return s->error;
@@ -342,7 +344,7 @@ int perf_side_step(struct perf_side *s)
 		break;
 	}
 	case PERF_SEND_LAT:
-		if (pingpong_turn(s)) {
+		if (pingpong_turn(s, true)) {
 			if (post_one(s, true) < 0)
 				return s->error;
 			moved = true;

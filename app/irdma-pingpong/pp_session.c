@@ -202,7 +202,9 @@ static int ctx_connect(struct pp_ctx *c, const struct pingpong_dest *rem, uint32
 	memset(&ah, 0, sizeof(ah));
 	ah.is_global = 1;
 	ah.port_num = 1;
-	ah.grh.hop_limit = 1;
+	/* ibv_rc_pingpong asks for 1, but for RoCEv2 the kernel puts the route's hop limit in
+	 * the AV (rxe sends TTL 64); the PMD sends what the AV says, so ask for that. */
+	ah.grh.hop_limit = 64;
 	ah.grh.sgid_index = (uint8_t)c->o->gid_index;
 	memcpy(ah.grh.dgid.raw, rem->gid, 16);
 	c->remote_qpn = rem->qpn;
@@ -376,6 +378,17 @@ static void linger(struct pp_ctx *c)
 			rte_pmd_irdma_idle(c->dev);
 }
 
+/* Idle step of the exchange: the peer's RTR may wait for our ARP/ND answer, and only the
+ * application drives an inline engine. */
+static int serve(void *arg)
+{
+	struct pp_ctx *c = arg;
+
+	if (rte_pmd_irdma_progress(c->dev, 64) <= 0)
+		rte_pmd_irdma_idle(c->dev);
+	return 0;
+}
+
 int pp_session_run(struct pp_ctx *c)
 {
 	const struct pp_opts *o = c->o;
@@ -399,7 +412,7 @@ int pp_session_run(struct pp_ctx *c)
 		if (fd < 0)
 			return die("cannot connect to %s:%u: %s", o->server_host, o->tcp_port,
 				   strerror(-fd));
-		rc = pingpong_client_exchange(fd, &my, &rem, tmo, &step);
+		rc = pingpong_client_exchange_idle(fd, &my, &rem, tmo, &step, serve, c);
 		close(fd);
 		if (rc < 0)
 			return die("exchange with %s:%u failed %s: %s", o->server_host, o->tcp_port,
@@ -421,7 +434,7 @@ int pp_session_run(struct pp_ctx *c)
 			return -1;
 		}
 		if (rc == 0)
-			rc = pingpong_server_reply(fd, &my, tmo, &step);
+			rc = pingpong_server_reply_idle(fd, &my, tmo, &step, serve, c);
 		close(fd);
 		if (rc < 0)
 			return die("exchange with the client failed %s: %s", step ? step : "",

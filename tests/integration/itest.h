@@ -47,7 +47,7 @@ enum itest_mem { ITEST_NO_HUGE, ITEST_HUGE };
 
 /*
  * Start EAL for test @p name on @p lcores ("0", "0-1", ...). Returns 0, or skips the whole
- * binary (exit 77) when EAL cannot start for a reason outside the test.
+ * binary (t_skip_all) when EAL cannot start for a reason outside the test.
  */
 static inline int
 itest_eal_init(const char *name, const char *lcores, enum itest_mem mem)

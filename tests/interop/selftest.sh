@@ -42,7 +42,7 @@ bail() {
 [ -x "$peer_bin" ] || { echo "selftest.sh: usage: selftest.sh PATH/TO/iop-roce-peer" >&2; exit 2; }
 if why=$(iop_cannot_run); then
 	echo "1..0 # SKIP QEMU cannot run here: $why"
-	exit 77
+	exit 0  # TAP: the "1..0 # SKIP" plan makes meson count a skip
 fi
 
 t_start=$(iop_now)
@@ -69,7 +69,7 @@ gid_line=$(echo "$rxe" | awk -v g="$(iop_v4_gid "$(iop_guest_ip 1)")" '$2 == g')
 check "rxe0 port ACTIVE" grep -qx '4: ACTIVE' <<<"$rxe"
 check "rxe0 has the RoCE v2 GID ::ffff:$(iop_guest_ip 1) ($gid_line)" \
 	grep -q 'RoCE v2$' <<<"$gid_line"
-ok "rxe ready $(iop_elapsed "${IOP_GUEST_T0[1]}")s after boot start"
+echo "# rxe ready $(iop_elapsed "${IOP_GUEST_T0[1]}")s after the guest was started"
 
 # Everything on the bridge from here on is captured, for tshark at the end.
 capture=$IOP_RUN/bridge.pcap

@@ -18,6 +18,7 @@
 #include <rte_memory.h>
 
 #include "irdma_devargs.h"
+#include "irdma_devargs_neigh.h" /* wire branch: neigh= */
 #include "irdma_log.h"
 
 #define IRDMA_ARG_NAME    "name"
@@ -40,13 +41,14 @@
 #define IRDMA_ARG_REORDER "reorder"
 #define IRDMA_ARG_CORRUPT "corrupt"
 #define IRDMA_ARG_SEED    "seed"
+#define IRDMA_ARG_NEIGH   "neigh" /* wire branch */
 
 static const char *const irdma_valid_args[] = {
 	IRDMA_ARG_NAME, IRDMA_ARG_PORT, IRDMA_ARG_IP, IRDMA_ARG_IP6, IRDMA_ARG_MAC,
 	IRDMA_ARG_GEN, IRDMA_ARG_ENGINE, IRDMA_ARG_SOCKET, IRDMA_ARG_MTU, IRDMA_ARG_MAX_QP,
 	IRDMA_ARG_MAX_CQ, IRDMA_ARG_MAX_MR, IRDMA_ARG_MAX_SRQ, IRDMA_ARG_MAX_PD,
 	IRDMA_ARG_MAX_AH, IRDMA_ARG_DROP, IRDMA_ARG_DUP, IRDMA_ARG_REORDER, IRDMA_ARG_CORRUPT,
-	IRDMA_ARG_SEED, NULL,
+	IRDMA_ARG_SEED, IRDMA_ARG_NEIGH, NULL,
 };
 
 static const char *const irdma_backends[] = { "soft", NULL };
@@ -363,6 +365,7 @@ irdma_devargs_parse(const char *devargs, struct irdma_devargs *da)
 		{ IRDMA_ARG_REORDER, arg_rate, offsetof(struct irdma_devargs, cfg.reorder_ppm) },
 		{ IRDMA_ARG_CORRUPT, arg_rate, offsetof(struct irdma_devargs, cfg.corrupt_ppm) },
 		{ IRDMA_ARG_SEED, arg_seed, SIZE_MAX },
+		{ IRDMA_ARG_NEIGH, irdma_devargs_neigh, offsetof(struct irdma_devargs, cfg) },
 	};
 	struct rte_kvargs *kv = NULL;
 	const char *rest;

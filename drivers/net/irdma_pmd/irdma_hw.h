@@ -72,6 +72,8 @@ struct irdma_hw_event {
 	uint16_t ae_code;  /* irdma async-event code where one applies (spec §3.10), else 0 */
 };
 
+#define IRDMA_HW_MAX_NEIGH 16 /* wire branch: static neighbour entries (neigh=) */
+
 /* Device configuration, derived from devargs by the PMD. */
 struct irdma_hw_dev_config {
 	const char *name;          /* device name, used in logs, service and memzone names */
@@ -90,6 +92,13 @@ struct irdma_hw_dev_config {
 	/* Wire fault injection, parts per million, with a seed (0 everywhere: off). */
 	uint32_t drop_ppm, dup_ppm, reorder_ppm, corrupt_ppm;
 	uint64_t seed;
+	/* wire branch: static neighbours from devarg neigh=<ip>@<mac>[;...]; they are never
+	 * resolved by ARP/ND and never expire. IPv4 addresses in IPv4-mapped form. */
+	uint32_t n_neigh;
+	struct irdma_hw_neigh {
+		uint8_t ip[16];
+		uint8_t mac[6];
+	} neigh[IRDMA_HW_MAX_NEIGH];
 	/* Async events (from the engine's context; may be NULL). */
 	void (*async_cb)(void *arg, const struct irdma_hw_event *ev);
 	void *async_arg;

@@ -743,6 +743,7 @@ static const struct {
 	DEV_STAT(cq_overflows), DEV_STAT(doorbells), DEV_STAT(polls),
 	DEV_STAT(tx_fault_drops), DEV_STAT(tx_fault_dups), DEV_STAT(tx_fault_reorders),
 	DEV_STAT(tx_fault_corrupts),
+	SOFT_WIRE_XSTATS, /* wire branch */
 };
 
 /* Per-QP counters: the device's own, then lib/roce's transport counters. */

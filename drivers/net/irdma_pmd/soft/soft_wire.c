@@ -21,19 +21,12 @@
 #include "roce_addr.h"
 #include "roce_icrc.h"
 
+#include "soft_port.h" /* wire branch: struct soft_port_ops lives there */
 #include "soft_priv.h"
-
-struct soft_wire;
-
-/* A port: both calls keep frame order and return how many frames they took/gave. */
-struct soft_port_ops {
-	const char *name;
-	unsigned int (*tx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
-	unsigned int (*rx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
-};
 
 struct soft_wire {
 	const struct soft_port_ops *port;
+	void *port_priv;                   /* wire branch: port=<ethdev> state */
 	struct soft_dev *dev;
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
 	uint16_t port_id;                  /* ethdev */
@@ -78,55 +71,7 @@ static const struct soft_port_ops loop_port = {
 	.rx = loop_rx,
 };
 
-/* An ethdev: queue 0 of the port, which this device configures and starts. */
-static unsigned int eth_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
-{
-	return rte_eth_tx_burst(w->port_id, 0, pkts, (uint16_t)n);
-}
-
-static unsigned int eth_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
-{
-	return rte_eth_rx_burst(w->port_id, 0, pkts, (uint16_t)n);
-}
-
-static const struct soft_port_ops eth_port = {
-	.name = "ethdev",
-	.tx = eth_tx,
-	.rx = eth_rx,
-};
-
-static int eth_port_start(struct soft_dev *dev, struct soft_wire *w, const char *name)
-{
-	struct rte_eth_conf conf;
-	struct rte_ether_addr mac;
-	int rc;
-
-	if (rte_eth_dev_get_port_by_name(name, &w->port_id) != 0) {
-		SOFT_LOG(ERR, "%s: port=%s: no such ethdev (or 'loop')", dev->name, name);
-		return -ENODEV;
-	}
-	memset(&conf, 0, sizeof(conf));
-	rc = rte_eth_dev_configure(w->port_id, 1, 1, &conf);
-	if (rc == 0)
-		rc = rte_eth_rx_queue_setup(w->port_id, 0, 1024, (unsigned int)dev->cfg.socket_id,
-					    NULL, dev->pool);
-	if (rc == 0)
-		rc = rte_eth_tx_queue_setup(w->port_id, 0, 1024, (unsigned int)dev->cfg.socket_id,
-					    NULL);
-	if (rc == 0)
-		rc = rte_eth_dev_start(w->port_id);
-	if (rc != 0) {
-		SOFT_LOG(ERR, "%s: port=%s: cannot start it: %s", dev->name, name,
-			 rte_strerror(-rc));
-		return rc;
-	}
-	rte_eth_promiscuous_enable(w->port_id); /* best effort: RoCE frames are ours by IP */
-	if (rte_eth_macaddr_get(w->port_id, &mac) == 0 &&
-	    !(dev->mac[0] | dev->mac[1] | dev->mac[2] | dev->mac[3] | dev->mac[4] | dev->mac[5]))
-		memcpy(dev->mac, mac.addr_bytes, 6);
-	w->port = &eth_port;
-	return 0;
-}
+/* wire branch: port=<ethdev> (ARP/ND, neighbours, rx filtering) is soft_port_eth.c. */
 
 #define SOFT_POOL_MBUFS 4095u
 #define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
@@ -153,7 +98,7 @@ int soft_wire_open(struct soft_dev *dev)
 		return -ENOMEM;
 	}
 	if (strcmp(port, "loop") != 0) {
-		rc = eth_port_start(dev, w, port);
+		rc = soft_port_eth_open(dev, &w->port, &w->port_priv); /* wire branch */
 		if (rc) {
 			rte_mempool_free(dev->pool);
 			dev->pool = NULL;
@@ -188,9 +133,8 @@ void soft_wire_close(struct soft_dev *dev)
 	if (w == NULL)
 		return;
 	rte_pktmbuf_free_bulk(w->backlog, w->n_backlog);
-	if (w->port == &eth_port) {
-		/* the application owns the port; ours were its queues and its started state */
-		rte_eth_dev_stop(w->port_id);
+	if (w->port_priv != NULL) {
+		soft_port_eth_close(w->port_priv); /* wire branch: before the pool goes */
 	} else {
 		rte_spinlock_lock(&loop_lock);
 		for (pp = &loop_head; *pp; pp = &(*pp)->next) {
@@ -401,6 +345,7 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 				dev->st.rx_not_roce++; /* ARP/ND and other traffic: not ours yet */
 			else
 				dev->st.rx_malformed++;
+			soft_wire_stats_parse_drop(&dev->st.wire, rc); /* wire branch */
 		} else if (unlikely(!dev_owns_gid(dev, p.dgid))) {
 			dev->st.rx_malformed++;
 		} else if (p.opcode != ROCE_OP_CNP) {
@@ -409,4 +354,15 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 		rte_pktmbuf_free(m);
 	}
 	return n;
+}
+
+/* wire branch: accessors for ports (soft_port.h) */
+void *soft_wire_port_priv(struct soft_wire *w)
+{
+	return w->port_priv;
+}
+
+struct soft_dev *soft_wire_dev(struct soft_wire *w)
+{
+	return w->dev;
 }

@@ -1,0 +1,167 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+#include "bench_ep.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <rte_errno.h>
+#include <rte_malloc.h>
+
+#define FAIL(rc_, ...)                                                                     \
+	do {                                                                               \
+		snprintf(err, errlen, __VA_ARGS__);                                        \
+		return (rc_);                                                              \
+	} while (0)
+
+struct rte_pmd_irdma_dev *bench_dev_create(const char *devargs, uint32_t *service_id,
+					   char *err, size_t errlen)
+{
+	struct rte_pmd_irdma_dev_info info;
+	struct rte_pmd_irdma_dev *dev = rte_pmd_irdma_dev_create(devargs);
+
+	if (!dev) {
+		snprintf(err, errlen, "cannot create the device '%s': %s", devargs,
+			 rte_strerror(rte_errno));
+		return NULL;
+	}
+	rte_pmd_irdma_dev_info(dev, &info);
+	*service_id = info.engine == RTE_PMD_IRDMA_ENGINE_SERVICE ? info.service_id : UINT32_MAX;
+	return dev;
+}
+
+int bench_ep_create(struct bench_ep *ep, struct rte_pmd_irdma_dev *dev, size_t len,
+		    uint32_t depth, char *err, size_t errlen)
+{
+	struct rte_pmd_irdma_cq_init_attr cqa = { .comp_fd = -1 };
+	struct rte_pmd_irdma_qp_init_attr qpa;
+	struct rte_pmd_irdma_qp_attr attr;
+	struct rte_pmd_irdma_dev_info info;
+	uint32_t access = RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE;
+	unsigned int i;
+	int rc;
+
+	memset(ep, 0, sizeof(*ep));
+	ep->dev = dev;
+	ep->len = len;
+	rte_pmd_irdma_dev_info(dev, &info);
+	rc = rte_pmd_irdma_query_gid(dev, 0, &ep->gid);
+	if (rc < 0)
+		FAIL(rc, "%s: no GID at index 0", info.name);
+	/* RoCEv2 over IPv4 when the device has an address: ::ffff:a.b.c.d */
+	for (i = 1; i < 8; i++) {
+		union rte_pmd_irdma_gid g;
+		static const uint8_t v4map[12] = { [10] = 0xff, [11] = 0xff };
+
+		if (rte_pmd_irdma_query_gid(dev, i, &g) < 0)
+			break;
+		if (memcmp(g.raw, v4map, sizeof(v4map)) == 0) {
+			ep->gid = g;
+			ep->gid_index = (uint8_t)i;
+			break;
+		}
+	}
+	ep->buf = rte_zmalloc_socket("bench_ep_buf", len, 4096, info.socket_id);
+	if (!ep->buf)
+		FAIL(-ENOMEM, "%s: cannot allocate %zu bytes of buffer", info.name, len);
+	ep->pd = rte_pmd_irdma_pd_alloc(dev);
+	if (!ep->pd)
+		FAIL(-rte_errno, "%s: PD: %s", info.name, rte_strerror(rte_errno));
+	ep->mr = rte_pmd_irdma_reg_mr(ep->pd, ep->buf, len, access);
+	if (!ep->mr)
+		FAIL(-rte_errno, "%s: MR: %s", info.name, rte_strerror(rte_errno));
+	cqa.cqe = 2 * depth + 16;
+	ep->cq = rte_pmd_irdma_cq_create(dev, &cqa);
+	if (!ep->cq)
+		FAIL(-rte_errno, "%s: CQ of %u: %s", info.name, cqa.cqe, rte_strerror(rte_errno));
+	memset(&qpa, 0, sizeof(qpa));
+	qpa.send_cq = ep->cq;
+	qpa.recv_cq = ep->cq;
+	qpa.qp_type = RTE_PMD_IRDMA_QPT_RC;
+	qpa.cap.max_send_wr = depth;
+	qpa.cap.max_recv_wr = depth;
+	qpa.cap.max_send_sge = 1;
+	qpa.cap.max_recv_sge = 1;
+	qpa.cap.max_inline_data = 8;
+	ep->qp = rte_pmd_irdma_qp_create(ep->pd, &qpa);
+	if (!ep->qp)
+		FAIL(-rte_errno, "%s: RC QP of depth %u: %s", info.name, depth,
+		     rte_strerror(rte_errno));
+	ep->max_inline = qpa.cap.max_inline_data;
+	memset(&attr, 0, sizeof(attr));
+	attr.qp_state = RTE_PMD_IRDMA_QPS_INIT;
+	attr.port_num = 1;
+	attr.qp_access_flags = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE;
+	rc = rte_pmd_irdma_qp_modify(ep->qp, &attr, RTE_PMD_IRDMA_QP_STATE |
+				     RTE_PMD_IRDMA_QP_PKEY_INDEX | RTE_PMD_IRDMA_QP_PORT |
+				     RTE_PMD_IRDMA_QP_ACCESS_FLAGS);
+	if (rc < 0)
+		FAIL(rc, "%s: QP RESET -> INIT: %s", info.name, strerror(-rc));
+	ep->psn = (ep->qp->qp_num * 2654435761u) & 0xffffff;
+	return 0;
+}
+
+void bench_ep_addr_of(const struct bench_ep *ep, struct bench_ep_addr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->qpn = ep->qp->qp_num;
+	a->psn = ep->psn;
+	a->rkey = ep->mr->rkey;
+	a->addr = (uint64_t)(uintptr_t)ep->buf;
+	a->gid = ep->gid;
+}
+
+int bench_ep_connect(struct bench_ep *ep, const struct bench_ep_addr *peer, char *err,
+		     size_t errlen)
+{
+	struct rte_pmd_irdma_qp_attr a;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
+	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
+	a.dest_qp_num = peer->qpn;
+	a.rq_psn = peer->psn;
+	a.max_dest_rd_atomic = 1;
+	a.min_rnr_timer = 12;
+	a.ah_attr.is_global = 1;
+	a.ah_attr.port_num = 1;
+	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.grh.sgid_index = ep->gid_index;
+	a.ah_attr.grh.dgid = peer->gid;
+	rc = rte_pmd_irdma_qp_modify(ep->qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
+				     RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
+				     RTE_PMD_IRDMA_QP_RQ_PSN |
+				     RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
+				     RTE_PMD_IRDMA_QP_MIN_RNR_TIMER);
+	if (rc < 0)
+		FAIL(rc, "QP INIT -> RTR (peer QPN %#x): %s", peer->qpn, strerror(-rc));
+	memset(&a, 0, sizeof(a));
+	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
+	a.sq_psn = ep->psn;
+	a.timeout = 14;
+	a.retry_cnt = 7;
+	a.rnr_retry = 7;
+	a.max_rd_atomic = 1;
+	rc = rte_pmd_irdma_qp_modify(ep->qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN |
+				     RTE_PMD_IRDMA_QP_TIMEOUT | RTE_PMD_IRDMA_QP_RETRY_CNT |
+				     RTE_PMD_IRDMA_QP_RNR_RETRY |
+				     RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
+	if (rc < 0)
+		FAIL(rc, "QP RTR -> RTS: %s", strerror(-rc));
+	return 0;
+}
+
+void bench_ep_destroy(struct bench_ep *ep)
+{
+	if (ep->qp)
+		rte_pmd_irdma_qp_destroy(ep->qp);
+	if (ep->cq)
+		rte_pmd_irdma_cq_destroy(ep->cq);
+	if (ep->mr)
+		rte_pmd_irdma_dereg_mr(ep->mr);
+	if (ep->pd)
+		rte_pmd_irdma_pd_free(ep->pd);
+	rte_free(ep->buf);
+	memset(ep, 0, sizeof(*ep));
+}

@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Runs every latency/rate benchmark and prints their tables (Markdown, ready for
+# doc/guides/performance.md), with the machine notes the figures need.
+#
+#   bench/run-all.sh [quick]
+#
+# Builds build-perf/ (release, no sanitizers) if needed. Needs two CPUs, 0 and 1, that
+# nothing else spins on: every case runs one busy-polling lcore per CPU.
+# Environment: BUILD=<dir> to use another build, ITERS, WARMUP, ROUNDS, SECONDS.
+# lib/uk instruction counts are separate: bench/uk-icount.sh.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+build=${BUILD:-$root/build-perf}
+if [ "${1:-}" = quick ]; then
+	iters=${ITERS:-20000} warmup=${WARMUP:-2000} rounds=${ROUNDS:-1} secs=${SECONDS_RATE:-1}
+else
+	iters=${ITERS:-100000} warmup=${WARMUP:-10000} rounds=${ROUNDS:-3} secs=${SECONDS_RATE:-3}
+fi
+
+if [ ! -f "$build/build.ninja" ]; then
+	meson setup "$build" "$root" -Dbuildtype=release -Db_sanitize=none -Dtests=false \
+		>"$build.setup.log" 2>&1 || { cat "$build.setup.log" >&2; exit 1; }
+fi
+ninja -C "$build" bench/cacheline-pingpong bench/irdma-lat bench/irdma-wire >/dev/null
+
+tag=brun$$
+trap 'rm -rf /var/run/dpdk/${tag}_*' EXIT
+eal=(--no-pci --no-huge -m 512 --no-shconf --log-level=lib.eal:error)
+
+echo "# irdma-pmd benchmarks, $(date -u '+%Y-%m-%d %H:%M UTC')"
+echo
+echo "- tree: $(git -C "$root" rev-parse --short HEAD 2>/dev/null || echo unknown)$(git -C "$root" diff --quiet 2>/dev/null || echo ' (modified)')"
+echo "- CPU: $(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo), $(nproc) CPUs; kernel $(uname -r)"
+echo "- DPDK $(pkg-config --modversion libdpdk 2>/dev/null || echo '?'); gcc $(gcc -dumpversion); build: $(basename "$build")"
+echo "- load average before the run: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "- counts: $iters samples x $rounds rounds (latency), $warmup warm-up, rates over $secs s"
+
+"$build/bench/cacheline-pingpong" -a 0 -b 1 -n "$iters" -w "$warmup" | grep -v '^RESULT'
+"$build/bench/irdma-lat" -l 0,1 "${eal[@]}" --file-prefix=${tag}_lat -- \
+	-n "$iters" -w "$warmup" -r "$rounds" | grep -v '^RESULT'
+"$build/bench/irdma-wire" -l 0,1 "${eal[@]}" --file-prefix=${tag}_ring -- --ring \
+	-n "$iters" -w "$warmup" -t "$secs" | grep -v '^RESULT'
+"$root/bench/wire-memif.sh" "$build" -n "$iters" -w "$warmup" -t "$secs" | grep -v '^RESULT'
+echo
+echo "- load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+#
+# Smoke test of the benchmarks (TAP): each bench program runs with tiny counts and must
+# exit 0 and print a well-formed table: the Markdown header, one row per case, and one
+# "RESULT" line per case whose figures are numbers. Nothing here judges a figure: the
+# benchmarks are never timed assertions.
+#
+#   bench/smoke.sh BUILD_DIR
+set -uo pipefail
+build=${1:?usage: smoke.sh BUILD_DIR}
+here=$(cd "$(dirname "$0")" && pwd)
+tag=bsmoke$$
+out=$(mktemp -d /tmp/irdma-bench-smoke.XXXXXX)
+trap 'rm -rf "$out" /var/run/dpdk/${tag}_*' EXIT
+eal=(--no-pci --no-huge -m 512 --no-shconf --log-level=lib.eal:error)
+n=0
+fail=0
+
+if [ "$(nproc)" -lt 2 ]; then
+	echo "1..0 # SKIP the benchmarks need two CPUs (one spinning lcore each)"
+	exit 0
+fi
+echo "1..5"
+
+# check NAME FILE LAT_ROWS RATE_ROWS: the table and the RESULT lines of one run
+check() {
+	local name=$1 file=$2 nlat=$3 nrate=$4 why=""
+	local lat rate bad
+	lat=$(grep -cE '^RESULT case="[^"]+" n=[0-9]+ min_ns=[0-9]+\.[0-9] p50_ns=[0-9]+\.[0-9] p99_ns=[0-9]+\.[0-9]$' "$file")
+	rate=$(grep -cE '^RESULT case="[^"]+" mops=[0-9]+\.[0-9]{3}$' "$file")
+	bad=$(grep '^RESULT' "$file" | grep -cvE ' (p99_ns|mops)=[0-9.]+$')
+	[ "$nlat" -eq 0 ] || grep -q '^| case | n | p50 ns | p99 ns | p50 ratio | p99 ratio | goal (p50) | met |$' "$file" ||
+		why="no latency table header"
+	[ "$nrate" -eq 0 ] || grep -q '^| case | Mmsg/s | ratio | goal | met |$' "$file" ||
+		why="no rate table header"
+	# rows, without the header lines
+	[ "$(grep '^| ' "$file" | grep -vc '^| case |')" -eq $((nlat + nrate)) ] ||
+		why="${why:+$why; }wrong number of table rows"
+	[ "$lat" -eq "$nlat" ] || why="${why:+$why; }$lat latency results, expected $nlat"
+	[ "$rate" -eq "$nrate" ] || why="${why:+$why; }$rate rate results, expected $nrate"
+	[ "$bad" -eq 0 ] || why="${why:+$why; }$bad malformed RESULT lines"
+	report "$name" "$why" "$file"
+}
+
+report() {
+	n=$((n + 1))
+	if [ -z "$2" ]; then
+		echo "ok $n - $1"
+	else
+		fail=1
+		echo "not ok $n - $1: $2"
+		sed 's/^/# /' "$3"
+	fi
+}
+
+run() { # NAME FILE NLAT NRATE CMD...
+	local name=$1 file=$2 nlat=$3 nrate=$4
+	shift 4
+	if timeout 120 "$@" >"$file" 2>&1; then
+		check "$name" "$file" "$nlat" "$nrate"
+	else
+		report "$name" "exit status $?" "$file"
+	fi
+}
+
+run "cacheline-pingpong" "$out/cl" 2 0 "$build/bench/cacheline-pingpong" -n 2000 -w 100
+run "irdma-lat: cache line, engine=inline, engine=service" "$out/lat" 3 0 \
+	"$build/bench/irdma-lat" -l 0,1 "${eal[@]}" --file-prefix=${tag}_lat -- -n 300 -w 30 -r 1
+run "irdma-wire --ring: raw and RDMA, latency and rate" "$out/ring" 2 2 \
+	"$build/bench/irdma-wire" -l 0,1 "${eal[@]}" --file-prefix=${tag}_ring -- --ring \
+	-n 300 -w 30 -t 0.1
+run "wire-memif.sh: raw and RDMA over net_memif, two processes" "$out/memif" 2 2 \
+	"$here/wire-memif.sh" "$build" -n 300 -w 30 -t 0.1
+# irdma-icount is run under callgrind by irdma-icount.sh; here only its own line
+if timeout 60 "$build/bench/irdma-icount" -l 0 "${eal[@]}" --file-prefix=${tag}_ic -- 50 4 \
+	>"$out/ic" 2>&1; then
+	grep -qE '^irdma-icount: 200 writes \(4 per doorbell\), [0-9]+\.[0-9]{2} busy \+ [0-9]+\.[0-9]{2} idle engine steps per doorbell; [0-9]+ ns per write' "$out/ic" &&
+		report "irdma-icount: 50 doorbells of 4 writes" "" "$out/ic" ||
+		report "irdma-icount: 50 doorbells of 4 writes" "malformed summary line" "$out/ic"
+else
+	report "irdma-icount: 50 doorbells of 4 writes" "exit status $?" "$out/ic"
+fi
+exit $fail

@@ -1,0 +1,101 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The seam between the wire (soft_wire.c: RoCEv2 frames in mbufs, fault injection, the
+ * transmit backlog) and a port: a transmit and a receive burst. port=loop lives in
+ * soft_wire.c; port=<ethdev> (soft_port_eth.c) puts any DPDK port behind the same two
+ * calls and owns the device's addresses on that link (ARP, IPv6 neighbour discovery,
+ * the neighbour table, filtering of everything that is not RoCEv2 for us).
+ */
+#ifndef SOFT_PORT_H
+#define SOFT_PORT_H
+
+#include <stdint.h>
+
+#include <rte_mbuf.h>
+
+#include "roce_reason.h"
+
+struct soft_dev;
+struct soft_wire;
+
+/* A port: both calls keep frame order and return how many frames they took/gave. A
+ * frame taken by tx belongs to the port (sent, queued for address resolution or dropped
+ * and counted). rx returns only frames the wire should parse as RoCEv2. */
+struct soft_port_ops {
+	const char *name;
+	unsigned int (*tx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
+	unsigned int (*rx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
+};
+
+/* soft_wire.c: the port's private state and the device of a wire. */
+void *soft_wire_port_priv(struct soft_wire *w);
+struct soft_dev *soft_wire_dev(struct soft_wire *w);
+
+/* soft_port_eth.c: opens the ethdev named dev->cfg.port (configure, 1 rx + 1 tx queue,
+ * start); sets dev->mac to the port's MAC unless mac= was given. */
+int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, void **priv);
+void soft_port_eth_close(void *priv);
+
+/*
+ * Counters of the wire, part of the device's xstats. Every frame a port receives ends in
+ * exactly one place: handed to RoCEv2 parsing, consumed by ARP/ND, or one drop counter.
+ */
+struct soft_wire_stats {
+	uint64_t rx_drop_dst_mac;      /* unicast to another MAC, or multicast not for us */
+	uint64_t rx_drop_ethertype;    /* neither ARP, IPv4 nor IPv6 (LLDP, ...), or QinQ */
+	uint64_t rx_drop_dst_ip;       /* IPv4/IPv6 to an address that is not ours */
+	uint64_t rx_drop_not_roce;     /* IP but not UDP to port 4791 (other UDP, TCP, ICMP) */
+	uint64_t rx_drop_truncated;    /* shorter than its L2/L3 headers */
+	uint64_t rx_drop_segmented;    /* multi-segment frame that could not be linearised */
+	uint64_t rx_drop_arp;          /* malformed ARP (hardware/protocol type, lengths, op) */
+	uint64_t rx_drop_nd;           /* malformed ND (hop limit, checksum, lengths, options) */
+	uint64_t rx_arp_requests, rx_arp_replies, tx_arp_requests, tx_arp_replies;
+	uint64_t rx_arp_other;         /* well-formed ARP for an address that is not ours */
+	uint64_t rx_nd_solicits, rx_nd_adverts, tx_nd_solicits, tx_nd_adverts;
+	uint64_t rx_nd_other;          /* well-formed ND/ICMPv6 not for us (RS, RA, MLD, ...) */
+	uint64_t neigh_resolved;       /* peers learnt by ARP/ND */
+	uint64_t neigh_failed;         /* resolutions that ran out of retries */
+	uint64_t tx_drop_neigh_failed; /* frames dropped: peer did not answer ARP/NS */
+	uint64_t tx_drop_neigh_full;   /* frames dropped: waiting queue or table full */
+	uint64_t tx_drop_no_route;     /* frames to an address family we have no address in */
+	uint64_t tx_port_errors;       /* frames the port refused after retries */
+	/* RoCEv2 parse failures of frames for us, by lib/roce reason (ICRC, P_Key, ...). */
+	uint64_t rx_drop_reason[ROCE_R_ICRC + 1];
+};
+
+/* xstats entries for struct soft_dev_stats.wire (used in soft_dev.c's table). */
+#define SOFT_WIRE_STAT(n) { #n, offsetof(struct soft_dev_stats, wire.n) }
+#define SOFT_WIRE_RSTAT(n, r) { "rx_drop_" n, offsetof(struct soft_dev_stats, wire.rx_drop_reason[r]) }
+#define SOFT_WIRE_XSTATS                                                                   \
+	SOFT_WIRE_STAT(rx_drop_dst_mac), SOFT_WIRE_STAT(rx_drop_ethertype),                \
+	SOFT_WIRE_STAT(rx_drop_dst_ip), SOFT_WIRE_STAT(rx_drop_not_roce),                  \
+	SOFT_WIRE_STAT(rx_drop_truncated), SOFT_WIRE_STAT(rx_drop_segmented),              \
+	SOFT_WIRE_STAT(rx_drop_arp), SOFT_WIRE_STAT(rx_drop_nd),                           \
+	SOFT_WIRE_STAT(rx_arp_requests), SOFT_WIRE_STAT(rx_arp_replies),                   \
+	SOFT_WIRE_STAT(tx_arp_requests), SOFT_WIRE_STAT(tx_arp_replies),                   \
+	SOFT_WIRE_STAT(rx_arp_other),                                                      \
+	SOFT_WIRE_STAT(rx_nd_solicits), SOFT_WIRE_STAT(rx_nd_adverts),                     \
+	SOFT_WIRE_STAT(tx_nd_solicits), SOFT_WIRE_STAT(tx_nd_adverts),                     \
+	SOFT_WIRE_STAT(rx_nd_other),                                                       \
+	SOFT_WIRE_STAT(neigh_resolved), SOFT_WIRE_STAT(neigh_failed),                      \
+	SOFT_WIRE_STAT(tx_drop_neigh_failed), SOFT_WIRE_STAT(tx_drop_neigh_full),          \
+	SOFT_WIRE_STAT(tx_drop_no_route), SOFT_WIRE_STAT(tx_port_errors),                  \
+	SOFT_WIRE_RSTAT("trunc", ROCE_R_TRUNC), SOFT_WIRE_RSTAT("ip_version", ROCE_R_IP_VERSION), \
+	SOFT_WIRE_RSTAT("ip_hdr", ROCE_R_IP_HDR), SOFT_WIRE_RSTAT("ip_csum", ROCE_R_IP_CSUM), \
+	SOFT_WIRE_RSTAT("ip_len", ROCE_R_IP_LEN), SOFT_WIRE_RSTAT("udp_len", ROCE_R_UDP_LEN), \
+	SOFT_WIRE_RSTAT("udp_csum", ROCE_R_UDP_CSUM), SOFT_WIRE_RSTAT("bth_tver", ROCE_R_BTH_TVER), \
+	SOFT_WIRE_RSTAT("opcode", ROCE_R_OPCODE), SOFT_WIRE_RSTAT("hdr_len", ROCE_R_HDR_LEN), \
+	SOFT_WIRE_RSTAT("payload", ROCE_R_PAYLOAD), SOFT_WIRE_RSTAT("pad", ROCE_R_PAD),     \
+	SOFT_WIRE_RSTAT("pkey", ROCE_R_PKEY), SOFT_WIRE_RSTAT("qpn", ROCE_R_QPN),          \
+	SOFT_WIRE_RSTAT("icrc", ROCE_R_ICRC)
+
+/* Counts a RoCEv2 parse failure (negative lib/roce reason) by reason. */
+static inline void soft_wire_stats_parse_drop(struct soft_wire_stats *s, int rc)
+{
+	unsigned int r = (unsigned int)-rc;
+
+	if (r < RTE_DIM(s->rx_drop_reason))
+		s->rx_drop_reason[r]++;
+}
+
+#endif /* SOFT_PORT_H */

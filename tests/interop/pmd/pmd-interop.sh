@@ -1,0 +1,312 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: BSD-3-Clause
+# The PMD against a real Linux rxe (meson suites 'interop' and 'slow', TAP).
+#
+# One guest (Debian's kernel, rdma_rxe, rdma-core, perftest) is booted once; every case
+# runs against it. Our side is the soft device on the namespace's raw port
+# (net_af_packet on roce0, 198.18.0.2, MAC 02:00:00:00:00:02): it answers the guest's
+# ARP and resolves the guest by ARP itself, with no static neighbour entry anywhere.
+#
+#   1. irdma-pingpong (RC) and ibv_rc_pingpong, our side client and our side server, 1,
+#      1024, 4096 and 65536 bytes (path MTU 1024: up to 64 packets per message);
+#   2. irdma-pingpong --ud and ibv_ud_pingpong, both roles, 1 and 1024 bytes (UD carries
+#      at most the path MTU), plus a 1025-byte UD message refused in one line;
+#   3. irdma-perf as perftest's client against ib_write_lat (64 B and 3000 B, 3 packets),
+#      ib_read_lat (2500 B, 3 responses) and ib_atomic_lat (FETCH_AND_ADD, CMP_AND_SWAP)
+#      servers in the guest, and as the server for the guest's perftest clients;
+#   4. the atomic ACKs on the wire: rxe's FETCH_ADD results to our client are consecutive
+#      values, and ours to the guest's client are too (our device added 1 each time);
+#      CMP_SWAP (compare 0, swap 0) leaves the word as it was;
+#   5. tshark dissects every frame our device sent, with no malformed frame or expert error;
+#   6. nothing is left behind: namespace, QEMU, EAL runtime directories.
+#
+# Each side's exit status and output are checked: the pingpong summary lines with the exact
+# byte count (size x iters x 2) on both sides, perftest's result row.
+#
+# Usage: pmd-interop.sh PATH/TO/irdma-pingpong PATH/TO/irdma-perf
+# Exit: 0 with TAP on stdout (a skip is "1..0 # SKIP reason", only where QEMU cannot run:
+# not root, no /dev/net/tun, no qemu-system-x86_64), 1 on any failure.
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../lib/iop.sh"
+
+pingpong=${1:-}
+perf=${2:-}
+step=0 failed=0
+case_no=0
+
+ok() { step=$((step + 1)); echo "ok $step - $*"; }
+not_ok() { step=$((step + 1)); failed=$((failed + 1)); echo "not ok $step - $*"; }
+check() {
+	local what=$1
+	shift
+	if "$@"; then ok "$what"; else not_ok "$what"; fi
+}
+bail() {
+	not_ok "$*"
+	echo "Bail out! $*"
+	exit 1
+}
+
+[ -x "$pingpong" ] && [ -x "$perf" ] ||
+	{ echo "pmd-interop.sh: usage: pmd-interop.sh PATH/TO/irdma-pingpong PATH/TO/irdma-perf" >&2; exit 2; }
+if why=$(iop_cannot_run); then
+	echo "1..0 # SKIP QEMU cannot run here: $why"
+	exit 0
+fi
+
+# EAL runtime directories of this script's processes: irdma_iop_<case>_<script pid>.
+# Removed at teardown, and by a watchdog if the runner kills us before the traps run.
+eal_prefix_glob="/var/run/dpdk/irdma_iop_*_$$"
+eal_cleanup() { rm -rf $eal_prefix_glob; }
+setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 0.5; done; sleep 3; rm -rf /var/run/dpdk/irdma_iop_*_"$1"' \
+	_ "$$" </dev/null >/dev/null 2>&1 &
+
+t_start=$(iop_now)
+iop_session_begin || exit 1
+trap 'eal_cleanup; iop_session_end' EXIT
+
+iop_image_build || bail "guest image builds (see the messages above)"
+iop_net_up || bail "namespace $IOP_NS wired"
+iop_guest_start 1 || bail "guest 1 boots"
+rxe=$(iop_guest_wait_rxe 1 60) || { echo "$rxe"; bail "rxe0 comes up in guest 1"; }
+ok "guest 1 with rxe0 ACTIVE ($(iop_elapsed "$t_start")s)"
+guest=$(iop_guest_ip 1)
+dev_base="soft,port=net_af_packet0,ip=$IOP_RAW_IP"
+# Atomics need GEN_3; everything else runs on the default generation.
+dev_gen3="$dev_base,gen=3"
+
+capture=$IOP_RUN/bridge.pcap
+iop_capture_start "$capture" || bail "tcpdump captures the bridge"
+
+# run_ours NAME LOG ARGS...: one of our tools in the namespace on the raw port, bounded.
+ours() {
+	local name=$1 bin=$2
+	shift 2
+	iop_ns timeout -k 2 60 "$bin" --no-pci --no-huge -m 512 --no-shconf \
+		--file-prefix="irdma_iop_${name}_$$" -l 0 --vdev="net_af_packet0,iface=$IOP_RAW_IF" -- "$@"
+}
+
+# Waits until something in the namespace listens on the exchange port.
+listening() { iop_ns ss -Hltn 'sport = :18515' | grep -q LISTEN; }
+
+# run_case TITLE ROLE KIND GUEST_ARGS -- OUR_TOOL OUR_ARGS...
+#   ROLE client: the guest serves, our tool connects to it;
+#   ROLE server: our tool listens on the bridge address, the guest's client connects.
+# Sets case_ours, case_guest (outputs), case_rc, case_grc (statuses).
+run_case() {
+	local role=$1 kind=$2 gargs=() bin log pid
+	shift 2
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do gargs+=("$1"); shift; done
+	shift
+	bin=$1
+	shift
+	case_no=$((case_no + 1))
+	log=$IOP_RUN/ours-$case_no.log
+	case_rc=0 case_grc=0
+	if [ "$role" = client ]; then
+		if ! iop_peer_server 1 "$kind" "${gargs[@]}"; then
+			case_ours="" case_guest="guest server $kind did not start" case_rc=1 case_grc=1
+			return
+		fi
+		ours "c$case_no" "$bin" --devargs "$devargs" "$@" "$guest" >"$log" 2>&1 || case_rc=$?
+		case_guest=$(iop_peer_wait 1 "$kind" 30) || case_grc=$?
+		iop_peer_stop 1 "$kind"
+	else
+		ours "s$case_no" "$bin" --devargs "$devargs" "$@" >"$log" 2>&1 &
+		pid=$!
+		iop_track_pid "$pid"
+		if iop_wait_until 20 0.1 listening; then
+			case_guest=$(iop_peer_client 1 "$kind" 40 "$IOP_BR_IP" "${gargs[@]}") || case_grc=$?
+		else
+			case_guest="our server never listened" case_grc=1
+		fi
+		wait "$pid" || case_rc=$?
+	fi
+	case_ours=$(grep -v -e '^EAL: ' -e '^TELEMETRY: ' "$log")
+}
+
+# report TITLE OURS_RE GUEST_RE: ok when both exit 0 and both outputs match.
+report() {
+	local title=$1 ours_re=$2 guest_re=$3
+	if [ "$case_rc" -eq 0 ] && [ "$case_grc" -eq 0 ] && grep -qE "$ours_re" <<<"$case_ours" &&
+		grep -qE "$guest_re" <<<"$case_guest"; then
+		grep -E "$ours_re" <<<"$case_ours" | head -n 1 | sed 's/^/#   ours:  /'
+		ok "$title"
+	else
+		sed 's/^/#   ours:  /' <<<"$case_ours"
+		sed 's/^/#   guest: /' <<<"$case_guest"
+		not_ok "$title (our status $case_rc, guest status $case_grc)"
+	fi
+}
+
+# --- 1 and 2: ibv_rc_pingpong and ibv_ud_pingpong (-c: the guest validates what it got)
+pp_case() {
+	local t=$1 role=$2 size=$3 iters=$4 kind flag=() title
+	kind=${t}_pingpong
+	[ "$t" = ud ] && flag=(--ud)
+	devargs=$dev_base
+	if [ "$role" = client ]; then
+		title="$t $size B x $iters: irdma-pingpong client, ibv_${t}_pingpong server"
+	else
+		title="$t $size B x $iters: ibv_${t}_pingpong client, irdma-pingpong server"
+	fi
+	run_case "$role" "$kind" -s "$size" -n "$iters" -c -- "$pingpong" "${flag[@]}" \
+		-g 1 -s "$size" -n "$iters" --timeout 20
+	# both print rdma-core's summary: size x iters x 2 bytes, iters iterations
+	report "$title" "^$((size * iters * 2)) bytes in [0-9.]+ seconds" \
+		"^$((size * iters * 2)) bytes in [0-9.]+ seconds"
+	if [ "$case_rc" -eq 0 ] && ! grep -qE "^$iters iters in [0-9.]+ seconds" <<<"$case_ours"; then
+		not_ok "$title: our summary names $iters iters"
+	fi
+}
+
+for size in 1 1024 4096 65536; do
+	iters=16
+	[ "$size" -ge 65536 ] && iters=8
+	pp_case rc client "$size" "$iters"
+	pp_case rc server "$size" "$iters"
+done
+for size in 1 1024; do
+	pp_case ud client "$size" 16
+	pp_case ud server "$size" 16
+done
+# A UD message larger than the path MTU cannot be sent: one line, status 1, no hang.
+out=$(ours udbig "$pingpong" --devargs "$dev_base" --ud -g 1 -s 1025 -n 1 --timeout 5 "$guest" 2>&1)
+rc=$?
+out=$(grep -v -e '^EAL: ' -e '^TELEMETRY: ' <<<"$out")
+if [ $rc -ne 0 ] && [ $rc -ne 124 ] && [ $rc -ne 137 ]; then
+	grep -i 'mtu\|size\|1025' <<<"$out" | head -n 1 | sed 's/^/#   ours:  /'
+	ok "ud 1025 B (over the path MTU 1024) refused with status $rc"
+else
+	sed 's/^/#   ours:  /' <<<"$out"
+	not_ok "ud 1025 B (over the path MTU 1024) refused (status $rc)"
+fi
+
+# --- 3: perftest. perftest's result row: "#bytes #iterations t_min ..." (times may read
+# "inf" in the guest, which cannot calibrate its clock under TCG); read_lat's and
+# atomic_lat's servers print no row, only the peer they connected to.
+row() { echo "^ *$1 +$2 +[^ ]"; }
+peer_re='^ *remote address: LID'
+perf_case() {
+	local role=$1 test=$2 size=$3 iters=$4 kind gargs=() oargs=() title ours_re guest_re
+	devargs=$dev_base
+	kind=$test
+	gargs=(-n "$iters")
+	oargs=(--test "$test" -x 1 -n "$iters" --timeout 20)
+	case "$test" in
+	atomic_cs_lat)
+		kind=atomic_lat
+		gargs+=(-A CMP_AND_SWAP)
+		oargs=(--test atomic_lat -A CMP_AND_SWAP -x 1 -n "$iters" --timeout 20)
+		;;
+	esac
+	[ "$kind" = atomic_lat ] && devargs=$dev_gen3
+	[ "$kind" = atomic_lat ] || { gargs+=(-s "$size"); oargs+=(-s "$size"); }
+	if [ "$role" = client ]; then
+		title="$test $size B x $iters: irdma-perf client, ib_$kind server"
+		ours_re=$(row "$size" "$iters")
+		guest_re=$peer_re
+		[ "$kind" = write_lat ] && guest_re=$(row "$size" "$iters")
+	else
+		title="$test $size B x $iters: ib_$kind client, irdma-perf server"
+		ours_re=$peer_re
+		[ "$kind" = write_lat ] && ours_re=$(row "$size" "$iters")
+		guest_re=$(row "$size" "$iters")
+	fi
+	run_case "$role" "$kind" "${gargs[@]}" -- "$perf" "${oargs[@]}"
+	report "$title" "$ours_re" "$guest_re"
+}
+
+for role in client server; do
+	perf_case "$role" write_lat 64 20
+	perf_case "$role" write_lat 3000 10
+	perf_case "$role" read_lat 2500 10
+	perf_case "$role" atomic_lat 8 10
+	perf_case "$role" atomic_cs_lat 8 10
+done
+
+iop_capture_stop
+
+# --- 4: the atomic ACKs (opcode 18) on the wire, per direction
+no_ulp=(--disable-heuristic rpcrdma_infiniband)
+tshark_f() {
+	tshark "${no_ulp[@]}" -r "$capture" -Y "$1" "${@:2}" 2>"$IOP_RUN/tshark.err" ||
+		{ sed 's/^/#   tshark: /' "$IOP_RUN/tshark.err"; return 1; }
+}
+# atomic_acks SRC_IP: one line "RUN VALUE" per atomic ACK (opcode 18) from SRC_IP, in
+# capture order; RUN tells the runs apart (rxe's UDP source port is per QP, our ACKs go to a
+# new guest QP each run).
+atomic_acks() {
+	tshark_f "ip.src == $1 && infiniband.bth.opcode == 18" -T fields -E separator=- \
+		-e udp.srcport -e infiniband.bth.destqp -e infiniband.atomicacketh.origremdt |
+		sed 's/-\([0-9]*\)$/ \1/'
+}
+# check_acks FILE WHAT: the first run (FETCH_ADD) returned consecutive values, the second
+# (CMP_SWAP, compare 0 swap 0) one value; WHAT=ours also wants 0..9 and 0 (irdma-perf's
+# server starts from a zero word). 64-bit values: python, not awk's doubles.
+check_acks() {
+	python3 - "$1" "$2" <<'PY'
+import sys
+runs = {}
+for line in open(sys.argv[1]):
+    f = line.split()
+    if len(f) == 2:
+        runs.setdefault(f[0], []).append(int(f[1], 0))
+r = list(runs.values())
+if len(r) != 2:
+    sys.exit("expected 2 runs of atomic ACKs, found %d" % len(r))
+fa, cs = r
+print("#   FETCH_ADD returned %s" % fa)
+print("#   CMP_SWAP returned %s" % cs)
+if len(fa) != 10 or any(b != (a + 1) % 2**64 for a, b in zip(fa, fa[1:])):
+    sys.exit("FETCH_ADD: not 10 consecutive values")
+if len(cs) != 10 or len(set(cs)) != 1:
+    sys.exit("CMP_SWAP: not 10 times one value")
+if sys.argv[2] == "ours" and (fa[0] != 0 or cs[0] != 0):
+    sys.exit("our word did not start from 0")
+PY
+}
+atomic_acks "$guest" >"$IOP_RUN/acks-rxe"
+atomic_acks "$IOP_RAW_IP" >"$IOP_RUN/acks-ours"
+check "rxe's atomic ACKs to our client: FETCH_ADD consecutive, CMP_SWAP unchanged" \
+	check_acks "$IOP_RUN/acks-rxe" rxe
+check "our atomic ACKs to the guest's client: FETCH_ADD 0..9 (1 added each time), CMP_SWAP 0" \
+	check_acks "$IOP_RUN/acks-ours" ours
+
+# --- 5: tshark dissects every frame our device sent
+ours_f="ip.src == $IOP_RAW_IP && udp.dstport == 4791"
+n_ours=$(tshark_f "$ours_f" | wc -l)
+n_ib=$(tshark_f "$ours_f && infiniband" | wc -l)
+n_bad=$(tshark_f "$ours_f && (_ws.malformed || _ws.expert)" | wc -l)
+ops=$(tshark_f "$ours_f && infiniband" -T fields -e infiniband.bth.opcode | sort -n | uniq | tr '\n' ' ')
+echo "# frames from our device: $n_ours; BTH opcodes: $ops"
+check "tshark dissects all $n_ours RoCEv2 frames our device sent as InfiniBand ($n_ib)" \
+	[ "$n_ours" -gt 0 ] && [ "$n_ib" -eq "$n_ours" ]
+[ "$n_bad" -eq 0 ] || tshark_f "$ours_f && (_ws.malformed || _ws.expert)" -T fields \
+	-e frame.number -e infiniband.bth.opcode -e frame.len -e _ws.expert.message |
+	head -n 10 | sed 's/^/#   /'
+check "no malformed frame and no expert error among them ($n_bad)" [ "$n_bad" -eq 0 ]
+# RC SEND First/Middle/Last/Only, WRITE First/Middle/Last/Only, READ request and
+# responses First/Middle/Last, ACK, atomic ACK, CMP_SWAP, FETCH_ADD, UD SEND Only
+missing=
+for op in 0 1 2 4 6 7 8 10 12 13 14 15 17 18 19 20 100; do
+	grep -qw "$op" <<<"$ops" || missing="$missing $op"
+done
+check "our device sent every opcode these runs need${missing:+ (missing:$missing)}" [ -z "$missing" ]
+
+# --- 6: teardown
+qpid=$(iop_guest_pid 1)
+ns=$IOP_NS
+eal_cleanup
+iop_session_end
+trap - EXIT
+leftover=
+ip netns list | awk '{ print $1 }' | grep -qx "$ns" && leftover="namespace $ns"
+[ -n "$qpid" ] && kill -0 "$qpid" 2>/dev/null && leftover="$leftover qemu $qpid"
+compgen -G "$eal_prefix_glob" >/dev/null && leftover="$leftover $(echo $eal_prefix_glob)"
+check "teardown leaves nothing behind${leftover:+ (left: $leftover)}" [ -z "$leftover" ]
+
+echo "1..$step"
+echo "# PMD interop with rxe: $((step - failed))/$step passed in $(iop_elapsed "$t_start")s"
+[ $failed -eq 0 ]

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Reliability: 10,000 mixed operations (SEND, WRITE, READ, FETCH_ADD on GEN_3) over a wire
+ * that drops 5%, duplicates 1%, reorders 1% and corrupts 0.5% of the RoCEv2 frames each
+ * device sends (the device's own fault injection, on net_ring ethdevs). Every operation
+ * must complete exactly once with the right data: SENDs arrive once each and in order,
+ * READs return what the last WRITE put there, and the FETCH_ADDs return 0, 1, 2, ... in
+ * order (an atomic executed twice would show). The counters must show what happened:
+ * faults injected, retransmissions, duplicates answered, corrupted frames dropped.
+ */
+#include <stdlib.h>
+
+#include "wire_harness.h"
+#include "wire_peer.h"
+
+#define FAULTS ",drop=0.05,dup=0.01,reorder=0.01,corrupt=0.005"
+
+static struct wh_link lk;
+static struct wp srv, cli;
+
+static void pump(void *arg)
+{
+	(void)arg;
+	wh_link_pump(&lk);
+	wp_server_step(&srv);
+}
+
+static uint64_t sum_drops(struct rte_pmd_irdma_dev *dev)
+{
+	static const char *const c[] = {
+		"rx_icrc_errors", "rx_drop_not_roce", "rx_drop_dst_ip", "rx_drop_dst_mac",
+		"rx_drop_ethertype", "rx_drop_udp_len", "rx_drop_ip_len", "rx_drop_ip_csum",
+		"rx_drop_ip_version", "rx_drop_ip_hdr", "rx_drop_truncated", "rx_drop_opcode",
+		"rx_drop_hdr_len", "rx_drop_pad", "rx_drop_pkey", "rx_drop_bth_tver",
+		"rx_drop_payload", "rx_drop_qpn", "rx_unknown_qp", "rx_malformed",
+	};
+	uint64_t s = 0;
+	unsigned int i;
+
+	for (i = 0; i < RTE_DIM(c); i++)
+		if (wp_xstat(dev, c[i]) != UINT64_MAX && strcmp(c[i], "rx_malformed") != 0)
+			s += wp_xstat(dev, c[i]);
+	return s;
+}
+
+static void lossy(unsigned int gen, unsigned int n, uint64_t seed)
+{
+	char da[256], db[256];
+	uint64_t retrans, drops_a, drops_b;
+	int fails;
+
+	T_EQ(wh_link_create(&lk, gen == 3 ? "wlossy3a" : "wlossy2a",
+			    gen == 3 ? "wlossy3b" : "wlossy2b"), 0);
+	snprintf(da, sizeof(da), "soft,port=net_ring_wlossy%ua,ip=198.18.0.1,name=lsrv%u,gen=%u"
+		 FAULTS ",seed=%lu", gen, gen, gen, (unsigned long)seed);
+	snprintf(db, sizeof(db), "soft,port=net_ring_wlossy%ub,ip=198.18.0.2,name=lcli%u,gen=%u"
+		 FAULTS ",seed=%lu", gen, gen, gen, (unsigned long)seed + 1);
+	T_EQ(wp_open(&srv, "server", da, gen), 0);
+	T_EQ(wp_open(&cli, "client", db, gen), 0);
+	srv.peer = cli.me;
+	cli.peer = srv.me;
+	/* local ACK timeout 4.096 us << 8 = 1 ms, 7 retries: a lost frame costs ~1 ms */
+	T_EQ(wp_connect(&srv, 8, 7), 0);
+	T_EQ(wp_connect(&cli, 8, 7), 0);
+	cli.pump = pump;
+	cli.timeout_s = 30;
+
+	fails = wp_mixed(&cli, n, 16);
+	T_EQ(fails, 0);
+	T_EQ(srv.st.errors, 0);
+	T_EQ(srv.st.sink_seq, cli.st.sink_sent);
+	T_CHECK(cli.st.sink_sent > n / 5);
+	printf("# GEN_%u: %u operations, %lu SENDs, frames %lu/%lu\n", gen, n,
+	       (unsigned long)cli.st.sink_sent, (unsigned long)lk.frames[0],
+	       (unsigned long)lk.frames[1]);
+
+	/* the faults happened, on both sides */
+	T_CHECK(wp_xstat(cli.dev, "tx_fault_drops") > 0 && wp_xstat(srv.dev, "tx_fault_drops") > 0);
+	T_CHECK(wp_xstat(cli.dev, "tx_fault_dups") > 0 && wp_xstat(srv.dev, "tx_fault_dups") > 0);
+	T_CHECK(wp_xstat(cli.dev, "tx_fault_reorders") > 0);
+	T_CHECK(wp_xstat(cli.dev, "tx_fault_corrupts") > 0);
+	/* and were survived: retransmissions, duplicates answered, corrupted frames dropped */
+	retrans = wp_qp_xstat(cli.rc, "retransmits");
+	T_CHECK(retrans > 0 && retrans != UINT64_MAX);
+	T_CHECK(wp_qp_xstat(srv.rc, "rx_duplicate_requests") > 0);
+	drops_a = sum_drops(srv.dev);
+	drops_b = sum_drops(cli.dev);
+	T_CHECK(drops_a + drops_b > 0);
+	printf("# retransmits %lu, ack timeouts %lu, seq NAKs rx %lu, duplicates at the responder %lu, "
+	       "frames dropped by checks %lu/%lu (ICRC %lu/%lu)\n",
+	       (unsigned long)retrans, (unsigned long)wp_qp_xstat(cli.rc, "ack_timeouts"),
+	       (unsigned long)wp_qp_xstat(cli.rc, "rx_seq_naks"),
+	       (unsigned long)wp_qp_xstat(srv.rc, "rx_duplicate_requests"),
+	       (unsigned long)drops_a, (unsigned long)drops_b,
+	       (unsigned long)wp_xstat(srv.dev, "rx_icrc_errors"),
+	       (unsigned long)wp_xstat(cli.dev, "rx_icrc_errors"));
+	wp_close(&cli);
+	wp_close(&srv);
+	wh_link_close(&lk);
+}
+
+T_CASE(gen3_10000_mixed_operations_on_a_lossy_wire)
+{
+	lossy(3, 10000, 0x5eed);
+}
+
+T_CASE(gen2_2000_mixed_operations_on_a_lossy_wire)
+{
+	lossy(2, 2000, 77);
+}
+
+int main(int argc, char **argv)
+{
+	wh_eal_init("lossy", "0", NULL);
+	return t_main(argc, argv);
+}
