@@ -40,6 +40,40 @@ __attribute__((constructor)) static void roce_crc32_tables_init(void)
 #endif
 }
 
+static inline uint32_t load_le32(const uint8_t *p)
+{
+	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+/*
+ * The 0-15 bytes after the last folded block, inline: at most one 8-byte and one 4-byte
+ * slicing step, then single bytes. (roce_crc32_update_generic stays the plain reference.)
+ */
+static inline uint32_t crc32_tail(uint32_t reg, const uint8_t *p, size_t len)
+{
+	if (len >= 8) {
+		uint32_t lo = reg ^ load_le32(p), hi = load_le32(p + 4);
+
+		reg = crc_tab[7][lo & 0xFFu] ^ crc_tab[6][(lo >> 8) & 0xFFu] ^
+		      crc_tab[5][(lo >> 16) & 0xFFu] ^ crc_tab[4][lo >> 24] ^
+		      crc_tab[3][hi & 0xFFu] ^ crc_tab[2][(hi >> 8) & 0xFFu] ^
+		      crc_tab[1][(hi >> 16) & 0xFFu] ^ crc_tab[0][hi >> 24];
+		p += 8;
+		len -= 8;
+	}
+	if (len >= 4) {
+		uint32_t lo = reg ^ load_le32(p);
+
+		reg = crc_tab[3][lo & 0xFFu] ^ crc_tab[2][(lo >> 8) & 0xFFu] ^
+		      crc_tab[1][(lo >> 16) & 0xFFu] ^ crc_tab[0][lo >> 24];
+		p += 4;
+		len -= 4;
+	}
+	while (len--)
+		reg = (reg >> 8) ^ crc_tab[0][(reg ^ *p++) & 0xFFu];
+	return reg;
+}
+
 #ifdef ROCE_HAVE_CLMUL
 /*
  * Folding for the reflected polynomial: four 128-bit lanes are folded 64 bytes at a
@@ -180,7 +214,7 @@ __attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_clmul(const uint8_
 		return roce_crc32_update(clmul_reduce(x0), l3, len);
 	n = len & ~(size_t)15;
 	reg = clmul_fold_tail(x0, l3, n);
-	return roce_crc32_update_generic(reg, l3 + n, len - n);
+	return crc32_tail(reg, l3 + n, len - n);
 }
 
 __attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_begin_clmul(const uint8_t *l3,
@@ -190,7 +224,7 @@ __attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_begin_clmul(const 
 	size_t done;
 	uint32_t reg = clmul_reduce(clmul_icrc_prefix(l3, ipv6, &done));
 
-	return roce_crc32_update_generic(reg, l3 + done, pre - done);
+	return crc32_tail(reg, l3 + done, pre - done);
 }
 #endif
 
@@ -224,8 +258,7 @@ uint32_t roce_crc32_update(uint32_t reg, const void *buf, size_t len)
 		size_t n = len & ~(size_t)15;
 
 		reg = crc32_clmul(reg, buf, n);
-		buf = (const uint8_t *)buf + n;
-		len -= n;
+		return crc32_tail(reg, (const uint8_t *)buf + n, len - n);
 	}
 #endif
 	return roce_crc32_update_generic(reg, buf, len);
