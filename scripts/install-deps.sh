@@ -7,11 +7,26 @@ build_pkgs=(meson ninja-build pkg-config gcc libc6-dev libdpdk-dev libnuma-dev p
 # dpdk-dev brings dpdk-telemetry.py; groff/man-db render the man pages; valgrind runs the
 # instruction-count benchmarks; libhugetlbfs-bin gives hugeadm.
 test_pkgs=(dpdk-dev groff-base groff man-db valgrind libhugetlbfs-bin iproute2 procps)
+# tshark dissects the frames the device sends (tests/wire); optional: that test skips
+# without it. Its debconf question (may non-root users capture?) is answered no.
+optional_test_pkgs=(tshark)
+
+install_optional() {
+	[ "$(id -u)" -eq 0 ] || return 0
+	local p
+	for p in "${optional_test_pkgs[@]}"; do
+		dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' && continue
+		echo "wireshark-common wireshark-common/install-setuid boolean false" |
+			debconf-set-selections 2>/dev/null || true
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$p" \
+			>/dev/null 2>&1 || echo "install-deps.sh: could not install $p (optional)" >&2
+	done
+}
 
 want=("${build_pkgs[@]}")
 case "${1:-build}" in
 build) ;;
-test|all) want+=("${test_pkgs[@]}") ;;
+test|all) want+=("${test_pkgs[@]}"); trap install_optional EXIT ;;
 *) echo "install-deps.sh: unknown set '$1' (valid: build, test, all)" >&2; exit 2 ;;
 esac
 

@@ -32,6 +32,19 @@ void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
 		p->cq_mod = 1;
 }
 
+void perf_res_cfg_of(const struct perf_opts *o, enum perf_mode m, const struct perf_params *p,
+		     uint64_t max_size, struct perf_res_cfg *cfg)
+{
+	memset(cfg, 0, sizeof(*cfg));
+	cfg->max_size = max_size;
+	cfg->tx_depth = p->tx_depth;
+	cfg->rx_depth = p->rx_depth;
+	cfg->inline_size = p->inline_size;
+	cfg->gid_index = o->gid_index;
+	cfg->atomics = m == PERF_ATOMIC_LAT;
+	cfg->reads = m == PERF_ATOMIC_LAT || m == PERF_READ_LAT || m == PERF_READ_BW;
+}
+
 void perf_addr_of(const struct perftest_dest *d, struct perf_addr *a)
 {
 	a->lid = d->lid;

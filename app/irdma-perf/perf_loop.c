@@ -313,14 +313,7 @@ static int run_mode(const struct perf_opts *o, enum perf_mode m,
 		first = last = 8;
 
 	memset(r, 0, sizeof(r));
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.max_size = last;
-	cfg.tx_depth = p.tx_depth;
-	cfg.rx_depth = p.rx_depth;
-	cfg.inline_size = p.inline_size;
-	cfg.gid_index = o->gid_index;
-	cfg.atomics = m == PERF_ATOMIC_LAT;
-	cfg.reads = m == PERF_ATOMIC_LAT || m == PERF_READ_LAT || m == PERF_READ_BW;
+	perf_res_cfg_of(o, m, &p, last, &cfg);
 	for (i = 0; i < 2; i++) {
 		rc = perf_res_create(&r[i], devs[i], &cfg, err, errlen);
 		if (rc < 0)

@@ -79,14 +79,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		p.size = m == PERF_ATOMIC_LAT ? 8 : t.size;
 	}
 
-	memset(&cfg, 0, sizeof(cfg));
-	cfg.max_size = p.size;
-	cfg.tx_depth = p.tx_depth;
-	cfg.rx_depth = p.rx_depth;
-	cfg.inline_size = p.inline_size;
-	cfg.gid_index = o->gid_index;
-	cfg.atomics = m == PERF_ATOMIC_LAT;
-	cfg.reads = m == PERF_ATOMIC_LAT || m == PERF_READ_LAT || m == PERF_READ_BW;
+	perf_res_cfg_of(o, m, &p, p.size, &cfg);
 	rc = perf_res_create(&r, dev, &cfg, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "irdma-perf: %s\n", err);

@@ -23,6 +23,9 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev);
 /* Shared helpers (perf_common.c). */
 void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
 		    struct perf_params *p);
+/** The resources test @p m with parameters @p p needs, for messages up to @p max_size. */
+void perf_res_cfg_of(const struct perf_opts *o, enum perf_mode m, const struct perf_params *p,
+		     uint64_t max_size, struct perf_res_cfg *cfg);
 void perf_addr_of(const struct perftest_dest *d, struct perf_addr *a);
 enum perf_addr_style perf_addr_style_of(enum perf_mode m);
 void perf_header_of(const struct perf_opts *o, const struct perf_params *p,

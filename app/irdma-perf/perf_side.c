@@ -133,6 +133,24 @@ int perf_side_prepare(struct perf_side *s, unsigned int seed)
 }
 
 /* Post one WR of the test's kind for iteration s->scnt. */
+/* Ping-pong latency tests: the starting side sends first, then each side sends once it saw
+ * the peer's message, within the send queue's depth. */
+static bool pingpong_turn(const struct perf_side *s, bool client_starts)
+{
+	const struct perf_params *p = s->p;
+	bool starts = s->client == client_starts;
+
+	return s->scnt < p->iters && (starts ? s->scnt == s->rcnt : s->scnt < s->rcnt) &&
+	       s->scnt - s->ccnt < p->tx_depth;
+}
+
+static bool pingpong_finished(const struct perf_side *s)
+{
+	const struct perf_params *p = s->p;
+
+	return s->scnt == p->iters && s->rcnt == p->iters && s->ccnt == p->iters;
+}
+
 static int post_one(struct perf_side *s, bool signaled)
 {
 	const struct perf_params *p = s->p;
@@ -315,25 +333,23 @@ int perf_side_step(struct perf_side *s)
 		}
 		/* perftest's server writes first (rxe captures); each side answers once it saw
 		 * the peer's write. */
-		if (s->scnt < p->iters && (s->client ? s->scnt < s->rcnt : s->scnt == s->rcnt) &&
-		    s->scnt - s->ccnt < p->tx_depth) {
+		if (pingpong_turn(s, false)) {
 			send_half(s)[p->size - 1] = (uint8_t)(s->scnt + 1);
 			if (post_one(s, true) < 0)
 				return s->error;
 			moved = true;
 		}
-		if (s->scnt == p->iters && s->rcnt == p->iters && s->ccnt == p->iters)
+		if (pingpong_finished(s))
 			s->done = true;
 		break;
 	}
 	case PERF_SEND_LAT:
-		if (s->scnt < p->iters && (s->client ? s->scnt == s->rcnt : s->scnt < s->rcnt) &&
-		    s->scnt - s->ccnt < p->tx_depth) {
+		if (pingpong_turn(s, true)) {
 			if (post_one(s, true) < 0)
 				return s->error;
 			moved = true;
 		}
-		if (s->scnt == p->iters && s->rcnt == p->iters && s->ccnt == p->iters)
+		if (pingpong_finished(s))
 			s->done = true;
 		break;
 	case PERF_READ_LAT:

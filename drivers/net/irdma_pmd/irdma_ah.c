@@ -53,6 +53,7 @@ rte_pmd_irdma_ah_create(struct rte_pmd_irdma_pd *pd, const struct rte_pmd_irdma_
 	int ret;
 
 	if (pd == NULL || attr == NULL || !irdma_dev_valid(pd->dev)) {
+		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -60,7 +61,7 @@ rte_pmd_irdma_ah_create(struct rte_pmd_irdma_pd *pd, const struct rte_pmd_irdma_
 	ret = irdma_av_from_attr(dev, attr, &av);
 	if (ret < 0)
 		goto fail;
-	ah = rte_zmalloc_socket("irdma_ah", sizeof(*ah), 0, dev->socket_id);
+	ah = IRDMA_ZMALLOC(dev, "irdma_ah", sizeof(*ah), 0);
 	if (ah == NULL) {
 		ret = -ENOMEM;
 		goto fail;
@@ -93,8 +94,10 @@ rte_pmd_irdma_ah_destroy(struct rte_pmd_irdma_ah *pub)
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (ah == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev))
+	if (ah == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev)) {
+		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->pd->dev;
 	rte_spinlock_lock(&dev->lock);
 	ret = dev->ops->ah_destroy(dev->hw, pub->handle);

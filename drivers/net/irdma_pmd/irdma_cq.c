@@ -75,6 +75,7 @@ rte_pmd_irdma_cq_create(struct rte_pmd_irdma_dev *dev, const struct rte_pmd_irdm
 	int ret;
 
 	if (!irdma_dev_valid(dev) || attr == NULL) {
+		IRDMA_LOG(cq, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -87,7 +88,7 @@ rte_pmd_irdma_cq_create(struct rte_pmd_irdma_dev *dev, const struct rte_pmd_irdm
 		ret = -EINVAL;
 		goto fail;
 	}
-	cq = rte_zmalloc_socket("irdma_cq", sizeof(*cq), RTE_CACHE_LINE_SIZE, dev->socket_id);
+	cq = IRDMA_ZMALLOC(dev, "irdma_cq", sizeof(*cq), RTE_CACHE_LINE_SIZE);
 	if (cq == NULL) {
 		ret = -ENOMEM;
 		goto fail;
@@ -180,8 +181,10 @@ rte_pmd_irdma_cq_destroy(struct rte_pmd_irdma_cq *pub)
 	size_t off = 0;
 	int ret;
 
-	if (cq == NULL || !irdma_dev_valid(pub->dev))
+	if (cq == NULL || !irdma_dev_valid(pub->dev)) {
+		IRDMA_LOG(cq, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->dev;
 	rte_spinlock_lock(&dev->lock);
 	if (cq->refcnt != 0) {
@@ -260,8 +263,10 @@ rte_pmd_irdma_cq_resize(struct rte_pmd_irdma_cq *pub, uint32_t cqe)
 	uint32_t n, bytes, pending, i;
 	int ret;
 
-	if (cq == NULL || !irdma_dev_valid(pub->dev))
+	if (cq == NULL || !irdma_dev_valid(pub->dev)) {
+		IRDMA_LOG(cq, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->dev;
 	if (!(dev->attrs->feature_flags & IRDMA_FEATURE_CQ_RESIZE)) {
 		IRDMA_LOG(cq, ERR, "%s: CQ resize is not supported by %s", dev->name,
@@ -290,8 +295,7 @@ rte_pmd_irdma_cq_resize(struct rte_pmd_irdma_cq *pub, uint32_t cqe)
 			  dev->name, pub->handle, pending, cqe);
 		return -EINVAL;
 	}
-	old = rte_zmalloc_socket("irdma_cq_old", sizeof(*old), RTE_CACHE_LINE_SIZE,
-				 dev->socket_id);
+	old = IRDMA_ZMALLOC(dev, "irdma_cq_old", sizeof(*old), RTE_CACHE_LINE_SIZE);
 	if (old == NULL) {
 		rte_spinlock_unlock(&dev->lock);
 		return -ENOMEM;

@@ -218,8 +218,10 @@ rte_pmd_irdma_dev_close(struct rte_pmd_irdma_dev *dev)
 {
 	int ret;
 
-	if (!irdma_dev_valid(dev))
+	if (!irdma_dev_valid(dev)) {
+		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	rte_spinlock_lock(&dev->lock);
 	if (dev->n_qp || dev->n_cq || dev->n_srq || dev->n_mr || dev->n_mw || dev->n_ah ||
 	    dev->n_pd) {
@@ -277,8 +279,10 @@ rte_pmd_irdma_dev_info(const struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdma
 	const struct irdma_uk_attrs *a;
 	const struct irdma_hw_dev_info *h;
 
-	if (!irdma_dev_valid(dev) || info == NULL)
+	if (!irdma_dev_valid(dev) || info == NULL) {
+		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	a = dev->attrs;
 	h = &dev->hw_info;
 	memset(info, 0, sizeof(*info));
@@ -346,8 +350,10 @@ int
 rte_pmd_irdma_query_gid(const struct rte_pmd_irdma_dev *dev, unsigned int index,
 			union rte_pmd_irdma_gid *gid)
 {
-	if (!irdma_dev_valid(dev) || gid == NULL)
+	if (!irdma_dev_valid(dev) || gid == NULL) {
+		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	if (index >= dev->hw_info.n_gids) {
 		IRDMA_LOG(ctrl, ERR, "%s: GID index %u out of range (the table has %u entries)",
 			  dev->name, index, dev->hw_info.n_gids);
@@ -372,8 +378,10 @@ rte_pmd_irdma_async_event_get(struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdm
 	struct irdma_pmd_qp *qp;
 	int ret = -EAGAIN;
 
-	if (!irdma_dev_valid(dev) || ev == NULL)
+	if (!irdma_dev_valid(dev) || ev == NULL) {
+		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	rte_spinlock_lock(&dev->lock);
 	for (;;) {
 		rte_spinlock_lock(&dev->ev_lock);
@@ -474,4 +482,16 @@ rte_pmd_irdma_qp_state_str(enum rte_pmd_irdma_qp_state state)
 	if ((unsigned int)state < RTE_DIM(names))
 		return names[state];
 	return "UNKNOWN";
+}
+
+void *
+irdma_zmalloc_at(const char *func, const struct rte_pmd_irdma_dev *dev, const char *type,
+		 size_t size, unsigned int align)
+{
+	void *p = rte_zmalloc_socket(type, size, align, dev->socket_id);
+
+	if (p == NULL)
+		rte_log(RTE_LOG_ERR, irdma_logtype_mem, "%s(): %s: no memory for %s (%zu bytes on "
+			"socket %d)\n", func, dev->name, type, size, dev->socket_id);
+	return p;
 }

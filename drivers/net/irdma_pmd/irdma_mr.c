@@ -58,6 +58,7 @@ rte_pmd_irdma_reg_mr(struct rte_pmd_irdma_pd *pd, void *addr, size_t length, uin
 	int ret = -EINVAL;
 
 	if (pd == NULL || !irdma_dev_valid(pd->dev)) {
+		IRDMA_LOG(mem, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -83,7 +84,7 @@ rte_pmd_irdma_reg_mr(struct rte_pmd_irdma_pd *pd, void *addr, size_t length, uin
 			  length, dev->hw_info.max_mr_size);
 		goto fail;
 	}
-	mr = rte_zmalloc_socket("irdma_mr", sizeof(*mr), 0, dev->socket_id);
+	mr = IRDMA_ZMALLOC(dev, "irdma_mr", sizeof(*mr), 0);
 	if (mr == NULL) {
 		ret = -ENOMEM;
 		goto fail;
@@ -133,8 +134,10 @@ rte_pmd_irdma_dereg_mr(struct rte_pmd_irdma_mr *pub)
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (mr == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev))
+	if (mr == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev)) {
+		IRDMA_LOG(mem, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->pd->dev;
 	rte_spinlock_lock(&dev->lock);
 	if (mr->n_bound_mw != 0) {

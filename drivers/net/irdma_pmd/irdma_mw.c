@@ -18,6 +18,7 @@ rte_pmd_irdma_alloc_mw(struct rte_pmd_irdma_pd *pd, enum rte_pmd_irdma_mw_type t
 	int ret;
 
 	if (pd == NULL || !irdma_dev_valid(pd->dev)) {
+		IRDMA_LOG(mem, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -32,7 +33,7 @@ rte_pmd_irdma_alloc_mw(struct rte_pmd_irdma_pd *pd, enum rte_pmd_irdma_mw_type t
 		rte_errno = EOPNOTSUPP;
 		return NULL;
 	}
-	mw = rte_zmalloc_socket("irdma_mw", sizeof(*mw), 0, dev->socket_id);
+	mw = IRDMA_ZMALLOC(dev, "irdma_mw", sizeof(*mw), 0);
 	if (mw == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;
@@ -67,8 +68,10 @@ rte_pmd_irdma_dealloc_mw(struct rte_pmd_irdma_mw *pub)
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (mw == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev))
+	if (mw == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev)) {
+		IRDMA_LOG(mem, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->pd->dev;
 	rte_spinlock_lock(&dev->lock);
 	ret = dev->ops->mw_dealloc(dev->hw, mw->stag);

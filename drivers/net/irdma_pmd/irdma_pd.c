@@ -16,10 +16,11 @@ rte_pmd_irdma_pd_alloc(struct rte_pmd_irdma_dev *dev)
 	int ret;
 
 	if (!irdma_dev_valid(dev)) {
+		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
 	}
-	pd = rte_zmalloc_socket("irdma_pd", sizeof(*pd), 0, dev->socket_id);
+	pd = IRDMA_ZMALLOC(dev, "irdma_pd", sizeof(*pd), 0);
 	if (pd == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;
@@ -47,8 +48,10 @@ rte_pmd_irdma_pd_free(struct rte_pmd_irdma_pd *pub)
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (pd == NULL || !irdma_dev_valid(pub->dev))
+	if (pd == NULL || !irdma_dev_valid(pub->dev)) {
+		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->dev;
 	rte_spinlock_lock(&dev->lock);
 	if (pd->refcnt != 0) {

@@ -186,4 +186,12 @@ irdma_dev_valid(const struct rte_pmd_irdma_dev *dev)
 	return dev != NULL && dev->hw != NULL;
 }
 
+/*
+ * Control-path allocation of @p size zeroed bytes on the device's socket. On failure it logs
+ * what could not be allocated, for which device and function, and returns NULL.
+ */
+void *irdma_zmalloc_at(const char *func, const struct rte_pmd_irdma_dev *dev, const char *type,
+		       size_t size, unsigned int align);
+#define IRDMA_ZMALLOC(dev, type, size, align) irdma_zmalloc_at(__func__, dev, type, size, align)
+
 #endif /* IRDMA_PMD_H */

@@ -165,11 +165,11 @@ qp_alloc_mem(struct rte_pmd_irdma_dev *dev, struct irdma_pmd_qp *qp,
 	ret = irdma_shadow_alloc(dev, &qp->shadow);
 	if (ret < 0)
 		goto fail;
-	qp->sq_wrtrk = rte_zmalloc_socket("irdma_sq_wrtrk", info->sq_depth * sizeof(*qp->sq_wrtrk),
-					  RTE_CACHE_LINE_SIZE, dev->socket_id);
-	qp->rq_wrid = rte_zmalloc_socket("irdma_rq_wrid",
-					 RTE_MAX(info->rq_depth, 1u) * sizeof(*qp->rq_wrid),
-					 RTE_CACHE_LINE_SIZE, dev->socket_id);
+	qp->sq_wrtrk = IRDMA_ZMALLOC(dev, "irdma_sq_wrtrk", info->sq_depth * sizeof(*qp->sq_wrtrk),
+				     RTE_CACHE_LINE_SIZE);
+	qp->rq_wrid = IRDMA_ZMALLOC(dev, "irdma_rq_wrid",
+				    RTE_MAX(info->rq_depth, 1u) * sizeof(*qp->rq_wrid),
+				    RTE_CACHE_LINE_SIZE);
 	if (qp->sq_wrtrk == NULL || qp->rq_wrid == NULL) {
 		ret = -ENOMEM;
 		goto fail;
@@ -212,6 +212,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	int ret;
 
 	if (pd == NULL || init == NULL || !irdma_dev_valid(pd->dev)) {
+		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -222,6 +223,8 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	if (init->srq != NULL) {
 		srq = IRDMA_PRIV(irdma_pmd_srq, init->srq);
 		if (init->srq->pd->dev != dev) {
+			IRDMA_LOG(qp, ERR, "%s: the SRQ belongs to device %s", dev->name,
+				  init->srq->pd->dev->name);
 			ret = -EINVAL;
 			goto fail;
 		}
@@ -229,7 +232,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	ret = qp_size(dev, init, &info);
 	if (ret < 0)
 		goto fail;
-	qp = rte_zmalloc_socket("irdma_qp", sizeof(*qp), RTE_CACHE_LINE_SIZE, dev->socket_id);
+	qp = IRDMA_ZMALLOC(dev, "irdma_qp", sizeof(*qp), RTE_CACHE_LINE_SIZE);
 	if (qp == NULL) {
 		ret = -ENOMEM;
 		goto fail;
@@ -556,8 +559,10 @@ rte_pmd_irdma_qp_modify(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_at
 	uint32_t hw_mask, extra, missing;
 	int ret;
 
-	if (qp == NULL || attr == NULL || !irdma_dev_valid(pub->dev))
+	if (qp == NULL || attr == NULL || !irdma_dev_valid(pub->dev)) {
+		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->dev;
 	if (mask & (RTE_PMD_IRDMA_QP_ALT_PATH | RTE_PMD_IRDMA_QP_PATH_MIG_STATE | RTE_PMD_IRDMA_QP_CAP)) {
 		IRDMA_LOG(qp, ERR, "%s qp %u: attribute %s is not supported (RoCE has no alternate "
@@ -641,8 +646,10 @@ rte_pmd_irdma_qp_query(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_att
 	int ret;
 
 	RTE_SET_USED(attr_mask);
-	if (qp == NULL || attr == NULL || !irdma_dev_valid(pub->dev))
+	if (qp == NULL || attr == NULL || !irdma_dev_valid(pub->dev)) {
+		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->dev;
 	rte_spinlock_lock(&dev->lock);
 	ret = dev->ops->qp_query(dev->hw, pub->qp_num, &hw);
@@ -684,8 +691,10 @@ rte_pmd_irdma_qp_destroy(struct rte_pmd_irdma_qp *pub)
 	struct irdma_qp_stats *r;
 	int ret;
 
-	if (qp == NULL || !irdma_dev_valid(pub->dev))
+	if (qp == NULL || !irdma_dev_valid(pub->dev)) {
+		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->dev;
 	rte_spinlock_lock(&dev->lock);
 	ret = dev->ops->qp_destroy(dev->hw, pub->qp_num);

@@ -23,6 +23,7 @@ rte_pmd_irdma_srq_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_srq_i
 	int ret;
 
 	if (pd == NULL || init == NULL || !irdma_dev_valid(pd->dev)) {
+		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
 	}
@@ -49,7 +50,7 @@ rte_pmd_irdma_srq_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_srq_i
 		rte_errno = -ret;
 		return NULL;
 	}
-	srq = rte_zmalloc_socket("irdma_srq", sizeof(*srq), RTE_CACHE_LINE_SIZE, dev->socket_id);
+	srq = IRDMA_ZMALLOC(dev, "irdma_srq", sizeof(*srq), RTE_CACHE_LINE_SIZE);
 	if (srq == NULL) {
 		rte_errno = ENOMEM;
 		return NULL;
@@ -123,8 +124,10 @@ rte_pmd_irdma_srq_destroy(struct rte_pmd_irdma_srq *pub)
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (srq == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev))
+	if (srq == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev)) {
+		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->pd->dev;
 	rte_spinlock_lock(&dev->lock);
 	if (srq->refcnt != 0) {
@@ -169,8 +172,10 @@ rte_pmd_irdma_srq_modify(struct rte_pmd_irdma_srq *pub, struct rte_pmd_irdma_srq
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (srq == NULL || attr == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev))
+	if (srq == NULL || attr == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev)) {
+		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
+	}
 	dev = pub->pd->dev;
 	if (attr_mask & ~RTE_PMD_IRDMA_SRQ_LIMIT) {
 		IRDMA_LOG(ctrl, ERR, "%s: SRQ %u: only the limit can be modified (mask 0x%x)",

@@ -79,7 +79,7 @@ struct rte_pmd_irdma_dev_info {
 	uint32_t cap_flags;                /**< enum rte_pmd_irdma_dev_cap */
 	uint8_t mac[6];
 	uint16_t active_mtu;               /**< bytes of RoCE payload per packet (256..4096) */
-	union rte_pmd_irdma_gid gid;       /**< GID index 0 */
+	union rte_pmd_irdma_gid gid;       /**< GID index 0 (link-local, from the MAC) */
 	uint32_t max_qp;
 	uint32_t max_qp_wr;                /**< largest max_send_wr a QP may ask for */
 	uint32_t max_sge;                  /**< SGEs per send/recv WR */
@@ -105,12 +105,14 @@ struct rte_pmd_irdma_dev_info {
  *
  *   "soft,port=loop,ip=198.18.0.1,mac=02:00:00:00:00:01,gen=2,engine=inline"
  *
- * The first token names the backend (only "soft" today). Keys (see doc/guides/irdma.rst):
+ * The first token names the backend (only "soft" today). Keys (see doc/guides/devargs.md):
  *   name=<str>           registry name (default irdma<N>)
  *   port=loop|<ethdev>   the wire: in-process loop, or a DPDK port by name
- *   ip=<ipv4>            the device's IPv4 address (GID index 0 is its IPv4-mapped form)
+ *   ip=<ipv4>            the device's IPv4 address (its IPv4-mapped GID follows the
+ *                        link-local GID of index 0)
  *   ip6=<ipv6>           an IPv6 address (next GID index)
- *   mac=<xx:xx:xx:xx:xx:xx>
+ *   mac=<xx:xx:xx:xx:xx:xx>  (GID index 0 is the link-local GID derived from it)
+ *   neigh=<ip>@<mac>[;...]   static neighbours on an ethdev port (no ARP/ND for them)
  *   gen=1|2|3            irdma generation whose formats and limits the device has (default 2)
  *   engine=inline|service
  *   socket=<n>           NUMA socket for queue memory (default: the port's, else the caller's)

@@ -38,7 +38,9 @@ void soft_port_eth_close(void *priv);
 
 /*
  * Counters of the wire, part of the device's xstats. Every frame a port receives ends in
- * exactly one place: handed to RoCEv2 parsing, consumed by ARP/ND, or one drop counter.
+ * exactly one of: rx_packets (handed to RoCEv2 parsing, whose failures are counted again by
+ * reason below), rx_arp_requests/replies, rx_nd_solicits/adverts/other, or one rx_drop_*
+ * counter of this struct.
  */
 struct soft_wire_stats {
 	uint64_t rx_drop_dst_mac;      /* unicast to another MAC, or multicast not for us */
@@ -50,9 +52,9 @@ struct soft_wire_stats {
 	uint64_t rx_drop_arp;          /* malformed ARP (hardware/protocol type, lengths, op) */
 	uint64_t rx_drop_nd;           /* malformed ND (hop limit, checksum, lengths, options) */
 	uint64_t rx_arp_requests, rx_arp_replies, tx_arp_requests, tx_arp_replies;
-	uint64_t rx_arp_other;         /* well-formed ARP for an address that is not ours */
+	uint64_t rx_arp_other;         /* of those, ARP for an address that is not ours */
 	uint64_t rx_nd_solicits, rx_nd_adverts, tx_nd_solicits, tx_nd_adverts;
-	uint64_t rx_nd_other;          /* well-formed ND/ICMPv6 not for us (RS, RA, MLD, ...) */
+	uint64_t rx_nd_other;          /* valid ICMPv6 that is not NS/NA (RS, RA, MLD, ...) */
 	uint64_t neigh_resolved;       /* peers learnt by ARP/ND */
 	uint64_t neigh_failed;         /* resolutions that ran out of retries */
 	uint64_t tx_drop_neigh_failed; /* frames dropped: peer did not answer ARP/NS */

@@ -310,7 +310,7 @@ static void nd_input(struct soft_eth_port *ep, const uint8_t *ip6, uint32_t len)
 	}
 	ep->st->rx_nd_solicits++;
 	if (!is_our_ip6(ep, n.target)) {
-		ep->st->rx_nd_other++;
+		ep->dev->st.rx_not_roce++;
 		return;
 	}
 	if (memcmp(n.src, unspec, 16) == 0) {
@@ -321,8 +321,8 @@ static void nd_input(struct soft_eth_port *ep, const uint8_t *ip6, uint32_t len)
 		return;
 	}
 	if (!n.has_lladdr) {
-		/* a unicast NS without the option: answer the MAC it came from */
-		ep->st->rx_nd_other++;
+		/* without the source link-layer option we would have to trust the frame's
+		 * source MAC: no answer (the asker retries with the option, as hosts do) */
 		return;
 	}
 	neigh_learn(ep, n.src, n.lladdr, true);
