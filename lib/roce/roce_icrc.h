@@ -46,6 +46,9 @@ static inline uint32_t roce_icrc_final(uint32_t reg)
  */
 uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6);
 
+/* The same on the portable table engine alone (reference for tests and benchmarks). */
+uint32_t roce_icrc_compute_generic(const uint8_t *l3, size_t len, int ipv6);
+
 static inline void roce_icrc_put(uint8_t *p, uint32_t crc)
 {
 	p[0] = (uint8_t)crc;

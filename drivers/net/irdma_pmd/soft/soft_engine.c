@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The engine: one progress function with a budget. Each step receives a burst from the
- * wire, consumes CQ-arm doorbells, then visits every live QP (SQ doorbell, responder
- * work, requester work, timers) and pushes what was built to the wire. It runs inline
+ * The engine: one progress function with a budget. Each step consumes CQ-arm doorbells,
+ * receives a burst from the wire, then visits every live QP (SQ doorbell, requester
+ * work, timers, responder and requester frames, completions) and pushes what was built
+ * to the wire. QPs with nothing pending are passed over after a few loads, and the time
+ * is read once, only when some QP needs it: an idle step is what every empty inline
+ * poll_cq pays. It runs inline
  * (any lcore that polls calls it; a try-lock makes a second caller return at once) or as
  * an rte_service mapped by the application to a service lcore (engine=service).
  */
@@ -39,26 +42,57 @@ void soft_engine_deactivate(struct soft_dev *dev, struct soft_qp *qp)
 	}
 }
 
+/*
+ * Nothing for this QP in this step: no doorbell written, no WQE fetched and not yet
+ * handed to lib/roce, none waiting to complete, no timer armed, nothing lib/roce wants
+ * to send. An inline engine runs on every poll_cq, mostly idle, so this is checked
+ * before anything else and costs a handful of loads. With no timer armed, the RNR wait
+ * inside roce_qp_wants_tx() cannot apply, so it needs no time.
+ */
+static inline bool qp_quiet(struct soft_qp *qp)
+{
+	return atomic_load_explicit(&qp->db, memory_order_relaxed) == IRDMA_HW_DB_IDLE &&
+	       !qp->sq_kick && qp->swq_send == qp->swq_head && qp->swq_done == qp->swq_head &&
+	       !qp->wire_err && roce_qp_next_deadline(&qp->rq) == ROCE_TIME_NEVER &&
+	       !roce_qp_wants_tx(&qp->rq, 0);
+}
+
+/* One QP's share of a step; kept out of line so the idle loop around it stays lean. */
+static __rte_noinline unsigned int qp_step(struct soft_qp *qp, unsigned int qbudget,
+					   uint64_t now)
+{
+	unsigned int work = 0;
+
+	if (soft_db_take(&qp->db))
+		qp->sq_kick = true;
+	if (qp->sq_kick || qp->swq_send != qp->swq_head)
+		work += soft_req_run(qp, qbudget);
+	soft_xport_timers(qp, now);
+	if (roce_qp_wants_tx(&qp->rq, now))
+		work += soft_xport_tx(qp, qbudget, now);
+	if (qp->wire_err || qp->swq_done != qp->swq_head)
+		soft_xport_settle(qp);
+	return work;
+}
+
 static unsigned int engine_step(struct soft_dev *dev, unsigned int budget)
 {
-	unsigned int work = 0, i, qbudget;
-	uint64_t now = soft_now_ns(dev);
+	unsigned int work = 0, i, qbudget = 0;
+	uint64_t now = 0;
 
 	/* Arms first: a CQ armed before this step sees the completions it produces. */
 	work += soft_db_scan(dev);
 	work += soft_wire_rx(dev, budget);
-	qbudget = budget / (dev->n_active ? dev->n_active : 1);
-	if (qbudget < 4)
-		qbudget = 4;
 	for (i = 0; i < dev->n_active; i++) {
 		struct soft_qp *qp = &dev->qp[dev->active[i]];
 
-		if (soft_db_take(&qp->db))
-			qp->sq_kick = true;
-		work += soft_req_run(qp, qbudget);
-		soft_xport_timers(qp, now);
-		work += soft_xport_tx(qp, qbudget, now);
-		soft_xport_settle(qp);
+		if (qp_quiet(qp))
+			continue;
+		if (qbudget == 0) { /* first busy QP: one TSC read per step, the QPs' share */
+			now = soft_now_ns(dev);
+			qbudget = RTE_MAX(budget / dev->n_active, 4u);
+		}
+		work += qp_step(qp, qbudget, now);
 	}
 	work += soft_wire_flush(dev);
 	return work;
