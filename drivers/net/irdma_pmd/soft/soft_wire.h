@@ -22,6 +22,7 @@ struct soft_qp;
 
 #define SOFT_WIRE_BACKLOG 512u   /* frames built but not yet accepted by the port */
 #define SOFT_WIRE_RX_BURST 32u
+#define SOFT_WIRE_STASH    32u   /* mbufs allocated in bulk for the frames a device builds */
 
 int soft_wire_open(struct soft_dev *dev);
 void soft_wire_close(struct soft_dev *dev);
