@@ -310,12 +310,3 @@ void roce_qp_timer(struct roce_qp *qp, uint64_t now)
 	if (qp->type == ROCE_QPT_RC && (qp->state == ROCE_QPS_RTS || qp->state == ROCE_QPS_SQD))
 		roce_req_timer(qp, now);
 }
-
-uint64_t roce_qp_next_deadline(const struct roce_qp *qp)
-{
-	if (qp->type != ROCE_QPT_RC)
-		return ROCE_TIME_NEVER;
-	if (qp->req.rnr_wait)
-		return qp->req.rnr_deadline;
-	return qp->req.ack_deadline;
-}

@@ -408,8 +408,6 @@ int roce_qp_tx(struct roce_qp *qp, uint64_t now, struct roce_tx *tx);
 /* Handles expired timers (ACK timeout, RNR wait). Call when now >= next deadline. */
 void roce_qp_timer(struct roce_qp *qp, uint64_t now);
 
-/* The earliest deadline (ns) at which roce_qp_timer() has work, or ROCE_TIME_NEVER. */
-uint64_t roce_qp_next_deadline(const struct roce_qp *qp);
 
 /* Moves the QP to ERR with the given cause: flushes the send queue, calls qp_error. */
 void roce_qp_set_error(struct roce_qp *qp, uint8_t status);
@@ -429,6 +427,17 @@ static inline int roce_qp_wants_tx(const struct roce_qp *qp, uint64_t now)
 		return 0;
 	return qp->req.next != qp->req.tail ||
 	       (qp->type != ROCE_QPT_RC && qp->req.head != qp->req.next);
+}
+
+/* The earliest deadline (ns) at which roce_qp_timer() has work, or ROCE_TIME_NEVER.
+ * Inline: engines ask it for every QP on every step. */
+static inline uint64_t roce_qp_next_deadline(const struct roce_qp *qp)
+{
+	if (qp->type != ROCE_QPT_RC)
+		return ROCE_TIME_NEVER;
+	if (qp->req.rnr_wait)
+		return qp->req.rnr_deadline;
+	return qp->req.ack_deadline;
 }
 
 /* Send WRs posted and not yet completed. */
