@@ -196,20 +196,17 @@ static inline struct rte_mbuf *wire_mbuf_get(struct soft_dev *dev, struct soft_w
 	return rte_pktmbuf_alloc(dev->pool);
 }
 
-struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, const struct roce_pkt *p,
-				 uint8_t **payload)
+struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p, uint8_t **payload)
 {
 	struct rte_mbuf *m = wire_mbuf_get(dev, dev->wire);
-	struct roce_pkt hp;
 	uint8_t *buf;
 	int hl;
 
 	if (unlikely(m == NULL))
 		return NULL;
-	hp = *p;
-	hp.ip_id = dev->wire->ip_id++;
+	p->ip_id = dev->wire->ip_id++; /* in place: a copy of the whole roce_pkt cost more */
 	buf = rte_pktmbuf_mtod(m, uint8_t *);
-	hl = roce_pkt_write_hdrs(&hp, buf, rte_pktmbuf_tailroom(m));
+	hl = roce_pkt_write_hdrs(p, buf, rte_pktmbuf_tailroom(m));
 	if (unlikely(hl < 0 ||
 		     (uint32_t)hl + p->paylen + 3 + ROCE_ICRC_LEN > rte_pktmbuf_tailroom(m))) {
 		SOFT_LOG(ERR, "%s: cannot build opcode 0x%02x (%d)", dev->name, p->opcode, hl);

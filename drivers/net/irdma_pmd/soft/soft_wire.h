@@ -30,10 +30,9 @@ void soft_wire_close(struct soft_dev *dev);
 /* Room for n more frames in the transmit backlog. */
 bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n);
 
-/* Allocates an mbuf and writes p's headers into it; *payload points where p->paylen
- * bytes of payload go. NULL when no mbuf is available. */
-struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, const struct roce_pkt *p,
-				 uint8_t **payload);
+/* Allocates an mbuf and writes p's headers into it, p->ip_id set to the device's next IP
+ * id; *payload points where p->paylen bytes of payload go. NULL when no mbuf is available. */
+struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p, uint8_t **payload);
 
 /* Pads, computes the ICRC and queues the frame for transmission. */
 void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p);
