@@ -18,7 +18,9 @@
  *   meson setup build-pmdbench -Dbuildtype=debugoptimized -Dtests=false && \
  *   ninja -C build-pmdbench bench/pmd-icount && build-pmdbench/bench/pmd-icount
  */
+#include <dirent.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,6 +145,25 @@ post_recv(struct ep *b, const struct rte_pmd_irdma_sge *sge)
 		die("post_recv", err);
 }
 
+/* Removes a DPDK runtime directory (a flat folder of sockets and config files). */
+static void remove_runtime_dir(const char *dir)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (d == NULL)
+		return;
+	while ((e = readdir(d)) != NULL) {
+		if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+	rmdir(dir);
+}
+
 static int
 run(const char *op, unsigned long n)
 {
@@ -201,6 +222,9 @@ run(const char *op, unsigned long n)
 	rte_pmd_irdma_qp_destroy(a.qp);
 	rte_pmd_irdma_qp_destroy(b.qp);
 	rte_eal_cleanup();
+	/* EAL leaves its runtime directory behind even with --no-shconf. */
+	snprintf(prefix, sizeof(prefix), "/var/run/dpdk/pmd_icount_%d", (int)getpid());
+	remove_runtime_dir(prefix);
 	return 0;
 }
 
