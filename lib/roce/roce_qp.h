@@ -265,6 +265,7 @@ struct roce_qp_stats {
 	uint64_t dup_requests;     /* duplicates re-ACKed */
 	uint64_t read_replays, atomic_replays;
 	uint64_t implicit_naks;    /* READ/atomic responses found missing by a later ACK */
+	uint64_t ud_oversize;      /* UD sends over the path MTU: completed, not sent */
 	uint64_t drops[ROCE_R_NUM];
 };
 

@@ -71,8 +71,10 @@ int roce_ud_tx(struct roce_qp *qp, struct roce_tx *tx)
 
 		qp->req.next++;
 		/* IBTA C10-93.1.1: a UD message over the MTU is not sent, yet completes. */
-		if (wr->len > qp->pmtu)
+		if (unlikely(wr->len > qp->pmtu)) {
+			qp->stats.ud_oversize++; /* nothing is lost silently */
 			continue;
+		}
 		roce_tx_init(qp, tx, wr->av,
 			     wr->op == ROCE_WR_SEND_IMM ? ROCE_OP_UD_SEND_ONLY_IMM : ROCE_OP_UD_SEND_ONLY,
 			     wr->dqpn, qp->req.psn);

@@ -68,6 +68,27 @@ T_CASE(ud_send_with_grh_area)
 	T_EQ(ep_pump(&B, now), 0); /* no ACKs on UD */
 }
 
+/* IBTA C10-93.1.1: a UD message over the path MTU is not sent yet completes; it is counted. */
+T_CASE(ud_over_mtu_completes_unsent_and_counted)
+{
+	static char msg[4097];
+	uint32_t mtu;
+
+	pair_type(ROCE_QPT_UD, 0x12);
+	mtu = A.qp.pmtu;
+	T_CHECK(mtu + 1 <= sizeof(msg));
+	ud_send(0, 0x12, 0x11111111, msg, mtu + 1, 0);
+	T_EQ(ep_pump(&A, now), 0);
+	T_EQ(roce_qp_wants_tx(&A.qp, now), 1); /* its completion is due on the next step */
+	T_EQ(ep_pump(&A, now), 0);
+	T_EQ(A.nsdone, 1);
+	T_EQ(A.sdone[0].status, ROCE_WC_SUCCESS);
+	T_EQ(A.qp.stats.ud_oversize, 1);
+	ud_send(1, 0x12, 0x11111111, msg, mtu, 0); /* exactly the MTU still goes out */
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(A.qp.stats.ud_oversize, 1);
+}
+
 T_CASE(ud_ipv6_grh_is_the_ipv6_header)
 {
 	struct roce_av av6;

@@ -763,6 +763,7 @@ static const struct {
 	RQ_STAT("retransmits", retransmits), RQ_STAT("ack_timeouts", timeouts),
 	RQ_STAT("rx_duplicate_requests", dup_requests), RQ_STAT("read_replays", read_replays),
 	RQ_STAT("atomic_replays", atomic_replays), RQ_STAT("implicit_naks", implicit_naks),
+	RQ_STAT("tx_ud_oversize", ud_oversize),
 };
 
 static int soft_xstats_names(struct irdma_hw_dev *hw, int64_t qp_id, const char **names,
