@@ -48,6 +48,8 @@ int main(int argc, char **argv)
 		return EXIT_FAILURE;
 	for (i = 0; i < (sep < 0 ? argc : sep); i++)
 		eal_argv[i] = argv[i];
+	/* The EAL arguments are the user's: pass --no-pci (or an allow-list) where the machine's own
+	 * NIC must not be probed; the project's tests always do. */
 	if (rte_eal_init(i, eal_argv) < 0) {
 		fprintf(stderr, PROG ": EAL initialisation failed: %s\n", rte_strerror(rte_errno));
 		free(eal_argv);

@@ -259,6 +259,8 @@ int main(int argc, char **argv)
 	size_t i;
 	int ret;
 
+	/* EAL arguments come from the command line: run with --no-pci unless a real NIC is meant to be
+	 * probed (tests/examples does). */
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "rdma_write_poll: EAL: %s\n", rte_strerror(rte_errno));

@@ -307,6 +307,8 @@ int main(int argc, char **argv)
 	int ret;
 	size_t i;
 
+	/* EAL arguments come from the command line: run with --no-pci unless a real NIC is meant to be
+	 * probed (tests/examples does). */
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "service_engine: EAL: %s\n", rte_strerror(rte_errno));

@@ -278,6 +278,8 @@ int main(int argc, char **argv)
 	unsigned int worker;
 	int ret, c, srq = 0;
 
+	/* EAL arguments come from the command line: run with --no-pci unless a real NIC is meant to be
+	 * probed (tests/examples does). */
 	ret = rte_eal_init(argc, argv);
 	if (ret < 0) {
 		fprintf(stderr, "ud_send_recv: EAL: %s\n", rte_strerror(rte_errno));
