@@ -84,15 +84,21 @@ int soft_mr_reg(struct soft_dev *dev, const struct irdma_hw_mr_ctx *ctx, uint32_
 	return 0;
 }
 
-int soft_mr_dereg(struct soft_dev *dev, uint32_t stag)
+/* The allocated key a control call names (its key byte is not checked), or NULL. */
+static struct soft_key *key_allocated(struct soft_dev *dev, uint32_t stag)
 {
 	uint32_t idx = STAG_INDEX(stag);
-	struct soft_key *k;
 
-	if (idx == 0 || idx >= dev->max_mr)
-		return -EINVAL;
-	k = &dev->keys[idx];
-	if (k->state == SOFT_KEY_FREE || k->is_mw || k->key != STAG_KEY(stag))
+	if (idx == 0 || idx >= dev->max_mr || dev->keys[idx].state == SOFT_KEY_FREE)
+		return NULL;
+	return &dev->keys[idx];
+}
+
+int soft_mr_dereg(struct soft_dev *dev, uint32_t stag)
+{
+	struct soft_key *k = key_allocated(dev, stag);
+
+	if (k == NULL || k->is_mw || k->key != STAG_KEY(stag))
 		return -EINVAL;
 	if (k->mw_bound)
 		return -EBUSY;
@@ -131,13 +137,10 @@ static void mw_unbind(struct soft_dev *dev, struct soft_key *k)
 
 int soft_mw_dealloc(struct soft_dev *dev, uint32_t stag)
 {
-	uint32_t idx = STAG_INDEX(stag);
-	struct soft_key *k;
+	struct soft_key *k = key_allocated(dev, stag);
 
-	if (idx == 0 || idx >= dev->max_mr)
-		return -EINVAL;
-	k = &dev->keys[idx];
-	if (k->state == SOFT_KEY_FREE || !k->is_mw)
+	/* No key check: a type 2 window's key byte changes with every bind. */
+	if (k == NULL || !k->is_mw)
 		return -EINVAL;
 	mw_unbind(dev, k);
 	k->state = SOFT_KEY_FREE;
