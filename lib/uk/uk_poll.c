@@ -223,7 +223,6 @@ again:
 	info->q_type = (uint8_t)IRDMA_FIELD_GET(IRDMA_CQ_SQ, qword3);
 	info->ipv4 = IRDMA_FIELD_GET(IRDMACQ_IPV4, qword3);
 	info->solicited_event = IRDMA_FIELD_GET(IRDMACQ_SOEVENT, qword3);
-	info->op_type = (uint8_t)IRDMA_FIELD_GET(IRDMACQ_OP, qword3);
 	info->stag_invalid_set = false;
 	get_64bit_val(cqe, IRDMA_BYTE_0, &qword0);
 	get_64bit_val(cqe, IRDMA_BYTE_16, &qword2);
@@ -248,6 +247,8 @@ again:
 		goto exit;
 	}
 	info->qp_handle = qp;
+	/* As the kernel: op_type only for a CQE whose QP context is live (not on -EFAULT above). */
+	info->op_type = (uint8_t)IRDMA_FIELD_GET(IRDMACQ_OP, qword3);
 	wqe_idx = (uint32_t)IRDMA_FIELD_GET(IRDMA_CQ_WQEIDX, qword3);
 
 	if (info->q_type == IRDMA_CQE_QTYPE_RQ) {

@@ -776,8 +776,12 @@ T_CASE(clean_cq_detaches_qp)
 	T_EQ(c.ring[1], 0);
 	T_EQ(c.ring[4 + 1], (uintptr_t)&b->qp);
 	T_EQ(c.cq.cq_ring.head, 0);
+	/* The kernel fills op_type only past the QP-context check: an -EFAULT leaves it alone. */
+	info.op_type = 0x5a;
 	T_EQ(irdma_uk_cq_poll_cmpl(&c.cq, &info), -EFAULT);
+	T_EQ(info.op_type, 0x5a);
 	T_EQ(irdma_uk_cq_poll_cmpl(&c.cq, &info), 0);
+	T_EQ(info.op_type, IRDMAQP_OP_NOP);
 	T_EQ(info.wr_id, 0xb);
 	T_EQ(irdma_uk_cq_poll_cmpl(&c.cq, &info), -ENOENT);
 	free(c.ring);
