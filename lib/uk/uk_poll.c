@@ -192,6 +192,28 @@ static int irdma_sq_flush_one(struct irdma_qp_uk *qp, struct irdma_cq_poll_info 
 	return -ENOENT; /* only NOPs were outstanding */
 }
 
+/* The fields every CQE carries: one decode for the fast and the general path (q_type apart: the
+ * fast path knows it from its branch). */
+IRDMA_ALWAYS_INLINE void irdma_cqe_common(struct irdma_cq_poll_info *info, uint64_t qword0,
+						 uint64_t qword2, uint64_t qword3)
+{
+	info->ipv4 = IRDMA_FIELD_GET(IRDMACQ_IPV4, qword3);
+	info->solicited_event = IRDMA_FIELD_GET(IRDMACQ_SOEVENT, qword3);
+	info->stat.raw = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_TCPSQN_ROCEPSN_RTT_TS, qword0);
+	info->qp_id = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_QPID, qword2);
+	info->ud_src_qpn = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_UDSRCQPN, qword2);
+}
+
+/* The receive side's own fields: bytes placed and the STag the peer invalidated. */
+IRDMA_ALWAYS_INLINE void irdma_cqe_rq_fields(struct irdma_cq_poll_info *info, uint64_t qword0,
+						    uint64_t qword2, uint64_t qword3)
+{
+	info->bytes_xfered = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_PAYLDLEN, qword0);
+	info->stag_invalid_set = IRDMA_FIELD_GET(IRDMACQ_STAG, qword3);
+	if (info->stag_invalid_set)
+		info->inv_stag = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_INVSTAG, qword2);
+}
+
 /* Every case: extended CQEs, errors and flushes, SRQ, iWARP connection WQEs, unsignaled and bad CQEs. */
 static __attribute__((noinline)) int irdma_cq_poll_general(struct irdma_cq_uk *cq,
 							  struct irdma_cq_poll_info *info)
@@ -220,15 +242,11 @@ again:
 		info->ud_vlan_valid = false;
 	}
 
-	info->q_type = (uint8_t)IRDMA_FIELD_GET(IRDMA_CQ_SQ, qword3);
-	info->ipv4 = IRDMA_FIELD_GET(IRDMACQ_IPV4, qword3);
-	info->solicited_event = IRDMA_FIELD_GET(IRDMACQ_SOEVENT, qword3);
-	info->stag_invalid_set = false;
 	get_64bit_val(cqe, IRDMA_BYTE_0, &qword0);
 	get_64bit_val(cqe, IRDMA_BYTE_16, &qword2);
-	info->stat.raw = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_TCPSQN_ROCEPSN_RTT_TS, qword0);
-	info->qp_id = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_QPID, qword2);
-	info->ud_src_qpn = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_UDSRCQPN, qword2);
+	info->q_type = (uint8_t)IRDMA_FIELD_GET(IRDMA_CQ_SQ, qword3);
+	irdma_cqe_common(info, qword0, qword2, qword3);
+	info->stag_invalid_set = false;
 	/* SRQ completions carry the wr_id in qword 1 and the QP context in qword 5. */
 	get_64bit_val(cqe, (qword3 & IRDMA_CQ_SRQ) ? IRDMA_BYTE_SRQ_QPCTX : IRDMA_BYTE_8, &ctx);
 	qp = (struct irdma_qp_uk *)(uintptr_t)ctx;
@@ -254,11 +272,7 @@ again:
 	if (info->q_type == IRDMA_CQE_QTYPE_RQ) {
 		uint32_t idx;
 
-		info->bytes_xfered = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_PAYLDLEN, qword0);
-		if (qword3 & IRDMACQ_STAG) {
-			info->stag_invalid_set = true;
-			info->inv_stag = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_INVSTAG, qword2);
-		}
+		irdma_cqe_rq_fields(info, qword0, qword2, qword3);
 		if (qword3 & IRDMA_CQ_SRQ) {
 			struct irdma_srq_uk *srq = qp->srq_uk;
 
@@ -403,24 +417,17 @@ int irdma_uk_cq_poll_cmpl(struct irdma_cq_uk *cq, struct irdma_cq_poll_info *inf
 		if (unlikely(idx >= qp->rq_size))
 			return irdma_cq_poll_general(cq, info);
 		info->wr_id = qp->rq_wrid_array[idx];
-		info->bytes_xfered = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_PAYLDLEN, qword0);
 		info->q_type = IRDMA_CQE_QTYPE_RQ;
-		info->stag_invalid_set = IRDMA_FIELD_GET(IRDMACQ_STAG, qword3);
-		if (info->stag_invalid_set)
-			info->inv_stag = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_INVSTAG, qword2);
+		irdma_cqe_rq_fields(info, qword0, qword2, qword3);
 		qp->rq_ring.tail = idx + 1 == qp->rq_ring.size ? 0 : idx + 1;
 	}
 	info->qp_handle = qp;
-	info->stat.raw = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_TCPSQN_ROCEPSN_RTT_TS, qword0);
-	info->qp_id = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_QPID, qword2);
-	info->ud_src_qpn = (uint32_t)IRDMA_FIELD_GET(IRDMACQ_UDSRCQPN, qword2);
+	irdma_cqe_common(info, qword0, qword2, qword3);
 	info->comp_status = IRDMA_COMPL_STATUS_SUCCESS;
 	info->major_err = 0;
 	info->minor_err = 0;
 	info->op_type = (uint8_t)IRDMA_FIELD_GET(IRDMACQ_OP, qword3);
 	info->error = false;
-	info->solicited_event = IRDMA_FIELD_GET(IRDMACQ_SOEVENT, qword3);
-	info->ipv4 = IRDMA_FIELD_GET(IRDMACQ_IPV4, qword3);
 	info->ud_vlan_valid = false;
 	info->ud_smac_valid = false;
 	info->imm_valid = false;
