@@ -49,11 +49,20 @@ def table_names(path):
     """(scope, name, line) for the first column of every table; scope 'qp' under a QP heading."""
     out = []
     scope = 'dev'
+    counters = False     # inside a table whose first column is headed "Counter"
+    prev = ''
     for i, line in enumerate(open(path, encoding='utf-8').read().splitlines(), 1):
         if line.startswith('#'):
             scope = 'qp' if re.search(r'\bQP\b', line) else 'dev'
             continue
-        if not line.startswith('|') or re.match(r'^\|\s*-', line):
+        if not line.startswith('|'):
+            counters = False
+            prev = line
+            continue
+        if not prev.startswith('|'):
+            counters = line.split('|')[1].strip() == 'Counter'   # the header row
+        prev = line
+        if not counters or re.match(r'^\|\s*-', line):
             continue
         first = line.split('|')[1]
         for name in MD_CODE.findall(first):
@@ -66,6 +75,8 @@ def cited(path):
     """(name, line) for every counter-like word cited in a document."""
     out = []
     man = not path.endswith('.md')
+    if man and 'xstats' not in os.path.basename(path):
+        return out    # elsewhere in the manual pages, rx_/cq_ words are struct fields
     for i, line in enumerate(open(path, encoding='utf-8', errors='replace').read().splitlines(), 1):
         for name in (MAN_BOLD if man else MD_CODE).findall(line):
             if '<' not in name and PREFIXED.match(name):
