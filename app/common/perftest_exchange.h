@@ -3,7 +3,7 @@
  * perftest_exchange.h - perftest's out-of-band TCP exchange ("Data ex. method: Ethernet"),
  * byte for byte, so irdma-perf pairs with a real ib_write_lat & co. Formats and step order
  * as captured from perftest 4.5-0.17 (internal version "6.06") in tests/data/rxe-pcaps
- * (see ../shared/tools/rxe-lab/README.md, "Out-of-band exchange formats"):
+ * (doc/spec/rocev2.md §6.4):
  *
  *   version   16 bytes, NUL-padded ("6.06")
  *   sysdata   cycle_buffer, cache_line_size: 4 bytes each, big-endian (peer >= 5.32)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The RoCEv2 opcode table (IBTA opcodes as listed in the project's RoCEv2 fact sheet,
+ * The RoCEv2 opcode table (IBTA opcodes as listed in doc/spec/rocev2.md §2,
  * section 2). Header sizes and offsets are derived from the flags at compile time, so an
  * entry states only what the opcode carries and means.
  */

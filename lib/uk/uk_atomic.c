@@ -2,7 +2,7 @@
 /*
  * GEN_3 atomics: fetch-and-add and compare-and-swap, 2 quanta each. The local buffer is implicitly 8 bytes,
  * so the tracked length is 0. Whether the device supports atomics (IRDMA_FEATURE_ATOMIC_OPS) is the
- * caller's check, as in the kernel. Facts: spec §3.3.
+ * caller's check, as in the kernel. Facts: doc/spec/irdma-uk.md §3.3.
  */
 #include "uk_internal.h"
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * CQ control: init, resize, arming, the resize counter in the shadow area, emptiness and cleaning a
- * destroyed QP's CQEs. Facts: spec §3.7, §5.9, §7.3, §7.4.
+ * destroyed QP's CQEs. Facts: doc/spec/irdma-uk.md §3.7, §5.9, §7.3, §7.4.
  */
 #include "uk_internal.h"
 

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Completion polling: decode one CQE into struct irdma_cq_poll_info, retire the SQ/RQ/SRQ entries it
- * completes, and move (or, during GEN_1/2 software flushes, park) the CQ head. Facts: spec §3.6, §3.10, §7.
+ * completes, and move (or, during GEN_1/2 software flushes, park) the CQ head.
+ * Facts: doc/spec/irdma-uk.md §3.6, §3.10, §7.
  */
 #include "uk_internal.h"
 

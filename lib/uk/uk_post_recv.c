@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * RQ work requests. An RQ WQE (1 << rq_shift quanta) becomes visible to the device through its valid bit;
- * no doorbell. Facts: spec §3.5, §5.7, §5.8.
+ * no doorbell. Facts: doc/spec/irdma-uk.md §3.5, §5.7, §5.8.
  */
 #include "uk_internal.h"
 

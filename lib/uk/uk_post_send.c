@@ -2,7 +2,7 @@
 /*
  * SQ work requests: send, RDMA write, RDMA read (each with SGEs or inline where the format allows), local
  * invalidate and memory-window bind. Each writes the WQE body, then the header qword with the valid bit
- * (release store), then rings the doorbell when asked. Facts: spec §3.1-§3.4, §5, §5.8.
+ * (release store), then rings the doorbell when asked. Facts: doc/spec/irdma-uk.md §3.1-§3.4, §5, §5.8.
  */
 #include "uk_internal.h"
 

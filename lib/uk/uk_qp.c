@@ -2,7 +2,7 @@
 /*
  * QP initialisation: the state that the driver and the device share. The SQ ring has sq_size << sq_shift
  * quanta, the RQ ring rq_size entries of 1 << rq_shift quanta; WQE size x WQE count is the memory of each
- * queue. Facts: spec §5.10.
+ * queue. Facts: doc/spec/irdma-uk.md §5.10.
  */
 #include "uk_internal.h"
 

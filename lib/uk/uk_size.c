@@ -3,7 +3,7 @@
  * Queue sizing: WQE size from the fragment count (shift), ring depths in quanta, fragment-count tables.
  * The memory of a queue is depth x 32 bytes. Depth arithmetic is 64-bit (kernel "Harden depth calculation
  * functions", 2026): a size << shift that overflows 32 bits is -EINVAL instead of a tiny wrapped depth.
- * Facts: spec §6.
+ * Facts: doc/spec/irdma-uk.md §6.
  */
 #include "uk_internal.h"
 

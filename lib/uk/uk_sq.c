@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * SQ ring mechanics: slot allocation with NOP padding across chunk boundaries, the 4 KiB pre-clear ahead of
- * the producer, NOPs and the SQ doorbell. Facts: spec §4, §5.2-§5.6.
+ * the producer, NOPs and the SQ doorbell. Facts: doc/spec/irdma-uk.md §4, §5.2-§5.6.
  */
 #include "uk_internal.h"
 

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Shared receive queues (GEN_3). An SRQ WQE is an RQ WQE whose qword 2 carries the wr_id (the device returns
- * it in CQE qword 1); each post publishes the new producer index in the SRQ shadow area. Facts: spec §3.5,
- * §5.10.
+ * it in CQE qword 1); each post publishes the new producer index in the SRQ shadow area.
+ * Facts: doc/spec/irdma-uk.md §3.5, §5.10.
  */
 #include "uk_internal.h"
 

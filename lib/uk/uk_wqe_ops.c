@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The per-format WQE helpers behind qp->wqe_ops: fragments, MW bind bodies, inline data placement and the
- * inline size -> quanta rule, for GEN_1 and for GEN_2 and later. Facts: spec §3.2-§3.4, §5.1.
+ * inline size -> quanta rule, for GEN_1 and for GEN_2 and later.
+ * Facts: doc/spec/irdma-uk.md §3.2-§3.4, §5.1.
  */
 #include "uk_internal.h"
 

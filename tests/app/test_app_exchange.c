@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The out-of-band exchanges of perftest and ibv_*_pingpong, against the bytes a real
- * perftest 4.5 / rdma-core 44 put on the wire (tests/data/rxe-pcaps, quoted in
- * ../shared/tools/rxe-lab/README.md): record codecs byte for byte, whole client and server
+ * perftest 4.5 / rdma-core 44 put on the wire (tests/data/rxe-pcaps; the formats are in
+ * doc/spec/rocev2.md §6.4): record codecs byte for byte, whole client and server
  * sequences against a scripted peer replaying the capture, malformed records, silent and
  * unreachable peers (each bounded in time).
  */

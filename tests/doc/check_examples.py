@@ -9,6 +9,9 @@ A guide marks an example with an HTML comment right before its indented code blo
 The words before '|' are headers to include, the text after it the parameter list of the function
 the block becomes the body of. Each block is compiled with -Wall -Wextra -Werror (warnings about
 unused parameters aside) and the given flags; a block whose headers are not installed is skipped.
+
+With --commands the checker turns to the shell commands of the guides instead: every code block
+must carry a marker, and the blocks marked `run` are executed (see guide_commands.py).
 """
 import argparse
 import os
@@ -16,6 +19,9 @@ import re
 import subprocess
 import sys
 import tempfile
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import guide_commands  # noqa: E402
 
 MARK = re.compile(r'^<!-- compile: (?P<inc>[^|]*)\|(?P<params>.*?) -->\s*$')
 
@@ -51,12 +57,27 @@ def compile_c(cc, flags, source):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split('\n')[0])
-    ap.add_argument('--cc', action='append', required=True, help='compiler command word (repeatable)')
+    ap.add_argument('--cc', action='append', help='compiler command word (repeatable)')
     ap.add_argument('--cflag', action='append', default=[], help='compiler flag (repeatable)')
     ap.add_argument('--expect-failure', action='store_true',
                     help='self-test: every example is broken on purpose and must fail to compile')
+    ap.add_argument('--commands', action='store_true',
+                    help='check the shell command blocks instead: every block marked, run blocks run')
+    ap.add_argument('--source-root', help='with --commands: the top of the source tree')
+    ap.add_argument('--build-root', help='with --commands: the build tree, seen by the commands as build/')
     ap.add_argument('guides', nargs='+')
     a = ap.parse_args()
+
+    if a.commands:
+        if not a.source_root or not a.build_root:
+            ap.error('--commands needs --source-root and --build-root')
+        n, failed = guide_commands.check(a.guides, a.source_root, a.build_root,
+                                         print_tap=lambda s: print(s, flush=True),
+                                         selftest=a.expect_failure)
+        print(f'1..{n}')
+        return 1 if failed or n == 0 else 0
+    if not a.cc:
+        ap.error('--cc is required')
 
     n = failed = 0
     for guide in a.guides:

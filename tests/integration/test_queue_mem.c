@@ -239,7 +239,7 @@ T_CASE(cq_memory_equals_the_formula)
 		}
 		T_EQ(rte_pmd_irdma_dev_close(dev), 0);
 	}
-	/* Worked values of the rule (spec §6.4, kernel >= 6.19). */
+	/* Worked values of the rule (doc/spec/irdma-uk.md §6.4, kernel >= 6.19). */
 	T_EQ(cq_slots(2, 62), 130);
 	T_EQ(cq_slots(3, 62), 66);
 	T_EQ(cq_slots(2, 1), 6);

@@ -300,7 +300,7 @@ rte_pmd_irdma_dev_info(const struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdma
 	if (h->n_gids > 0)
 		memcpy(info->gid.raw, h->gid[0], sizeof(info->gid.raw));
 	info->max_qp = h->max_qp;
-	/* IRDMA_MAX_QP_WRS: every WR may take a whole chunk of quanta (spec §2.1). */
+	/* IRDMA_MAX_QP_WRS: every WR may take a whole chunk of quanta (doc/spec/irdma-uk.md §2.1). */
 	info->max_qp_wr = (a->max_hw_wq_quanta - IRDMA_SQ_RSVD) / a->max_hw_sq_chunk;
 	info->max_sge = a->max_hw_wq_frags;
 	info->max_sge_rd = a->max_hw_read_sges;

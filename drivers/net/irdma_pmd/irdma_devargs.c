@@ -18,7 +18,7 @@
 #include <rte_memory.h>
 
 #include "irdma_devargs.h"
-#include "irdma_devargs_neigh.h" /* wire branch: neigh= */
+#include "irdma_devargs_neigh.h" /* neigh= */
 #include "irdma_log.h"
 
 #define IRDMA_ARG_NAME    "name"
@@ -41,7 +41,7 @@
 #define IRDMA_ARG_REORDER "reorder"
 #define IRDMA_ARG_CORRUPT "corrupt"
 #define IRDMA_ARG_SEED    "seed"
-#define IRDMA_ARG_NEIGH   "neigh" /* wire branch */
+#define IRDMA_ARG_NEIGH   "neigh"
 
 static const char *const irdma_valid_args[] = {
 	IRDMA_ARG_NAME, IRDMA_ARG_PORT, IRDMA_ARG_IP, IRDMA_ARG_IP6, IRDMA_ARG_MAC,

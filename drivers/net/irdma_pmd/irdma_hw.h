@@ -69,10 +69,10 @@ enum irdma_hw_event_type {
 struct irdma_hw_event {
 	enum irdma_hw_event_type type;
 	uint32_t id;       /* cq_id, qp_id or srq_id, by type */
-	uint16_t ae_code;  /* irdma async-event code where one applies (spec §3.10), else 0 */
+	uint16_t ae_code;  /* async-event code if any (doc/spec/irdma-uk.md §3.10), else 0 */
 };
 
-#define IRDMA_HW_MAX_NEIGH 16 /* wire branch: static neighbour entries (neigh=) */
+#define IRDMA_HW_MAX_NEIGH 16 /* static neighbour entries (neigh=) */
 
 /* Device configuration, derived from devargs by the PMD. */
 struct irdma_hw_dev_config {
@@ -92,7 +92,7 @@ struct irdma_hw_dev_config {
 	/* Wire fault injection, parts per million, with a seed (0 everywhere: off). */
 	uint32_t drop_ppm, dup_ppm, reorder_ppm, corrupt_ppm;
 	uint64_t seed;
-	/* wire branch: static neighbours from devarg neigh=<ip>@<mac>[;...]; they are never
+	/* static neighbours from devarg neigh=<ip>@<mac>[;...]; they are never
 	 * resolved by ARP/ND and never expire. IPv4 addresses in IPv4-mapped form. */
 	uint32_t n_neigh;
 	struct irdma_hw_neigh {

@@ -76,7 +76,7 @@ sq_opcode(uint8_t op, enum rte_pmd_irdma_wc_opcode *out)
 	}
 }
 
-/* Receive opcode: an RDMA WRITE with immediate, or a plain receive (spec §3.9). */
+/* Receive opcode: an RDMA WRITE with immediate, or a plain receive (doc/spec/irdma-uk.md §3.9). */
 static __rte_always_inline enum rte_pmd_irdma_wc_opcode
 rq_opcode(uint8_t gen, const struct irdma_cq_poll_info *info)
 {

@@ -304,7 +304,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	qp->n_keys = dev->n_keys;
 	qp->max_sge_rd = RTE_MIN(init->cap.max_send_sge, dev->attrs->max_hw_read_sges);
 
-	/* What the application got: the reported caps of the provider (spec §6.2). */
+	/* What the application got: the reported caps of the provider (doc/spec/irdma-uk.md §6.2). */
 	init->cap.max_send_wr = (info.sq_depth - IRDMA_SQ_RSVD) >> info.sq_shift;
 	init->cap.max_recv_wr = srq != NULL ? 0 : (info.rq_depth - IRDMA_RQ_RSVD) >> info.rq_shift;
 	if (srq != NULL)

@@ -8,7 +8,7 @@
  * Linux kernel's (defs.h), so that code reading either side maps one to one.
  *
  * This header is shared by both directions: lib/uk encodes WQEs and decodes CQEs, the software device model
- * decodes WQEs and encodes CQEs with the same definitions. Facts: shared/spec/irdma-uk.md §2-§4.
+ * decodes WQEs and encodes CQEs with the same definitions. Facts: doc/spec/irdma-uk.md §2-§4.
  */
 #ifndef IRDMA_DEFS_H
 #define IRDMA_DEFS_H

@@ -2,8 +2,9 @@
 /*
  * The ICRC fast path for short frames (carry-less multiply from 16 bytes up, the masked
  * IP/UDP/BTH prefix built in registers) against the portable table engine and against an
- * independent reference built here the way the spec describes it: 8 bytes of 0xFF, a copy
- * of the packet with the variant fields set to ones, the standard CRC-32 over all of it.
+ * independent reference built here the way doc/spec/rocev2.md §1.9 describes it: 8 bytes
+ * of 0xFF, a copy of the packet with the variant fields set to ones, the standard CRC-32
+ * over all of it.
  * Every length 0..256, every alignment of the first byte, IPv4 and IPv6. And the IP
  * header checksum (native-order sum) against RFC 1071 written out byte by byte.
  */

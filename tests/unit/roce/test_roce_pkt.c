@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * lib/roce packet layer: ICRC vectors, the fact sheet's example frames built byte for
+ * lib/roce packet layer: ICRC vectors, the example frames of doc/spec/rocev2.md §8 built byte for
  * byte, every frame of the real rxe captures parsed and re-encoded identically, and each
  * class of corruption rejected with its own reason.
  */
@@ -20,7 +20,7 @@
 static const uint8_t mac_a[6] = { 0x02, 0, 0, 0, 0, 0x0a };
 static const uint8_t mac_b[6] = { 0x02, 0, 0, 0, 0, 0x0b };
 
-/* Hosts of fact sheet §8: A 192.168.1.10 QPN 0x11, B 192.168.1.11 QPN 0x12. */
+/* Hosts of doc/spec/rocev2.md §8: A 192.168.1.10 QPN 0x11, B 192.168.1.11 QPN 0x12. */
 static void host_pkt(struct roce_pkt *p, int a_to_b, int ipv6, uint16_t ip_id, uint8_t op)
 {
 	static const uint8_t ip_a[4] = { 192, 168, 1, 10 }, ip_b[4] = { 192, 168, 1, 11 };

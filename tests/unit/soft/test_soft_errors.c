@@ -374,7 +374,7 @@ static void cq_overflow(uint8_t gen)
 	T_CHECK(has_event(&da, IRDMA_HW_EVENT_CQ_ERR, ca.id));
 	T_EQ(t_qp_get_state(&qa), IRDMA_HW_QPS_ERR);
 	{
-		/* wire branch: room for the wire's counters (the device has more than 32) */
+		/* room for the wire's counters (the device has more than 32) */
 		uint64_t v[128];
 		const char *names[128];
 		int n = hw->xstats_names(da.dev, -1, names, 128), k;

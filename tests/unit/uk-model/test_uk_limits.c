@@ -395,7 +395,8 @@ T_CASE(rq_srq_einval)
 	T_EQ(irdma_uk_post_receive(&t.qp, &ri), 0);
 	ukt_qp_destroy(&t);
 
-	/* max_srq_frag_cnt 2 is clamped up to what the WQE size holds: 3 (spec §5.10). */
+	/* max_srq_frag_cnt 2 is clamped up to what the WQE size holds: 3
+	 * (doc/spec/irdma-uk.md §5.10). */
 	T_EQ(ukt_srq_create(&s, 8, 2), 0);
 	T_EQ(s.srq.max_srq_frag_cnt, 3);
 	ri.num_sges = 4;
@@ -507,7 +508,7 @@ T_CASE(qp_init_memory_checks)
 	}
 }
 
-/* CQ sizing (kernel >= 6.19 rule, spec §6.4) and its limits. */
+/* CQ sizing (kernel >= 6.19 rule, doc/spec/irdma-uk.md §6.4) and its limits. */
 T_CASE(calc_cq_size)
 {
 	struct irdma_uk_attrs a2, a3, a1;

@@ -502,7 +502,7 @@ T_CASE(cq_burst_wrap_64b)
 /*
  * irdma_clr_wqes: a WQE starting on a 128-quantum block pre-fills the block 128 quanta ahead
  * (0x00 while the pass polarity is 1, 0xFF in the block that starts the next pass). The atomic
- * posting functions do not pre-clear (spec §3.3 notes, §5 step 4).
+ * posting functions do not pre-clear (doc/spec/irdma-uk.md §3.3 notes, §5 step 4).
  */
 T_CASE(clr_wqes_block_and_atomics_gen3)
 {

@@ -383,7 +383,7 @@ T_CASE(srq_flush_ae_code_gen3)
 	ukt_srq_destroy(&s);
 }
 
-/* The whole async-event -> (flush code, QP event) table of the spec (§3.10). */
+/* The whole async-event -> (flush code, QP event) table of doc/spec/irdma-uk.md §3.10. */
 T_CASE(ae_to_qp_err_code_table)
 {
 	static const struct { uint16_t ae; int flush; int ev; } rows[] = {

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The independent model checked against the worked examples of the spec (irdma-uk.md §6.5,
+ * The independent model checked against the worked examples of doc/spec/irdma-uk.md (§6.5,
  * §5.6) before anything trusts it to judge lib/uk.
  */
 #include <errno.h>

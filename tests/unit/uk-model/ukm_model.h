@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * An independent model of the irdma SQ/RQ ring accounting, written from the formulas of
- * shared/spec/irdma-uk.md (§4 ring model, §5.4 clr_wqes, §5.6 get_next_send_wqe, §6.3 fragment
+ * doc/spec/irdma-uk.md (§4 ring model, §5.4 clr_wqes, §5.6 get_next_send_wqe, §6.3 fragment
  * tables, §5.1 inline quanta). It never calls lib/uk: the tests compare lib/uk's rings and
  * memory against what this model predicts.
  */
@@ -11,7 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* Per-generation limits the model needs (spec §2.2). */
+/* Per-generation limits the model needs (doc/spec/irdma-uk.md §2.2). */
 struct ukm_gen {
 	int gen;                 /* 1, 2, 3 */
 	uint32_t max_frags;      /* max_hw_wq_frags */
@@ -29,7 +29,7 @@ const struct ukm_gen *ukm_gen_get(int gen);
 uint32_t ukm_frag_quanta(uint32_t frag_cnt);
 /* Quanta of an inline WQE of len bytes. */
 uint32_t ukm_inline_quanta(int gen, uint32_t len);
-/* WQE shift for (sge, inline) on a generation (spec §6.1). */
+/* WQE shift for (sge, inline) on a generation (doc/spec/irdma-uk.md §6.1). */
 uint32_t ukm_wqe_shift(int gen, uint32_t sge, uint32_t inline_len);
 /* Smallest power of two >= n (n >= 1). */
 uint64_t ukm_pow2(uint64_t n);

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * QP/SRQ/CQ set-up on heap memory for the lib/uk tests, and the hardware-side CQE writer.
- * CQE bit positions are restated from the spec (§3.6) on purpose instead of using
+ * CQE bit positions are restated from doc/spec/irdma-uk.md (§3.6) on purpose instead of using
  * irdma_defs.h: the tests must not share a misplaced field with the library.
  */
 #include <errno.h>
@@ -169,7 +169,7 @@ int ukt_srq_create(struct ukt_srq *t, uint32_t max_wr, uint32_t max_sge)
 	memset(t, 0, sizeof(*t));
 	memset(&info, 0, sizeof(info));
 	ukt_attrs(&t->attrs, 3);
-	/* Sizing per spec §6.1/§6.2 (RQ rule, SRQ limit). */
+	/* Sizing per doc/spec/irdma-uk.md §6.1/§6.2 (RQ rule, SRQ limit). */
 	if (max_sge > 1)
 		shift = max_sge < 4 ? 1 : max_sge < 8 ? 2 : 3;
 	depth = 1;
@@ -480,7 +480,8 @@ uint32_t ukt_wr_opcode(const struct ukt_wr *wr)
 	}
 }
 
-/* Which posts pre-clear with irdma_clr_wqes: all but the atomics (spec §3.3, §5 step 4). */
+/* Which posts pre-clear with irdma_clr_wqes: all but the atomics
+ * (doc/spec/irdma-uk.md §3.3, §5 step 4). */
 bool ukt_wr_clears(const struct ukt_wr *wr)
 {
 	return wr->kind != UKT_FAA && wr->kind != UKT_CAS;

@@ -2,7 +2,7 @@
 /*
  * Unit tests of lib/uk's helpers (the functions the kernel keeps static) and of the places where lib/uk
  * follows the newest kernel rather than the golden vectors' rdma-core behaviour. Expected values come from
- * the format rules of the spec, written out independently here.
+ * the format rules of doc/spec/irdma-uk.md, written out independently here.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -97,7 +97,8 @@ T_CASE(mw_bind_both_gens)
 
 /* ---- inline data ---- */
 
-/* GEN_2/3 placement of logical byte n, from the spec's prose: 8 bytes at 8..15, then 31 per quantum. */
+/* GEN_2/3 placement of logical byte n, from doc/spec/irdma-uk.md §3.4: 8 bytes at 8..15,
+ * then 31 per quantum. */
 static unsigned int model_off_gen2(unsigned int n)
 {
 	return n < 8 ? 8 + n : 32 + 32 * ((n - 8) / 31) + (n - 8) % 31;
@@ -324,8 +325,8 @@ T_CASE(depth_hardening)
 	T_EQ(shift, 1);
 }
 
-/* Kernel >= 6.19 CQ sizing (spec §6.4 examples 63-65); rdma-core still uses cqe + 1 without the page rule
- * (its examples: cqe 63 on GEN_2 -> 128, cqe 62 on GEN_3 -> 64). */
+/* Kernel >= 6.19 CQ sizing (doc/spec/irdma-uk.md §6.4 examples 63-65); rdma-core still uses
+ * cqe + 1 without the page rule (its examples: cqe 63 on GEN_2 -> 128, cqe 62 on GEN_3 -> 64). */
 T_CASE(calc_cq_size)
 {
 	struct irdma_uk_attrs g1 = gen_attrs[1], g2 = gen_attrs[2], g3 = gen_attrs[3];

@@ -2,8 +2,8 @@
 /*
  * CQE writer, in the exact GEN format: 32-byte slots with the extension in the next slot
  * (GEN_1/2, and GEN_3 without 64-byte CQEs) or 64-byte slots with the extension in the
- * second half (spec §3.6). Body first, then the extension's valid qword, then qword 3
- * with a release store, so a consumer that sees the valid bit sees the whole CQE.
+ * second half (doc/spec/irdma-uk.md §3.6). Body first, then the extension's valid qword,
+ * then qword 3 with a release store, so a consumer that sees the valid bit sees the whole CQE.
  * A CQE that does not fit is never written: the CQ enters its error state and an
  * IRDMA_HW_EVENT_CQ_ERR is raised. Arming is latched from the shadow arm word when the
  * arm doorbell is rung; the next matching completion fires the event once.

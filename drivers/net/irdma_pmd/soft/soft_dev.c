@@ -16,7 +16,7 @@
 
 RTE_LOG_REGISTER(soft_logtype, pmd.net.irdma.soft, NOTICE);
 
-/* Generation attributes (spec §2.2). The soft device grants atomics on GEN_3. */
+/* Generation attributes (doc/spec/irdma-uk.md §2.2). The soft device grants atomics on GEN_3. */
 static void soft_fill_uk_attrs(struct irdma_uk_attrs *a, uint8_t gen)
 {
 	memset(a, 0, sizeof(*a));
@@ -743,7 +743,7 @@ static const struct {
 	DEV_STAT(cq_overflows), DEV_STAT(doorbells), DEV_STAT(polls),
 	DEV_STAT(tx_fault_drops), DEV_STAT(tx_fault_dups), DEV_STAT(tx_fault_reorders),
 	DEV_STAT(tx_fault_corrupts),
-	SOFT_WIRE_XSTATS, /* wire branch */
+	SOFT_WIRE_XSTATS,
 };
 
 /* Per-QP counters: the device's own, then lib/roce's transport counters. */

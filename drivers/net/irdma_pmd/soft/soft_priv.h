@@ -23,7 +23,7 @@
 #include "irdma_hw.h"
 #include "roce_qp.h"
 #include "soft_wire.h"
-#include "soft_port.h" /* wire branch */
+#include "soft_port.h"
 
 extern int soft_logtype;
 #define SOFT_LOG(level, fmt, ...)                                                          \
@@ -250,7 +250,7 @@ struct soft_dev_stats {
 	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_not_roce;
 	uint64_t tx_backlog_full, cq_overflows, doorbells, polls;
 	uint64_t tx_fault_drops, tx_fault_dups, tx_fault_reorders, tx_fault_corrupts;
-	struct soft_wire_stats wire; /* wire branch: port, ARP/ND and drop counters */
+	struct soft_wire_stats wire; /* port, ARP/ND and drop counters */
 };
 
 struct soft_dev {

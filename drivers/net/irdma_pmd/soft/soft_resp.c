@@ -67,8 +67,8 @@ int soft_resp_recv_place(struct roce_qp *rq, uint64_t cookie, uint32_t off, cons
 	return soft_mr_err_errno(e);
 }
 
-/* Receive CQE opcode as each generation reports it (spec §3.9): GEN_1/2 RoCE the BTH
- * opcode of the completing packet, GEN_3 the sender's WQE opcode. */
+/* Receive CQE opcode as each generation reports it (doc/spec/irdma-uk.md §3.9): GEN_1/2
+ * RoCE the BTH opcode of the completing packet, GEN_3 the sender's WQE opcode. */
 static uint8_t rq_cqe_op(const struct soft_qp *qp, const struct roce_recv_done *d)
 {
 	bool se = d->flags & ROCE_RECV_F_SOLICITED;

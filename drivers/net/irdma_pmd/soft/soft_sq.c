@@ -2,7 +2,8 @@
 /*
  * SQ WQE fetch and decode, as the silicon does it: read the header qword, compare its
  * valid bit with the polarity of the current pass, acquire barrier, then read the body.
- * Every opcode lib/uk can post, in the GEN_1, GEN_2 and GEN_3 layouts (spec §3.1-§3.4).
+ * Every opcode lib/uk can post, in the GEN_1, GEN_2 and GEN_3 layouts
+ * (doc/spec/irdma-uk.md §3.1-§3.4).
  */
 #include <errno.h>
 

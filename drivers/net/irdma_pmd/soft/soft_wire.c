@@ -21,12 +21,12 @@
 #include "roce_addr.h"
 #include "roce_icrc.h"
 
-#include "soft_port.h" /* wire branch: struct soft_port_ops lives there */
+#include "soft_port.h" /* struct soft_port_ops lives there */
 #include "soft_priv.h"
 
 struct soft_wire {
 	const struct soft_port_ops *port;
-	void *port_priv;                   /* wire branch: port=<ethdev> state */
+	void *port_priv;                   /* port=<ethdev> state */
 	struct soft_dev *dev;
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
 	uint16_t port_id;                  /* ethdev */
@@ -73,7 +73,7 @@ static const struct soft_port_ops loop_port = {
 	.rx = loop_rx,
 };
 
-/* wire branch: port=<ethdev> (ARP/ND, neighbours, rx filtering) is soft_port_eth.c. */
+/* port=<ethdev> (ARP/ND, neighbours, rx filtering) is soft_port_eth.c. */
 
 #define SOFT_POOL_MBUFS 4095u
 #define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
@@ -100,7 +100,7 @@ int soft_wire_open(struct soft_dev *dev)
 		return -ENOMEM;
 	}
 	if (strcmp(port, "loop") != 0) {
-		rc = soft_port_eth_open(dev, &w->port, &w->port_priv); /* wire branch */
+		rc = soft_port_eth_open(dev, &w->port, &w->port_priv);
 		if (rc) {
 			rte_mempool_free(dev->pool);
 			dev->pool = NULL;
@@ -137,7 +137,7 @@ void soft_wire_close(struct soft_dev *dev)
 	rte_pktmbuf_free_bulk(w->backlog, w->n_backlog);
 	rte_pktmbuf_free_bulk(w->stash, w->n_stash);
 	if (w->port_priv != NULL) {
-		soft_port_eth_close(w->port_priv); /* wire branch: before the pool goes */
+		soft_port_eth_close(w->port_priv); /* before the pool goes */
 	} else {
 		rte_spinlock_lock(&loop_lock);
 		for (pp = &loop_head; *pp; pp = &(*pp)->next) {
@@ -363,7 +363,7 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 				dev->st.rx_not_roce++; /* ARP/ND and other traffic: not ours yet */
 			else
 				dev->st.rx_malformed++;
-			soft_wire_stats_parse_drop(&dev->st.wire, rc); /* wire branch */
+			soft_wire_stats_parse_drop(&dev->st.wire, rc);
 		} else if (unlikely(!dev_owns_gid(dev, p.dgid))) {
 			dev->st.rx_malformed++;
 		} else if (p.opcode != ROCE_OP_CNP) {
@@ -379,7 +379,7 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 	return n;
 }
 
-/* wire branch: accessors for ports (soft_port.h) */
+/* accessors for ports (soft_port.h) */
 void *soft_wire_port_priv(struct soft_wire *w)
 {
 	return w->port_priv;

@@ -3,8 +3,8 @@
  * The device's wire: RoCEv2 frames (built and parsed by lib/roce, ICRC included) in
  * rte_mbufs. port=loop delivers frames to the devices of this process through one rx
  * ring per device; port=<ethdev name> uses queue 0 of that port (rte_eth_tx_burst and
- * rte_eth_rx_burst; address resolution, ARP/ND, comes with the next issue). The rest of
- * the device only sees these calls: alloc, send, flush, rx.
+ * rte_eth_rx_burst behind soft_port.h; soft_port_eth.c adds ARP/ND and peer resolution).
+ * The rest of the device only sees these calls: alloc, send, flush, rx.
  */
 #ifndef SOFT_WIRE_H
 #define SOFT_WIRE_H
