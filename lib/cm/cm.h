@@ -8,5 +8,6 @@
 #include "cm_ip.h"
 #include "cm_conn.h"
 #include "cm_rcm.h"
+#include "cm_gsi.h"
 
 #endif /* CM_H */

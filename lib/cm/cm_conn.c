@@ -11,8 +11,7 @@
 #include "cm_time.h"
 #include "roce_hdr.h"
 
-#define ID_SLOT_BITS 8
-#define ID_SLOT_MASK ((1 << ID_SLOT_BITS) - 1)
+#define ID_SLOT_BITS 8 /* IRDMA_CM_ID_SLOT() */
 
 /* ------------------------------------------------------------------ helpers */
 
@@ -36,7 +35,7 @@ static int conn_id(const struct irdma_cm *cm, const struct irdma_cm_conn *c)
 static struct irdma_cm_conn *conn_of(struct irdma_cm *cm, int id)
 {
 	struct irdma_cm_conn *c;
-	unsigned int slot = (unsigned int)id & ID_SLOT_MASK;
+	unsigned int slot = IRDMA_CM_ID_SLOT(id);
 
 	if (id < 0 || slot >= IRDMA_CM_MAX_CONNS)
 		return NULL;

@@ -30,6 +30,8 @@ extern "C" {
 #define IRDMA_CM_TIME_NEVER UINT64_MAX
 #define IRDMA_CM_MAX_CONNS 64u
 #define IRDMA_CM_MAX_LISTENERS 16u
+/* A connection id is (generation << 8) | slot: the slot of cm->conns it names. */
+#define IRDMA_CM_ID_SLOT(id) ((unsigned int)(id) & 0xFFu)
 
 /* Connection states (the names of the IBTA/Linux CM). REP_RCVD and MRA_REP_SENT are not
  * used: the active side moves its QP and answers a REP within irdma_cm_rx(). */

@@ -13,7 +13,7 @@ static const uint8_t zero_gid[16];
 
 static struct irdma_rcm_conn *rconn(struct irdma_rcm *r, int id)
 {
-	unsigned int slot = (unsigned int)id & 0xFF;
+	unsigned int slot = IRDMA_CM_ID_SLOT(id);
 
 	if (id < 0 || slot >= IRDMA_CM_MAX_CONNS || r->conns[slot].id != id)
 		return NULL;
@@ -115,7 +115,7 @@ static void on_req(struct irdma_rcm *r, const struct irdma_cm_event *ev)
 	info.retry_count = req->retry_count;
 	info.rnr_retry_count = req->rnr_retry_count;
 	info.srq = req->srq;
-	rc = &r->conns[(unsigned int)ev->id & 0xFF];
+	rc = &r->conns[IRDMA_CM_ID_SLOT(ev->id)];
 	rc->id = ev->id;
 	rc->src = info.dst;
 	rc->dst = info.src;
@@ -255,7 +255,7 @@ int irdma_rcm_connect(struct irdma_rcm *r, const struct irdma_rcm_connect_param 
 	memcpy(cp.dgid, p->dst.gid, 16);
 	id = irdma_cm_connect(&r->cm, &cp, now);
 	if (id >= 0)
-		r->conns[(unsigned int)id & 0xFF] =
+		r->conns[IRDMA_CM_ID_SLOT(id)] =
 			(struct irdma_rcm_conn){ .id = id, .src = p->src, .dst = p->dst };
 	return id;
 }

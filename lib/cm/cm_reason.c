@@ -21,6 +21,9 @@ static const char *const reason_names[IRDMA_CM_R_NUM] = {
 	[IRDMA_CM_R_NO_RESOURCES] = "no_resources",
 	[IRDMA_CM_R_DREQ_QPN] = "dreq_qpn",
 	[IRDMA_CM_R_TRANSPORT] = "transport",
+	[IRDMA_CM_R_GSI_QPN] = "gsi_qpn",
+	[IRDMA_CM_R_GSI_OPCODE] = "gsi_opcode",
+	[IRDMA_CM_R_GSI_QKEY] = "gsi_qkey",
 };
 
 const char *irdma_cm_reason_name(int reason)

@@ -34,6 +34,10 @@ enum irdma_cm_reason {
 	IRDMA_CM_R_NO_RESOURCES,  /* connection table full: REJ 3 */
 	IRDMA_CM_R_DREQ_QPN,      /* DREQ whose remote QPN is not the connection's QP */
 	IRDMA_CM_R_TRANSPORT,     /* REQ for a transport other than RC: REJ 9 */
+	/* irdma_cm_gsi_check(): the packet that carried the MAD */
+	IRDMA_CM_R_GSI_QPN,       /* not addressed to QP 1 */
+	IRDMA_CM_R_GSI_OPCODE,    /* to QP 1 but not a UD SEND Only */
+	IRDMA_CM_R_GSI_QKEY,      /* to QP 1 with a Q_Key other than 0x80010000 */
 	IRDMA_CM_R_NUM
 };
 

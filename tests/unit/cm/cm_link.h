@@ -244,7 +244,7 @@ static inline int ep_live(const struct ep *e)
 /* The id of the connection in slot i (the layout irdma_cm ids have: generation, slot). */
 static inline int conn_id_of(const struct ep *e, unsigned int i)
 {
-	return (int)((unsigned int)e->cm.conns[i].gen << 8 | i);
+	return (int)((unsigned int)e->cm.conns[i].gen << 8 | i); /* IRDMA_CM_ID_SLOT() inverted */
 }
 
 #endif /* CM_LINK_H */
