@@ -918,6 +918,40 @@ T_CASE(lossy_link_property)
 	T_CHECK(established > 250);
 }
 
+/* One manager connecting to itself (a device talking to its own GID): both halves live in
+ * the same table and every lookup must still find the right one. */
+T_CASE(connect_to_self)
+{
+	struct irdma_cm_connect_param p = { .service_id = SID, .qpn = QPN_A, .retry_count = 7,
+		.rnr_retry_count = 7, .path_mtu = 5, .hop_limit = 64 };
+	int id;
+
+	setup();
+	ep_init(&A, &A, "self", GUID_A, 12, 5, &now);
+	A.auto_accept = A.auto_disconnect = 1;
+	A.ap = (struct irdma_cm_accept_param){ .qpn = QPN_B, .rnr_retry_count = 7 };
+	T_EQ(irdma_cm_listen(&A.cm, SID, NULL), 0);
+	memcpy(p.sgid, A.addr.gid, 16);
+	memcpy(p.dgid, A.addr.gid, 16);
+	id = irdma_cm_connect(&A.cm, &p, now);
+	while (ep_deliver(&A))
+		;
+	T_EQ(irdma_cm_get_state(&A.cm, id), IRDMA_CM_ESTABLISHED);
+	T_EQ(irdma_cm_get_state(&A.cm, A.last_req_id), IRDMA_CM_ESTABLISHED);
+	T_EQ(ep_count_ev(&A, IRDMA_CM_EVENT_ESTABLISHED), 2);
+	T_EQ(irdma_cm_disconnect(&A.cm, id, now), 0);
+	while (ep_deliver(&A))
+		;
+	T_EQ(ep_count_ev(&A, IRDMA_CM_EVENT_DISCONNECTED), 2);
+	T_EQ(irdma_cm_get_state(&A.cm, id), IRDMA_CM_TIMEWAIT);
+	T_EQ(irdma_cm_get_state(&A.cm, A.last_req_id), IRDMA_CM_TIMEWAIT);
+	now += TIMEWAIT;
+	irdma_cm_timer(&A.cm, now);
+	T_EQ(ep_count_ev(&A, IRDMA_CM_EVENT_TIMEWAIT_EXIT), 2);
+	T_EQ(ep_live(&A), 0);
+	T_EQ(A.cm.stats.drops[IRDMA_CM_R_NO_CONN] + A.cm.stats.drops[IRDMA_CM_R_STATE], 0);
+}
+
 /* Mutated MADs from a real handshake, thrown at both sides at random times: nothing
  * crashes (the ASan build runs this too), every MAD is either used or counted, and the
  * tables never overflow. */
