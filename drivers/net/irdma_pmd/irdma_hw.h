@@ -242,6 +242,24 @@ enum irdma_hw_mw_type {
 	IRDMA_HW_MW_TYPE_2 = 2,
 };
 
+/* QP 1 (GSI): one CM MAD received, with the address it came from. */
+struct irdma_hw_mad {
+	uint8_t sgid[16];
+	uint8_t smac[6];
+	uint8_t data[256];
+};
+
+struct irdma_hw_gsi_stats {
+	uint64_t rx_mads;        /* CM MADs queued for gsi_recv */
+	uint64_t tx_mads;
+	uint64_t rx_overflow;    /* dropped: gsi_recv did not keep up */
+	uint64_t rx_bad_qkey;    /* to QP 1 with a Q_Key other than 0x80010000 */
+	uint64_t rx_bad_opcode;  /* to QP 1 but not a UD SEND Only */
+	uint64_t rx_bad_length;  /* not 256 bytes of MAD */
+	uint64_t rx_other_class; /* a MAD of another management class: no agent here */
+	uint64_t tx_errors;
+};
+
 struct irdma_hw_ops {
 	const char *name;
 
@@ -308,6 +326,12 @@ struct irdma_hw_ops {
 	int (*xstats_get)(struct irdma_hw_dev *dev, int64_t qp_id, uint64_t *values,
 			  unsigned int n);
 	int (*xstats_reset)(struct irdma_hw_dev *dev, int64_t qp_id);
+
+	/* QP 1: send one 256-byte CM MAD to dgid's QP 1 / take up to n received ones /
+	 * counters. Optional (NULL: the device has no GSI). */
+	int (*gsi_send)(struct irdma_hw_dev *dev, const uint8_t dgid[16], const uint8_t *mad);
+	int (*gsi_recv)(struct irdma_hw_dev *dev, struct irdma_hw_mad *mads, unsigned int n);
+	int (*gsi_stats)(struct irdma_hw_dev *dev, struct irdma_hw_gsi_stats *st);
 };
 
 /* The software device (drivers/net/irdma_pmd/soft). */

@@ -155,6 +155,44 @@ int rte_pmd_irdma_query_gid(const struct rte_pmd_irdma_dev *dev, unsigned int in
  */
 int rte_pmd_irdma_progress(struct rte_pmd_irdma_dev *dev, unsigned int budget);
 
+/** One CM MAD received on QP 1 (GSI), with the address it came from. */
+struct rte_pmd_irdma_mad {
+	union rte_pmd_irdma_gid sgid; /**< the sender (IPv4-mapped for IPv4) */
+	uint8_t smac[6];              /**< its MAC */
+	uint8_t data[256];            /**< the MAD: give it to irdma_cm_rx() of lib/cm */
+};
+
+/** QP 1 counters. */
+struct rte_pmd_irdma_gsi_stats {
+	uint64_t rx_mads;        /**< CM MADs queued for rte_pmd_irdma_gsi_recv() */
+	uint64_t tx_mads;        /**< MADs sent */
+	uint64_t rx_overflow;    /**< dropped: the queue (64) was full */
+	uint64_t rx_bad_qkey;    /**< to QP 1 with a Q_Key other than 0x80010000 */
+	uint64_t rx_bad_opcode;  /**< to QP 1 but not a UD SEND Only */
+	uint64_t rx_bad_length;  /**< not 256 bytes of MAD */
+	uint64_t rx_other_class; /**< MADs of another management class (no agent) */
+	uint64_t tx_errors;      /**< no source address or no buffer */
+};
+
+/**
+ * Send one 256-byte CM MAD to QP 1 of @p dgid (UD, Q_Key 0x80010000). It leaves with the
+ * next rte_pmd_irdma_progress(). @return 0, -EINVAL, -ENOTSUP (no GSI on this device),
+ * -EADDRNOTAVAIL (no local GID of that family), -ENOBUFS.
+ */
+int rte_pmd_irdma_gsi_send(struct rte_pmd_irdma_dev *dev, const union rte_pmd_irdma_gid *dgid,
+			   const uint8_t *mad, size_t len);
+
+/**
+ * Take up to @p n CM MADs received on QP 1 (filled by rte_pmd_irdma_progress()). One
+ * caller at a time. @return the number taken (>= 0), -EINVAL or -ENOTSUP.
+ */
+int rte_pmd_irdma_gsi_recv(struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdma_mad *mads,
+			   unsigned int n);
+
+/** Read the QP 1 counters. @return 0, -EINVAL or -ENOTSUP. */
+int rte_pmd_irdma_gsi_stats(const struct rte_pmd_irdma_dev *dev,
+			    struct rte_pmd_irdma_gsi_stats *stats);
+
 /**
  * Call from a busy-poll loop when a poll found nothing. Pauses; when the calling lcore shares
  * its CPU with another lcore (detected once, and warned about) it also yields the CPU, so two

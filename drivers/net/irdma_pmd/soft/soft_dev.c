@@ -853,4 +853,7 @@ const struct irdma_hw_ops irdma_soft_ops = {
 	.xstats_names = soft_xstats_names,
 	.xstats_get = soft_xstats_get,
 	.xstats_reset = soft_xstats_reset,
+	.gsi_send = soft_gsi_send,
+	.gsi_recv = soft_gsi_recv,
+	.gsi_stats = soft_gsi_stats,
 };

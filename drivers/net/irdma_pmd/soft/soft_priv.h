@@ -24,6 +24,7 @@
 #include "roce_qp.h"
 #include "soft_wire.h"
 #include "soft_port.h"
+#include "soft_gsi.h"
 
 extern int soft_logtype;
 #define SOFT_LOG(level, fmt, ...)                                                          \
@@ -288,6 +289,7 @@ struct soft_dev {
 	struct soft_wire *wire;
 
 	struct soft_dev_stats st;
+	struct soft_gsi gsi;   /* QP 1 */
 };
 
 static inline struct soft_dev *soft_dev_from_hw(struct irdma_hw_dev *hw)

@@ -321,8 +321,13 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
  * transport class, addresses, Q_Key, PSN, opcode sequence) before anything happens. */
 static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_t now)
 {
-	struct soft_qp *qp = soft_qp_get(dev, p->dqpn);
+	struct soft_qp *qp;
 
+	if (unlikely(p->dqpn == 1)) { /* QP 1: CM MADs (soft_gsi.c) */
+		soft_gsi_rx(dev, p);
+		return;
+	}
+	qp = soft_qp_get(dev, p->dqpn);
 	if (unlikely(qp == NULL || qp->state == IRDMA_HW_QPS_RESET)) {
 		dev->st.rx_unknown_qp++;
 		return;
