@@ -30,6 +30,10 @@ int oob_bound_port(int listen_fd);
 /** Accept one connection within @p timeout_ms (< 0: wait forever). @return fd or -errno. */
 int oob_accept(int listen_fd, int timeout_ms);
 
+/** oob_accept() that keeps calling @p idle(@p arg) while no client is waiting (the
+ *  device keeps answering ARP/ND and draining frames). @p idle NULL: oob_accept(). */
+int oob_accept_idle(int listen_fd, int timeout_ms, int (*idle)(void *), void *arg);
+
 /** Write all @p len bytes before @p timeout_ms. @return 0, -ETIMEDOUT, -EPIPE, ... */
 int oob_write_all(int fd, const void *buf, size_t len, int timeout_ms);
 

@@ -131,6 +131,10 @@ void perf_print_header(FILE *f, const struct perf_header *h)
 	fprintf(f, " ibv_wr* API     : OFF\n");
 	if (h->show_tx_depth)
 		fprintf(f, " TX depth        : %u\n", h->tx_depth);
+	if (h->post_list > 1)
+		fprintf(f, " Post List       : %u\n", h->post_list);
+	if (h->show_rx_depth)
+		fprintf(f, " RX depth        : %u\n", h->rx_depth);
 	if (h->bw)
 		fprintf(f, " CQ Moderation   : %u\n", h->cq_mod);
 	fprintf(f, " Mtu             : %u[B]\n", h->mtu);
@@ -155,5 +159,7 @@ const char *perf_title(int mode, int atomic)
 	if (mode == 3)
 		return atomic ? "Atomic CMP_AND_SWAP Latency Test" :
 				"Atomic FETCH_AND_ADD Latency Test";
+	if (mode == 7)
+		return atomic ? "Atomic CMP_AND_SWAP BW Test" : "Atomic FETCH_AND_ADD BW Test";
 	return mode >= 0 && mode < 7 ? titles[mode] : "?";
 }

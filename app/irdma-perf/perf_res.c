@@ -12,6 +12,9 @@
 #include <rte_malloc.h>
 #include <rte_random.h>
 
+#include "perf_opts.h"
+#include "tool_gid.h"
+
 int perf_mtu_enum(uint32_t bytes)
 {
 	switch (bytes) {
@@ -44,17 +47,26 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 	uint32_t access;
 	int rc;
 
+	uint32_t inline_size = cfg->inline_size;
+
 	memset(r, 0, sizeof(*r));
 	r->dev = dev;
-	r->gid_index = cfg->gid_index;
+	r->qp_timeout = cfg->qp_timeout;
+	r->sl = cfg->sl;
+	r->tos = cfg->tos;
+	r->hop_limit = cfg->hop_limit;
 	rc = rte_pmd_irdma_dev_info(dev, &r->info);
 	if (rc < 0)
 		FAIL(rc, "device info: %s", strerror(-rc));
-	rc = rte_pmd_irdma_query_gid(dev, (unsigned int)cfg->gid_index, &r->gid);
+	r->gid_index = cfg->gid_index < 0 ? tool_best_gid_index(dev) : cfg->gid_index;
+	rc = rte_pmd_irdma_query_gid(dev, (unsigned int)r->gid_index, &r->gid);
 	if (rc < 0)
-		FAIL(rc, "-x %d: the device has no GID at that index", cfg->gid_index);
-	if (cfg->inline_size > r->info.max_inline_data)
-		FAIL(-EINVAL, "-I %u: the device allows at most %u bytes inline", cfg->inline_size,
+		FAIL(rc, "-x %d: the device has no GID at that index", r->gid_index);
+	if (cfg->inline_auto)
+		inline_size = RTE_MIN(perf_default_inline((enum perf_mode)cfg->mode,
+							  r->info.gen), r->info.max_inline_data);
+	if (inline_size > r->info.max_inline_data)
+		FAIL(-EINVAL, "-I %u: the device allows at most %u bytes inline", inline_size,
 		     r->info.max_inline_data);
 
 	r->slot = RTE_ALIGN_CEIL(RTE_MAX(cfg->max_size, (uint64_t)64), (uint64_t)4096);
@@ -85,11 +97,11 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 	qpa.cap.max_recv_wr = cfg->rx_depth;
 	qpa.cap.max_send_sge = 1;
 	qpa.cap.max_recv_sge = 1;
-	qpa.cap.max_inline_data = cfg->inline_size;
+	qpa.cap.max_inline_data = inline_size;
 	r->qp = rte_pmd_irdma_qp_create(r->pd, &qpa);
 	if (!r->qp)
 		FAIL(-rte_errno, "RC QP (send %u, recv %u, inline %u): %s", cfg->tx_depth,
-		     cfg->rx_depth, cfg->inline_size, rte_strerror(rte_errno));
+		     cfg->rx_depth, inline_size, rte_strerror(rte_errno));
 	r->max_inline = qpa.cap.max_inline_data;
 
 	memset(&attr, 0, sizeof(attr));
@@ -104,6 +116,8 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 		FAIL(rc, "QP RESET -> INIT: %s", strerror(-rc));
 	r->psn = (uint32_t)rte_rand() & 0xffffff;
 	r->out_reads = cfg->reads ? RTE_MIN(r->info.max_qp_rd_atom, 128u) : 1;
+	if (cfg->reads && cfg->out_reads)
+		r->out_reads = RTE_MIN(cfg->out_reads, r->out_reads);
 	if (!r->out_reads)
 		r->out_reads = 1;
 	return 0;
@@ -138,7 +152,9 @@ int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int
 	a.ah_attr.is_global = 1;
 	a.ah_attr.port_num = 1;
 	a.ah_attr.grh.sgid_index = (uint8_t)r->gid_index;
-	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.grh.hop_limit = r->hop_limit;
+	a.ah_attr.grh.traffic_class = r->tos;
+	a.ah_attr.sl = r->sl;
 	memcpy(a.ah_attr.grh.dgid.raw, remote->gid, 16);
 	rc = rte_pmd_irdma_qp_modify(r->qp, &a,
 				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
@@ -153,7 +169,7 @@ int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
 	a.sq_psn = r->psn;
-	a.timeout = 14;
+	a.timeout = r->qp_timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = (uint8_t)RTE_MIN(RTE_MIN((uint32_t)remote->out_reads,

@@ -26,14 +26,19 @@ struct perf_res {
 	uint32_t max_inline;       /**< granted */
 	uint32_t psn;              /**< our initial send PSN (random, 24 bits) */
 	uint32_t out_reads;        /**< reads/atomics we accept in flight (responder side) */
-	int gid_index;
+	int gid_index;             /**< the one in use */
+	uint8_t qp_timeout, sl, tos, hop_limit;
 	union rte_pmd_irdma_gid gid;
 };
 
 struct perf_res_cfg {
 	uint64_t max_size;         /**< largest message */
 	uint32_t tx_depth, rx_depth, inline_size;
-	int gid_index;
+	bool inline_auto;          /**< -I not given: perftest's default for the device */
+	int mode;                  /**< enum perf_mode (the inline default depends on it) */
+	int gid_index;             /**< -1: the best RoCE v2 GID */
+	uint32_t out_reads;        /**< -o (0: the device's maximum) */
+	uint8_t qp_timeout, sl, tos, hop_limit;
 	bool atomics;              /**< grant remote atomic access */
 	bool reads;                /**< a read or atomic test: offer the device's read depth
 				    *   (perftest says 1 outstanding read for the others) */

@@ -32,7 +32,7 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 		    const struct perf_res *r, bool client, uint32_t mtu, const char *method,
 		    struct perf_header *h);
 /** Latency/BW table rows of a finished side; @return 0 or -ENOMEM. */
-int perf_print_results(FILE *f, const struct perf_side *s, bool gbits, bool head);
+int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opts *o, bool head);
 /** Start the device's rte_service on a service lcore when engine=service. */
 int perf_engine_start(struct rte_pmd_irdma_dev *dev, char *err, size_t errlen);
 

@@ -12,6 +12,8 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
+#include "tool_hints.h"
+
 #define POLL_BURST 32
 #define POST_BURST 32
 
@@ -46,6 +48,7 @@ bool perf_side_measures(const struct perf_side *s)
 	switch (s->p->mode) {
 	case PERF_WRITE_LAT:
 	case PERF_SEND_LAT:
+	case PERF_SEND_BW:
 		return true;
 	default:
 		return s->client;
@@ -121,7 +124,7 @@ int perf_side_prepare(struct perf_side *s, unsigned int seed)
 	/* The peer polls the last byte (write_lat) and adds to the first 8 (atomics). */
 	if (s->p->mode == PERF_WRITE_LAT)
 		recv_half(s)[s->p->size - 1] = 0;
-	if (s->p->mode == PERF_ATOMIC_LAT)
+	if (s->p->mode == PERF_ATOMIC_LAT || s->p->mode == PERF_ATOMIC_BW)
 		memset(recv_half(s), 0, 8);
 	rte_smp_wmb();
 	s->last_progress = rte_rdtsc();
@@ -223,11 +226,18 @@ static int post_bw_burst(struct perf_side *s)
 	int err = 0;
 
 	k = (uint16_t)RTE_MIN(RTE_MIN(room, left), (uint64_t)POST_BURST);
+	/* -l: exactly that many WRs per call, and only once that many fit */
+	if (p->post_list) {
+		if (k < p->post_list && left >= p->post_list)
+			return 0;
+		k = (uint16_t)RTE_MIN((uint64_t)k, (uint64_t)p->post_list);
+	}
 	if (!k)
 		return 0;
 	sge.lkey = s->res->mr->lkey;
 	sge.length = (uint32_t)p->size;
-	sge.addr = (uint64_t)(uintptr_t)(p->mode == PERF_READ_BW ? recv_half(s) : send_half(s));
+	sge.addr = (uint64_t)(uintptr_t)(p->mode == PERF_READ_BW || p->mode == PERF_ATOMIC_BW ?
+					 recv_half(s) : send_half(s));
 	memset(wr, 0, sizeof(wr[0]) * k);
 	for (i = 0; i < k; i++) {
 		uint64_t idx = s->scnt + i;
@@ -239,6 +249,17 @@ static int post_bw_burst(struct perf_side *s)
 			wr[i].send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
 		if (p->mode == PERF_SEND_BW) {
 			wr[i].opcode = RTE_PMD_IRDMA_WR_SEND;
+		} else if (p->mode == PERF_ATOMIC_BW) {
+			wr[i].num_sge = 1;
+			wr[i].wr.atomic.remote_addr = s->remote_addr;
+			wr[i].wr.atomic.rkey = s->rkey;
+			if (p->atomic == PERF_CMP_AND_SWAP) {
+				/* compare 0, swap 0: the target keeps its value */
+				wr[i].opcode = RTE_PMD_IRDMA_WR_ATOMIC_CMP_AND_SWP;
+			} else {
+				wr[i].opcode = RTE_PMD_IRDMA_WR_ATOMIC_FETCH_AND_ADD;
+				wr[i].wr.atomic.compare_add = 1;
+			}
 		} else {
 			wr[i].opcode = p->mode == PERF_READ_BW ? RTE_PMD_IRDMA_WR_RDMA_READ :
 								 RTE_PMD_IRDMA_WR_RDMA_WRITE;
@@ -246,7 +267,7 @@ static int post_bw_burst(struct perf_side *s)
 			wr[i].wr.rdma.rkey = s->rkey;
 		}
 		if (p->size && p->size <= s->res->max_inline && p->size <= p->inline_size &&
-		    p->mode != PERF_READ_BW)
+		    p->mode != PERF_READ_BW && p->mode != PERF_ATOMIC_BW)
 			wr[i].send_flags |= RTE_PMD_IRDMA_SEND_INLINE;
 	}
 	now = rte_rdtsc();
@@ -276,13 +297,19 @@ static int poll_completions(struct perf_side *s)
 		const struct rte_pmd_irdma_wc *w = &wc[i];
 
 		if (unlikely(w->status != RTE_PMD_IRDMA_WC_SUCCESS)) {
-			char d[96];
+			char d[448];
+			bool first = w->status == RTE_PMD_IRDMA_WC_RETRY_EXC_ERR && s->ccnt == 0 &&
+				     s->rcnt == 0;
 
-			snprintf(d, sizeof(d), "%s completion of WR %" PRIu64 " (vendor_err %#x)",
-				 rte_pmd_irdma_wc_status_str(w->status), w->wr_id, w->vendor_err);
+			snprintf(d, sizeof(d), "%s completion of WR %" PRIu64 " (vendor_err %#x)%s%s",
+				 rte_pmd_irdma_wc_status_str(w->status), w->wr_id, w->vendor_err,
+				 first ? "; " : "", first ? TOOL_HINT_RETRY_EXC : "");
 			return fail(s, -EIO, "completion", d);
 		}
 		if (w->opcode & RTE_PMD_IRDMA_WC_RECV) {
+			/* send_bw's server measures its receives, as perftest's does */
+			if (s->rcnt < s->p->iters)
+				s->tcompleted[s->rcnt] = now;
 			s->rcnt++;
 			if (s->rposted < s->p->iters && post_recvs(s, 1) < 0)
 				return s->error;
@@ -369,6 +396,7 @@ int perf_side_step(struct perf_side *s)
 	case PERF_WRITE_BW:
 	case PERF_READ_BW:
 	case PERF_SEND_BW:
+	case PERF_ATOMIC_BW:
 		if (!s->client) {
 			if (p->mode != PERF_SEND_BW || s->rcnt == p->iters)
 				s->done = true;

@@ -34,6 +34,7 @@ struct perf_params {
 	uint32_t rx_depth;
 	uint32_t inline_size;
 	uint32_t cq_mod;           /**< BW: one signaled WR every cq_mod */
+	uint32_t post_list;        /**< WRs per post call (-l) */
 	bool verify;               /**< check atomic results as they come (peer starts at 0) */
 };
 
@@ -52,7 +53,7 @@ struct perf_side {
 	uint64_t last_progress;    /**< TSC of the last thing that happened */
 	bool done;
 	int error;                 /**< negative errno once failed */
-	char err[192];
+	char err[640];
 };
 
 /** Timestamp arrays and the test's starting state. @return 0 or -ENOMEM. */
