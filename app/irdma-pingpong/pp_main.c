@@ -52,6 +52,12 @@ int main(int argc, char **argv)
 	}
 	if (rc == 0)
 		rc = pp_opts_check_port(&o, err, sizeof(err));
+	/* No "--" at all: what EAL leaves over is the real mistake, say that first. */
+	if (rc < 0 && sep < 0 && argc > 1) {
+		if (tool_eal_init(PROG, argc, argv, sep, defs, n_defs) < 0)
+			return EXIT_FAILURE;
+		rte_eal_cleanup();
+	}
 	if (rc < 0) {
 		fprintf(stderr, PROG ": %s\n", err);
 		return EXIT_FAILURE;

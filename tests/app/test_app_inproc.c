@@ -229,18 +229,21 @@ static int perf_server_main(void *arg)
 	return 0;
 }
 
-static void perf_client_server(const char *mode)
+/* @p all: perftest's -a (every size, 5 iterations each) on both sides. */
+static void perf_client_server_sizes(const char *mode, bool all)
 {
 	static struct perf_arg s, c;
 	char port[8], err[256];
-	char *sargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", "20",
-			  "-p", port, "--timeout", "10", NULL };
-	char *cargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", "20",
-			  "-p", port, "--timeout", "10", "127.0.0.1", NULL };
+	char *iters = all ? "5" : "20", *sizes = all ? "-a" : "-F";
+	char *sargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", iters,
+			  "-p", port, "--timeout", "10", sizes, NULL };
+	char *cargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", iters,
+			  "-p", port, "--timeout", "10", sizes, "127.0.0.1", NULL };
+	bool one_table = strstr(mode, "read_lat") || strstr(mode, "atomic_lat");
 
 	snprintf(port, sizeof(port), "%u", free_port());
-	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 11, sargv, err, sizeof(err)), 0);
-	T_EQ(perf_opts_parse(&c.o, "irdma-perf", 12, cargv, err, sizeof(err)), 0);
+	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 12, sargv, err, sizeof(err)), 0);
+	T_EQ(perf_opts_parse(&c.o, "irdma-perf", 13, cargv, err, sizeof(err)), 0);
 	s.dev = rte_pmd_irdma_dev_create("soft,port=loop,gen=3,name=pt_srv,ip=198.18.0.1");
 	c.dev = rte_pmd_irdma_dev_create("soft,port=loop,gen=3,name=pt_cli,ip=198.18.0.2");
 	T_CHECK(s.dev && c.dev);
@@ -259,13 +262,38 @@ static void perf_client_server(const char *mode)
 	 * client of read/atomic, and for bandwidth the client and the server (the client's
 	 * results, received through the exchange). */
 	T_EQ(count(captured, " local address: LID 0000"), 2);
-	T_EQ(count(captured, "#bytes"), strstr(mode, "read_lat") || strstr(mode, "atomic") ? 1 : 2);
+	T_EQ(count(captured, "#bytes"), one_table ? 1 : 2);
 	T_EQ(count(captured, "Data ex. method : Ethernet"), 2);
+	if (all) {
+		/* every size from 2 B to 8 MiB on the measuring side(s); the server of the
+		 * client-driven bandwidth tests prints the last size it was sent */
+		unsigned long sz;
+		char row[32];
+
+		for (sz = 2; sz <= 8388608; sz *= 2) {
+			bool both = !one_table && (strstr(mode, "send") || strstr(mode, "write_lat") ||
+						   sz == 8388608);
+
+			if (strstr(mode, "_bw"))
+				snprintf(row, sizeof(row), "\n %-7lu    5 ", sz);
+			else
+				snprintf(row, sizeof(row), "\n %-7lu 5 ", sz);
+			T_CHECK_MSG(count(captured, row) == (both ? 2 : 1), "%s -a: size %lu printed %d "
+				    "times", mode, sz, count(captured, row));
+		}
+	}
+	/* perftest prints the RX depth on the receiving side of the send tests only */
+	T_EQ(count(captured, " RX depth        : "), strstr(mode, "send") ? 1 : 0);
 out:
 	if (c.dev)
 		T_EQ(rte_pmd_irdma_dev_close(c.dev), 0);
 	if (s.dev)
 		T_EQ(rte_pmd_irdma_dev_close(s.dev), 0);
+}
+
+static void perf_client_server(const char *mode)
+{
+	perf_client_server_sizes(mode, false);
 }
 
 T_CASE(perf_client_server_write_lat)  { perf_client_server("write_lat"); }
@@ -275,6 +303,12 @@ T_CASE(perf_client_server_atomic_lat) { perf_client_server("atomic_lat"); }
 T_CASE(perf_client_server_write_bw)   { perf_client_server("write_bw"); }
 T_CASE(perf_client_server_read_bw)    { perf_client_server("read_bw"); }
 T_CASE(perf_client_server_send_bw)    { perf_client_server("send_bw"); }
+T_CASE(perf_client_server_atomic_bw)  { perf_client_server("atomic_bw"); }
+T_CASE(perf_all_sizes_write_lat)      { perf_client_server_sizes("write_lat", true); }
+T_CASE(perf_all_sizes_send_lat)       { perf_client_server_sizes("send_lat", true); }
+T_CASE(perf_all_sizes_read_lat)       { perf_client_server_sizes("read_lat", true); }
+T_CASE(perf_all_sizes_write_bw)       { perf_client_server_sizes("write_bw", true); }
+T_CASE(perf_all_sizes_send_bw)        { perf_client_server_sizes("send_bw", true); }
 
 static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
 {

@@ -7,6 +7,7 @@
  * Usage: test_app_tools <irdma-perf> <irdma-pingpong> [case filter]
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <unistd.h>
 
 #include "irdma_test.h"
@@ -66,6 +67,79 @@ T_CASE(bad_options_fail_before_eal_with_one_line)
 	T_EQ(run_tool(perf_exe, "opt", NULL, ARGS("--help"), 5000, &r), 0);
 	T_EQ(r.status, 0);
 	T_CHECK(strstr(r.out, "Usage:") != NULL);
+}
+
+static void check_table(const char *head, unsigned int nfields, unsigned long size,
+			unsigned long iters);
+
+/* The traps of issue 9: each wrong command line ends in one line naming what is wrong. */
+T_CASE(tool_options_before_the_separator_are_named)
+{
+	/* without "--": EAL takes -n 4 (memory channels) and leaves the host over */
+	T_EQ(run_tool_nosep(perf_exe, "trap", "0", ARGS("-n", "4", "127.0.0.1"), 20000, &r), 0);
+	check_one_line_error("irdma-perf: ", "'127.0.0.1' is not an EAL option and comes before "
+			     "\"--\": tool options go after \"--\"");
+	/* a long tool option before "--" is named before EAL sees it (--all would be --allow) */
+	T_EQ(run_tool_nosep(perf_exe, "trap", "0", ARGS("--all", "--test", "write_bw"), 20000, &r),
+	     0);
+	check_one_line_error("irdma-perf: ", "'--all' is an irdma-perf option: tool options go "
+			     "after \"--\"");
+	T_CHECK(strstr(r.err, "EAL:") == NULL); /* EAL never ran */
+	T_EQ(run_tool_nosep(pp_exe, "trap", "0", ARGS("--devargs", LOOPDEV, "127.0.0.1"), 20000,
+			    &r), 0);
+	check_one_line_error("irdma-pingpong: ", "'--devargs' is an irdma-pingpong option: tool "
+			     "options go after \"--\"");
+	T_EQ(run_tool_nosep(pp_exe, "trap", "0", ARGS("-n", "4", "127.0.0.1"), 20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "'127.0.0.1' is not an EAL option");
+	/* an option EAL rejects: the reason, and where tool options go */
+	T_EQ(run_tool_nosep(pp_exe, "trap", "0", ARGS("-Z"), 20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "EAL initialisation failed: Invalid argument "
+			     "(EAL rejected an option: tool options go after \"--\")");
+}
+
+T_CASE(port_loop_cannot_reach_another_process)
+{
+	T_EQ(run_tool(perf_exe, "loopsrv", "0", ARGS("--devargs", "soft,port=loop", "127.0.0.1"),
+		      20000, &r), 0);
+	check_one_line_error("irdma-perf: ", "port=loop joins devices inside one process");
+	T_CHECK(strchr(r.err, '\n') == strrchr(r.err, '\n'));
+	T_EQ(run_tool(pp_exe, "loopsrv", "0", ARGS("--devargs", "soft,port=loop,ip=198.18.0.9"),
+		      20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "port=loop joins devices inside one process");
+}
+
+T_CASE(unsupported_perftest_options_say_why)
+{
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-b"), 5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "-b/--bidirectional is not supported: ");
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-c", "UD"), 5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "connection type 'UD' is not supported yet");
+	T_EQ(run_tool(pp_exe, "unsup", NULL, ARGS("--devargs", LOOPDEV, "-t"), 5000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "-t/--ts is not supported: ");
+	T_EQ(run_tool(perf_exe, "ver", NULL, ARGS("-V"), 5000, &r), 0);
+	T_EQ(r.status, 0);
+	T_CHECK(strstr(r.out, "Version: 6.06") != NULL);
+}
+
+/* --loop -m 4096: the loop devices' MTU follows -m; grouped flags as perftest (-aF would
+ * be all sizes; -NF keeps it short). */
+T_CASE(loop_mtu_follows_m_and_flags_group)
+{
+	T_EQ(run_tool(perf_exe, "mtu", "0-1", ARGS("--loop", "--test", "write_bw", "-m", "4096",
+						   "-n", "20", "-NF", "--output=bandwidth"),
+		      60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	/* --output: only the figure */
+	T_CHECK_MSG(strchr(r.out, '\n') == strrchr(r.out, '\n') && atof(r.out) > 0,
+		    "output:\n%s", r.out);
+	T_EQ(run_tool(perf_exe, "mtu", "0-1", ARGS("--loop", "--test", "send_lat", "-m", "4096",
+						   "-s", "4000", "-n", "20"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, " Mtu             : 4096[B]\n") != NULL);
+	/* perftest's defaults: the IPv4-mapped GID, 101 bytes inline for send_lat */
+	T_CHECK(strstr(r.out, " GID index       : 1\n") != NULL);
+	T_CHECK(strstr(r.out, " Max inline data : 101[B]\n") != NULL);
+	check_table(" #bytes #iterations", 9, 4000, 20);
 }
 
 T_CASE(unreachable_peer_fails_fast)
@@ -160,6 +234,10 @@ T_CASE(silent_peers_time_out)
 		T_CHECK_MSG(strstr(r.err, "irdma-pingpong: send completion with status") ||
 			    strstr(r.err, "irdma-pingpong: no completion for 2 s"),
 			    "stderr: %s", r.err);
+		/* the first WR gave up: the line names what to check */
+		if (strstr(r.err, "RETRY_EXC"))
+			T_CHECK_MSG(strstr(r.err, "check that both sides use a GID of the same kind"),
+				    "stderr: %s", r.err);
 		T_CHECK(r.elapsed_ms < 15000);
 	}
 
