@@ -142,6 +142,23 @@ T_CASE(loop_mtu_follows_m_and_flags_group)
 	check_table(" #bytes #iterations", 9, 4000, 20);
 }
 
+/* The installed irdma_<mode> links select the mode as perftest's ib_<mode> binaries. */
+T_CASE(a_link_named_after_a_mode_runs_that_mode)
+{
+	char dir[] = "/tmp/irdma_app_linkXXXXXX", link[64], abs[4096];
+
+	T_CHECK(mkdtemp(dir) != NULL);
+	T_CHECK(realpath(perf_exe, abs) != NULL);
+	snprintf(link, sizeof(link), "%s/irdma_send_bw", dir);
+	T_EQ(symlink(abs, link), 0);
+	T_EQ(run_tool(link, "link", "0", ARGS("-n", "20", "-s", "512"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, "Send BW Test") != NULL);
+	T_CHECK(strstr(r.out, "1 test passed (send_bw)") != NULL);
+	unlink(link);
+	rmdir(dir);
+}
+
 T_CASE(unreachable_peer_fails_fast)
 {
 	char port[8];
