@@ -232,7 +232,7 @@ int tool_eal_init(const char *tool, int argc, char **argv, int sep, const struct
 				"tool options go after \"--\")\n", tool, rte_strerror(err));
 		else if (!no_huge && (err == ENOMEM || err == EACCES || !hugepages_reserved()))
 			fprintf(stderr, "%s: EAL initialisation failed: %s; no usable hugepages: "
-				"reserve some (README.md, \"Hugepages\": dpdk-hugepages.py --setup 1G) "
+				"reserve 2 MiB hugepages as README.md says (/proc/sys/vm/nr_hugepages) "
 				"or run without them (--no-huge -m 512)\n", tool,
 				err ? rte_strerror(err) : "see EAL's messages above");
 		else

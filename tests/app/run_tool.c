@@ -18,6 +18,8 @@
 
 extern char **environ;
 
+int run_tool_pid;
+
 static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb;
@@ -52,7 +54,8 @@ static int run(const char *exe, const char *name, const char *lcores, const char
 	pid_t pid, w;
 
 	memset(r, 0, sizeof(*r));
-	snprintf(prefix, sizeof(prefix), "irdma_app_%s_%d", name, (int)getpid());
+	snprintf(prefix, sizeof(prefix), "irdma_app_%s_%d", name,
+		 run_tool_pid ? run_tool_pid : (int)getpid());
 	snprintf(prefix_arg, sizeof(prefix_arg), "--file-prefix=%s", prefix);
 	argv[argc++] = exe;
 	if (lcores) {

@@ -19,6 +19,10 @@ struct tool_result {
 	char err[8192];
 };
 
+/** The pid in the --file-prefix (0: the caller's): a forked child sets its parent's to share
+ *  a prefix with it on purpose. */
+extern int run_tool_pid;
+
 /**
  * Run @p exe with EAL arguments (@p lcores: "0-1" for -l, "0@0,1@0" for --lcores,
  * "service:" for lcore 0 plus service lcore 1) for test @p name, then "--" and the

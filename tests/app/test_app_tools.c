@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "irdma_test.h"
@@ -97,6 +98,23 @@ T_CASE(tool_options_before_the_separator_are_named)
 			     "(EAL rejected an option: tool options go after \"--\")");
 }
 
+/* EAL cannot get its hugepages: rte_errno's reason, and the two ways out. */
+T_CASE(hugepage_failures_say_what_to_do)
+{
+	char prefix[64];
+
+	/* run_tool removes /var/run/dpdk/irdma_app_<name>_<pid> afterwards */
+	snprintf(prefix, sizeof(prefix), "--file-prefix=irdma_app_huge_%d", (int)getpid());
+	T_EQ(run_tool_nosep(perf_exe, "huge", NULL, ARGS("--no-pci", prefix, "-l", "0",
+							  "--huge-dir=/nonexistent", "--", "--loop"),
+			    20000, &r), 0);
+	check_one_line_error("irdma-perf: ", "EAL initialisation failed: ");
+	T_CHECK_MSG(strstr(r.err, "Success") == NULL, "stderr: %s", r.err);
+	T_CHECK_MSG(strstr(r.err, "no usable hugepages: reserve 2 MiB hugepages as README.md says "
+			    "(/proc/sys/vm/nr_hugepages) or run without them (--no-huge -m 512)"),
+		    "stderr: %s", r.err);
+}
+
 T_CASE(port_loop_cannot_reach_another_process)
 {
 	T_EQ(run_tool(perf_exe, "loopsrv", "0", ARGS("--devargs", "soft,port=loop", "127.0.0.1"),
@@ -157,6 +175,39 @@ T_CASE(a_link_named_after_a_mode_runs_that_mode)
 	T_CHECK(strstr(r.out, "1 test passed (send_bw)") != NULL);
 	unlink(link);
 	rmdir(dir);
+}
+
+/* Two irdma processes on one CPU, with one --file-prefix and --no-shconf: the second one
+ * warns about both (it reads /proc), and still runs. */
+T_CASE(a_second_process_on_the_same_cpu_and_prefix_is_warned)
+{
+	struct tool_result srv;
+	char port[8];
+	pid_t pid;
+	int st;
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	run_tool_pid = (int)getpid();
+	pid = fork();
+	if (pid == 0) {
+		/* a server that busy-polls CPU 0 while it waits for a client */
+		run_tool(pp_exe, "twin", "0", ARGS("--devargs", LOOPDEV, "-p", port, "--timeout", "3"),
+			 10000, &srv);
+		_exit(0);
+	}
+	T_CHECK(pid > 0);
+	usleep(1500 * 1000);
+	T_EQ(run_tool(perf_exe, "twin", "0", ARGS("--loop", "--test", "send_lat", "-n", "20"),
+		      30000, &r), 0);
+	T_EQ(r.status, 0);
+	T_CHECK_MSG(strstr(r.err, "irdma-perf: warning: CPU 0 is also busy-polled by process ") &&
+		    strstr(r.err, "give each process its own CPUs (EAL -l)"), "stderr: %s", r.err);
+	T_CHECK_MSG(strstr(r.err, "irdma-perf: warning: process ") &&
+		    strstr(r.err, "--no-shconf: nothing stops the two from sharing runtime files"),
+		    "stderr: %s", r.err);
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	run_tool_pid = 0;
 }
 
 T_CASE(unreachable_peer_fails_fast)

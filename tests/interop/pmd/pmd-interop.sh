@@ -19,7 +19,11 @@
 #      values, and ours to the guest's client are too (our device added 1 each time);
 #      CMP_SWAP (compare 0, swap 0) leaves the word as it was;
 #   5. tshark dissects every frame our device sent, with no malformed frame or expert error;
-#   6. nothing is left behind: namespace, QEMU, EAL runtime directories.
+#   6. irdma-perf against ib_write_bw, ib_read_bw and ib_send_bw (64 B, 64 KiB, 1 MiB) and
+#      ib_atomic_bw, both roles: both sides print a row for the same size and iterations,
+#      the servers of the client-driven tests print exactly the client's figures, send_bw's
+#      two averages agree within a factor of 10;
+#   7. nothing is left behind: namespace, QEMU, EAL runtime directories.
 #
 # Each side's exit status and output are checked: the pingpong summary lines with the exact
 # byte count (size x iters x 2) on both sides, perftest's result row.
@@ -323,7 +327,68 @@ for op in 0 1 2 4 6 7 8 10 12 13 14 15 17 18 19 20 100; do
 done
 check "our device sent every opcode these runs need${missing:+ (missing:$missing)}" [ -z "$missing" ]
 
-# --- 6: teardown
+# --- 6: the bandwidth tests against perftest's ib_*_bw, both roles, after the captured part
+# (their frames are not in the checks above). Both sides print a row for the same size and
+# iteration count. write/read/atomic_bw: the server prints the client's figures, which it got
+# through perftest's results exchange, so the two rows are equal. send_bw: each side measures
+# its own end; the two averages must be within a factor of 10 of each other (unless the
+# guest's clock is uncalibrated under TCG and it prints inf or nan).
+# bw_avg SIZE ITERS: the average bandwidth of the row for SIZE and ITERS in stdin.
+bw_avg() { awk -v s="$1" -v n="$2" '$1 == s && $2 == n && NF >= 5 { print $4; exit }'; }
+perf_bw_case() {
+	local role=$1 test=$2 size=$3 iters=$4 gargs=() oargs=() title o_avg g_avg verdict
+	devargs=$dev_base
+	gargs=(-n "$iters")
+	oargs=(--test "$test" -x 1 -n "$iters" --timeout 20)
+	if [ "$test" = atomic_bw ]; then
+		devargs=$dev_gen3
+	else
+		gargs+=(-s "$size")
+		oargs+=(-s "$size")
+	fi
+	if [ "$role" = client ]; then
+		title="$test $size B x $iters: irdma-perf client, ib_$test server"
+	else
+		title="$test $size B x $iters: ib_$test client, irdma-perf server"
+	fi
+	run_case "$role" "$test" "${gargs[@]}" -- "$perf" "${oargs[@]}"
+	o_avg=$(bw_avg "$size" "$iters" <<<"$case_ours")
+	g_avg=$(bw_avg "$size" "$iters" <<<"$case_guest")
+	verdict=$(python3 - "$test" "${o_avg:-none}" "${g_avg:-none}" <<'PY'
+import math, sys
+test, o, g = sys.argv[1:]
+if o == "none" or g == "none":
+    sys.exit("no row for this size and iteration count on %s" % ("our side" if o == "none" else "the guest"))
+if test != "send_bw":
+    # the server printed the client's figures: the same numbers
+    sys.exit(0 if o == g else "the server's row (%s) is not the client's (%s)" % (o, g))
+try:
+    fo, fg = float(o), float(g)
+except ValueError:
+    sys.exit("not numbers: %s %s" % (o, g))
+if not math.isfinite(fg) or fg <= 0:
+    print("guest figure %s (clock uncalibrated under TCG): not compared" % g)
+    sys.exit(0)
+if fo <= 0 or not 0.1 <= fo / fg <= 10:
+    sys.exit("averages %s and %s MB/s are more than a factor 10 apart" % (o, g))
+print("averages %s (ours) and %s (guest) MB/s" % (o, g))
+PY
+) || { case_rc=${case_rc:-0}; [ "$case_rc" -eq 0 ] && case_rc=99; }
+	[ -n "$verdict" ] && echo "#   $verdict"
+	report "$title" "$(row "$size" "$iters")" "$(row "$size" "$iters")"
+}
+for role in client server; do
+	for test in write_bw read_bw send_bw; do
+		# enough small messages that the first round trip does not dominate send_bw's
+		# two averages (each side times only its own end)
+		perf_bw_case "$role" "$test" 64 $([ "$test" = send_bw ] && echo 1000 || echo 20)
+		perf_bw_case "$role" "$test" 65536 20
+		perf_bw_case "$role" "$test" 1048576 5
+	done
+	perf_bw_case "$role" atomic_bw 8 20
+done
+
+# --- 7: teardown
 qpid=$(iop_guest_pid 1)
 ns=$IOP_NS
 eal_cleanup
