@@ -451,12 +451,13 @@ int pp_session_run(struct pp_ctx *c)
 		lfd = oob_listen(o->tcp_port);
 		if (lfd < 0)
 			return die("cannot listen on TCP port %u: %s", o->tcp_port, strerror(-lfd));
-		fd = oob_accept(lfd, tmo);
+		/* the device keeps being served while nobody is there yet */
+		fd = oob_accept_idle(lfd, tmo, serve, c);
 		close(lfd);
 		if (fd < 0)
 			return die("no client connected to port %u within %u s", o->tcp_port,
 				   o->timeout_s);
-		rc = pingpong_server_receive(fd, &rem, tmo, &step);
+		rc = pingpong_server_receive_idle(fd, &rem, tmo, &step, serve, c);
 		if (rc == 0 && ctx_connect(c, &rem, my.psn) < 0) {
 			close(fd);
 			return -1;

@@ -8,6 +8,7 @@
  *   - irdma-perf client/server (perftest's exchange) for every test.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <unistd.h>
@@ -309,6 +310,79 @@ T_CASE(perf_all_sizes_send_lat)       { perf_client_server_sizes("send_lat", tru
 T_CASE(perf_all_sizes_read_lat)       { perf_client_server_sizes("read_lat", true); }
 T_CASE(perf_all_sizes_write_bw)       { perf_client_server_sizes("write_bw", true); }
 T_CASE(perf_all_sizes_send_bw)        { perf_client_server_sizes("send_bw", true); }
+
+/* One device counter by name (UINT64_MAX when there is none). */
+static uint64_t xstat(struct rte_pmd_irdma_dev *dev, const char *name)
+{
+	struct rte_pmd_irdma_xstat_name names[256];
+	struct rte_pmd_irdma_xstat vals[256];
+	int n = rte_pmd_irdma_xstats_get_names(dev, names, 256), i;
+
+	if (n <= 0 || n > 256 || rte_pmd_irdma_xstats_get(dev, vals, (unsigned int)n) != n)
+		return UINT64_MAX;
+	for (i = 0; i < n; i++)
+		if (strcmp(names[vals[i].id].name, name) == 0)
+			return vals[i].value;
+	return UINT64_MAX;
+}
+
+/* A server that waits for its client (TCP accept, then the exchange) keeps driving its
+ * device: it answers ARP/ND and drains frames meanwhile. Nobody connects here: the device's
+ * engine must still run, and the server gives up after --timeout. */
+T_CASE(servers_waiting_for_a_client_keep_serving_their_device)
+{
+	static struct perf_arg s;
+	static struct pp_opts so;
+	static struct pp_ctx srv;
+	static struct pp_arg sa;
+	char port[8], err[256];
+	char *pargv[] = { "--", "--devargs", "soft,port=loop", "--test", "send_lat", "-p", port,
+			  "--timeout", "2", NULL };
+	char *qargv[] = { "--", "--devargs", "soft,port=loop,name=pp_wait,ip=198.18.0.7", "-p",
+			  port, "--timeout", "2", NULL };
+	uint64_t a, b;
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 9, pargv, err, sizeof(err)), 0);
+	s.dev = rte_pmd_irdma_dev_create("soft,port=loop,name=pt_wait,ip=198.18.0.1");
+	T_CHECK(s.dev != NULL);
+	if (!s.dev)
+		return;
+	quiet();
+	if (rte_eal_remote_launch(perf_server_main, &s, worker) == 0) {
+		wait_listening(s.o.tcp_port, 5000);
+		a = xstat(s.dev, "polls");
+		usleep(300 * 1000);
+		b = xstat(s.dev, "polls");
+		rte_eal_wait_lcore(worker);
+		loud();
+		T_CHECK_MSG(a != UINT64_MAX && b > a + 100, "irdma-perf: polls %" PRIu64 " -> %" PRIu64
+			    " while waiting in accept", a, b);
+		T_EQ(s.rc, -ETIMEDOUT);
+	} else {
+		loud();
+	}
+	T_EQ(rte_pmd_irdma_dev_close(s.dev), 0);
+
+	T_EQ(pp_opts_parse(&so, "irdma-pingpong", 7, qargv, err, sizeof(err)), 0);
+	sa.c = &srv;
+	quiet();
+	if (pp_session_init(&srv, &so) == 0 &&
+	    rte_eal_remote_launch(pp_server_main, &sa, worker) == 0) {
+		wait_listening(so.tcp_port, 5000);
+		a = xstat(srv.dev, "polls");
+		usleep(300 * 1000);
+		b = xstat(srv.dev, "polls");
+		rte_eal_wait_lcore(worker);
+		loud();
+		T_CHECK_MSG(a != UINT64_MAX && b > a + 100, "irdma-pingpong: polls %" PRIu64 " -> %"
+			    PRIu64 " while waiting in accept", a, b);
+		T_EQ(sa.rc, -1);
+	} else {
+		loud();
+	}
+	pp_session_fini(&srv);
+}
 
 static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
 {
