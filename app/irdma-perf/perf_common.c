@@ -50,6 +50,8 @@ void perf_res_cfg_of(const struct perf_opts *o, enum perf_mode m, const struct p
 	cfg->sl = o->sl;
 	cfg->tos = o->tos;
 	cfg->hop_limit = o->hop_limit;
+	cfg->use_srq = o->use_srq;
+	cfg->events = o->use_events;
 	cfg->atomics = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW;
 	cfg->reads = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW || m == PERF_READ_LAT ||
 		     m == PERF_READ_BW;
@@ -92,6 +94,7 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 	h->show_tx_depth = client;
 	h->tx_depth = p->tx_depth;
 	h->post_list = p->post_list;
+	h->srq = r->srq != NULL;
 	h->bw = bw;
 	h->cq_mod = p->cq_mod;
 	h->mtu = mtu;

@@ -132,6 +132,8 @@ void perf_opts_usage(const char *prog)
 	       "  -T, --tos <n>            traffic class of the GRH (0)\n"
 	       "  -L, --hop_limit <n>      hop limit of the GRH (64)\n"
 	       "  -A, --atomic_type <t>    FETCH_AND_ADD (default) or CMP_AND_SWAP\n"
+	       "  -e, --events             sleep on CQ events instead of busy polling (client/server)\n"
+	       "  --use-srq                send tests receive through a shared receive queue (gen=3)\n"
 	       "  -N, --noPeak             no peak bandwidth (reported as 0)\n"
 	       "  -H, --report-histogrm    latency histogram after the table\n"
 	       "  -U, --report-unsorted    every latency sample, unsorted, after the table\n"
@@ -146,7 +148,7 @@ void perf_opts_usage(const char *prog)
 	       "  --timeout <s>            give up when a side makes no progress for s seconds (30)\n"
 	       "  --quiet                  no progress lines\n"
 	       "  -h, --help\n"
-	       "Not supported yet (refused with the reason): -D -b -q -e --use-srq -c UD; see\n"
+	       "Not supported yet (refused with the reason): -D -b -q -c UD; see\n"
 	       "irdma-perf(1) and doc/guides/perftest-options.md.\n",
 	       prog);
 }
@@ -155,7 +157,7 @@ enum opt_id {
 	O_SIZE, O_ITERS, O_ALLSIZES, O_MTU, O_PORT, O_GID, O_FREQ, O_TX, O_RX, O_INLINE, O_ATOMIC,
 	O_DEV, O_IBPORT, O_CONN, O_QP, O_GBITS, O_DEVARGS, O_LOOP, O_DEMO, O_TEST, O_TIMEOUT, O_HELP,
 	O_CQMOD, O_POSTLIST, O_OUTS, O_QPTIMEOUT, O_SL, O_TOS, O_HOPLIMIT, O_NOPEAK, O_HIST,
-	O_UNSORTED, O_OUTPUT, O_BOTH, O_VERSION, O_QUIET, O_UNSUP,
+	O_UNSORTED, O_OUTPUT, O_BOTH, O_VERSION, O_QUIET, O_SRQ, O_EVENTS, O_UNSUP,
 };
 
 #define NOT_YET(s, l, a, why) { s, l, a, O_UNSUP, why }
@@ -189,8 +191,7 @@ static const struct cli_opt defs[] = {
 	NOT_YET('D', "duration", true, "not yet: the tests run a fixed number of iterations (-n)"),
 	NOT_YET('f', "margin", true, "not yet: it belongs to -D, which is not supported yet"),
 	NOT_YET('b', "bidirectional", false, "not yet: each test runs one direction"),
-	NOT_YET('e', "events", false, "not yet in irdma-perf: the tests busy-poll "
-					 "(irdma-pingpong -e sleeps on CQ events)"),
+	{ 'e', "events", false, O_EVENTS, NULL },
 	NOT_YET('C', "report-cycles", false, "the clock is the TSC, reported in microseconds"),
 	NOT_YET('R', "rdma_cm", false, NO_CM),     NOT_YET('z', "comm_rdma_cm", false, NO_CM),
 	NOT_YET('O', "dualport", false, "the device has one port"),
@@ -203,7 +204,7 @@ static const struct cli_opt defs[] = {
 	NOT_YET('W', "report-counters", true, "read the device's counters with telemetry "
 					      "(/irdma/xstats)"),
 	NOT_YET(0, "run_infinitely", false, "not yet: the tests run a fixed number of iterations"),
-	NOT_YET(0, "use-srq", false, "not yet: the receives are posted to the QP"),
+	{ 0, "use-srq", false, O_SRQ, NULL },
 	NOT_YET(0, "reversed", false, "not yet: the client always initiates"),
 	NOT_YET(0, "cpu_util", false, "not yet: the tools busy-poll, CPU use is 100%"),
 	NOT_YET(0, "use_old_post_send", false, "there is only one post API "
@@ -418,6 +419,12 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 	case O_QUIET:
 		o->quiet = true;
 		break;
+	case O_SRQ:
+		o->use_srq = true;
+		break;
+	case O_EVENTS:
+		o->use_events = true;
+		break;
 	case O_GBITS:
 		o->report_gbits = true;
 		break;
@@ -539,6 +546,14 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	if (!o->all_tests && o->atomic == PERF_CMP_AND_SWAP && !is_atomic(o->mode))
 		return cli_errf(err, errlen, "-A: the atomic type is for atomic_lat and atomic_bw, "
 				"not %s", perf_mode_name(o->mode));
+	if (o->use_srq && !o->all_tests && o->mode != PERF_SEND_LAT && o->mode != PERF_SEND_BW)
+		return cli_errf(err, errlen, "--use-srq: only the send tests receive, not %s",
+				perf_mode_name(o->mode));
+	if (o->use_events && (o->loop || o->mode == PERF_WRITE_LAT))
+		return cli_errf(err, errlen, "-e: %s", o->loop ?
+				"completion events need client/server mode (--loop steps both "
+				"sides from the same lcores)" :
+				"write_lat watches memory, not a CQ: events do not apply");
 	if ((o->histogram || o->unsorted) && !o->all_tests && !perf_mode_is_lat(o->mode))
 		return cli_errf(err, errlen, "-%c: latency samples exist in latency tests only, not %s",
 				o->histogram ? 'H' : 'U', perf_mode_name(o->mode));

@@ -67,6 +67,8 @@ struct perf_opts {
 	bool report_both;              /**< --report-both (only with -b in perftest: no effect) */
 	bool version;                  /**< -V: print the version and exit */
 	bool quiet;                    /**< --quiet */
+	bool use_srq;                  /**< --use-srq: the send tests receive through an SRQ */
+	bool use_events;               /**< -e: sleep on CQ events (client/server mode) */
 	enum perf_output output;       /**< --output */
 	unsigned int timeout_s;        /**< --timeout: watchdog for every wait */
 	const char *server_host;       /**< positional: client mode when set */

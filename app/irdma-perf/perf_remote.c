@@ -67,8 +67,14 @@ static int run_one(const struct perf_opts *o, struct perf_side *s, struct rte_pm
 		rc = perf_side_step(s);
 		if (rc)
 			break;
-		if (s->last_progress == before)
-			rte_pmd_irdma_idle(dev);
+		if (s->last_progress == before) {
+			/* -e: sleep until the CQ has something (a second at most: the watchdog
+			 * below still runs) */
+			if (o->use_events && s->res->evfd >= 0)
+				perf_res_wait_event(s->res, rte_rdtsc() + rte_get_tsc_hz());
+			else
+				rte_pmd_irdma_idle(dev);
+		}
 		if (rte_rdtsc() - s->last_progress > rte_get_tsc_hz() * o->timeout_s) {
 			snprintf(s->err, sizeof(s->err), "no progress for %u s (posted %" PRIu64
 				 ", completed %" PRIu64 ", received %" PRIu64 ")", o->timeout_s,

@@ -10,7 +10,12 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_cycles.h>
 #include <rte_random.h>
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
 
 #include "perf_opts.h"
 #include "tool_gid.h"
@@ -51,6 +56,7 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 
 	memset(r, 0, sizeof(*r));
 	r->dev = dev;
+	r->evfd = -1;
 	r->qp_timeout = cfg->qp_timeout;
 	r->sl = cfg->sl;
 	r->tos = cfg->tos;
@@ -84,17 +90,37 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 	if (!r->mr)
 		FAIL(-rte_errno, "MR of %" PRIu64 " bytes: %s", 2 * r->slot,
 		     rte_strerror(rte_errno));
+	if (cfg->events) {
+		r->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (r->evfd < 0)
+			FAIL(-errno, "-e: eventfd: %s", strerror(errno));
+		cqa.comp_fd = r->evfd;
+	}
 	cqa.cqe = cfg->tx_depth + cfg->rx_depth + 16;
 	r->cq = rte_pmd_irdma_cq_create(dev, &cqa);
 	if (!r->cq)
 		FAIL(-rte_errno, "CQ of %u entries: %s", cqa.cqe, rte_strerror(rte_errno));
 
+	if (cfg->use_srq) {
+		struct rte_pmd_irdma_srq_init_attr sa = {
+			.attr = { .max_wr = cfg->rx_depth, .max_sge = 1 },
+		};
+
+		if (!(r->info.cap_flags & RTE_PMD_IRDMA_CAP_SRQ))
+			FAIL(-EOPNOTSUPP, "--use-srq: the device (gen=%u) has no shared receive "
+			     "queues; they need gen=3", r->info.gen);
+		r->srq = rte_pmd_irdma_srq_create(r->pd, &sa);
+		if (!r->srq)
+			FAIL(-rte_errno, "SRQ of %u receives: %s", cfg->rx_depth,
+			     rte_strerror(rte_errno));
+	}
 	memset(&qpa, 0, sizeof(qpa));
+	qpa.srq = r->srq;
 	qpa.send_cq = r->cq;
 	qpa.recv_cq = r->cq;
 	qpa.qp_type = RTE_PMD_IRDMA_QPT_RC;
 	qpa.cap.max_send_wr = cfg->tx_depth;
-	qpa.cap.max_recv_wr = cfg->rx_depth;
+	qpa.cap.max_recv_wr = r->srq ? 0 : cfg->rx_depth;
 	qpa.cap.max_send_sge = 1;
 	qpa.cap.max_recv_sge = 1;
 	qpa.cap.max_inline_data = inline_size;
@@ -186,16 +212,45 @@ int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int
 	return 0;
 }
 
+int perf_res_wait_event(struct perf_res *r, uint64_t deadline)
+{
+	struct pollfd p = { .fd = r->evfd, .events = POLLIN };
+	bool inline_engine = r->info.engine == RTE_PMD_IRDMA_ENGINE_INLINE;
+	uint64_t v;
+	int rc;
+
+	rc = rte_pmd_irdma_cq_req_notify(r->cq, 0);
+	if (rc < 0)
+		return rc;
+	/* A completion that landed before the arm is found by the next poll anyway. */
+	while (rte_rdtsc() < deadline) {
+		/* the inline engine runs only when we call it: no real sleep there */
+		if (poll(&p, 1, inline_engine ? 0 : 1) > 0) {
+			if (read(r->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+				return -errno;
+			return 0;
+		}
+		if (inline_engine && rte_pmd_irdma_progress(r->dev, 64) > 0)
+			return 0;
+	}
+	return 0;
+}
+
 void perf_res_destroy(struct perf_res *r)
 {
 	if (r->qp)
 		rte_pmd_irdma_qp_destroy(r->qp);
+	if (r->srq)
+		rte_pmd_irdma_srq_destroy(r->srq);
 	if (r->cq)
 		rte_pmd_irdma_cq_destroy(r->cq);
 	if (r->mr)
 		rte_pmd_irdma_dereg_mr(r->mr);
 	if (r->pd)
 		rte_pmd_irdma_pd_free(r->pd);
+	if (r->evfd >= 0)
+		close(r->evfd);
 	rte_free(r->buf);
 	memset(r, 0, sizeof(*r));
+	r->evfd = -1;
 }

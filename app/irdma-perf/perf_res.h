@@ -21,6 +21,8 @@ struct perf_res {
 	struct rte_pmd_irdma_cq *cq;
 	struct rte_pmd_irdma_qp *qp;
 	struct rte_pmd_irdma_mr *mr;
+	struct rte_pmd_irdma_srq *srq; /**< --use-srq: the QP's receives come from here */
+	int evfd;                  /**< -e: the CQ's completion eventfd (-1: none) */
 	uint8_t *buf;
 	uint64_t slot;             /**< bytes per half; buf + slot is the send half */
 	uint32_t max_inline;       /**< granted */
@@ -39,6 +41,8 @@ struct perf_res_cfg {
 	int gid_index;             /**< -1: the best RoCE v2 GID */
 	uint32_t out_reads;        /**< -o (0: the device's maximum) */
 	uint8_t qp_timeout, sl, tos, hop_limit;
+	bool use_srq;              /**< receive through an SRQ */
+	bool events;               /**< give the CQ an eventfd */
 	bool atomics;              /**< grant remote atomic access */
 	bool reads;                /**< a read or atomic test: offer the device's read depth
 				    *   (perftest says 1 outstanding read for the others) */
@@ -57,6 +61,10 @@ void perf_res_local_dest(const struct perf_res *r, struct perftest_dest *d);
  */
 int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int mtu_enum,
 		     char *err, size_t errlen);
+
+/** Arm the CQ and wait for its event, driving an inline engine meanwhile, until
+ *  @p deadline (TSC). @return 0 (an event or a timeout: poll again), or -errno. */
+int perf_res_wait_event(struct perf_res *r, uint64_t deadline);
 
 /** Destroy in reverse order; tolerates a partly created @p r. */
 void perf_res_destroy(struct perf_res *r);

@@ -104,7 +104,8 @@ static int post_recvs(struct perf_side *s, uint64_t n)
 			wr[i].sg_list = &sge;
 			wr[i].num_sge = 1;
 		}
-		taken = rte_pmd_irdma_post_recv(s->res->qp, wr, k, &err);
+		taken = s->res->srq ? rte_pmd_irdma_srq_post_recv(s->res->srq, wr, k, &err) :
+				      rte_pmd_irdma_post_recv(s->res->qp, wr, k, &err);
 		s->rposted += taken;
 		n -= taken;
 		if (taken < k)

@@ -149,7 +149,13 @@ T_CASE(perf_option_errors_name_the_problem)
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-D", "5"),
 			  "-D/--duration is not supported: ");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--use-srq"),
-			  "--use-srq is not supported: ");
+			  "--use-srq: only the send tests receive, not write_lat");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "send_lat", "-e"),
+			  "-e: completion events need client/server mode");
+	expect_perf_error("irdma-perf", PERF_ARGS("--devargs", "soft,port=p0", "-e"),
+			  "-e: write_lat watches memory");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--run_infinitely"),
+			  "--run_infinitely is not supported: ");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-aR"), "-R/--rdma_cm is not supported");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-q", "2"), "several QPs");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--output", "x"), "'x' is not bandwidth");

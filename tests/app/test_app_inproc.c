@@ -230,21 +230,23 @@ static int perf_server_main(void *arg)
 	return 0;
 }
 
-/* @p all: perftest's -a (every size, 5 iterations each) on both sides. */
-static void perf_client_server_sizes(const char *mode, bool all)
+/* @p all: perftest's -a (every size, 5 iterations each) on both sides; @p extra: one more
+ * option for both sides (NULL: none). */
+static void perf_client_server_opt(const char *mode, bool all, const char *extra)
 {
 	static struct perf_arg s, c;
 	char port[8], err[256];
 	char *iters = all ? "5" : "20", *sizes = all ? "-a" : "-F";
+	char *x = (char *)(extra ? extra : "-F");
 	char *sargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", iters,
-			  "-p", port, "--timeout", "10", sizes, NULL };
+			  "-p", port, "--timeout", "10", sizes, x, NULL };
 	char *cargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", iters,
-			  "-p", port, "--timeout", "10", sizes, "127.0.0.1", NULL };
+			  "-p", port, "--timeout", "10", sizes, x, "127.0.0.1", NULL };
 	bool one_table = strstr(mode, "read_lat") || strstr(mode, "atomic_lat");
 
 	snprintf(port, sizeof(port), "%u", free_port());
-	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 12, sargv, err, sizeof(err)), 0);
-	T_EQ(perf_opts_parse(&c.o, "irdma-perf", 13, cargv, err, sizeof(err)), 0);
+	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 13, sargv, err, sizeof(err)), 0);
+	T_EQ(perf_opts_parse(&c.o, "irdma-perf", 14, cargv, err, sizeof(err)), 0);
 	s.dev = rte_pmd_irdma_dev_create("soft,port=loop,gen=3,name=pt_srv,ip=198.18.0.1");
 	c.dev = rte_pmd_irdma_dev_create("soft,port=loop,gen=3,name=pt_cli,ip=198.18.0.2");
 	T_CHECK(s.dev && c.dev);
@@ -285,11 +287,18 @@ static void perf_client_server_sizes(const char *mode, bool all)
 	}
 	/* perftest prints the RX depth on the receiving side of the send tests only */
 	T_EQ(count(captured, " RX depth        : "), strstr(mode, "send") ? 1 : 0);
+	if (extra && !strcmp(extra, "--use-srq"))
+		T_EQ(count(captured, "Using SRQ      : ON\n"), 2);
 out:
 	if (c.dev)
 		T_EQ(rte_pmd_irdma_dev_close(c.dev), 0);
 	if (s.dev)
 		T_EQ(rte_pmd_irdma_dev_close(s.dev), 0);
+}
+
+static void perf_client_server_sizes(const char *mode, bool all)
+{
+	perf_client_server_opt(mode, all, NULL);
 }
 
 static void perf_client_server(const char *mode)
@@ -305,6 +314,12 @@ T_CASE(perf_client_server_write_bw)   { perf_client_server("write_bw"); }
 T_CASE(perf_client_server_read_bw)    { perf_client_server("read_bw"); }
 T_CASE(perf_client_server_send_bw)    { perf_client_server("send_bw"); }
 T_CASE(perf_client_server_atomic_bw)  { perf_client_server("atomic_bw"); }
+/* --use-srq: the send tests' receives come from a shared receive queue (gen=3) */
+T_CASE(perf_send_lat_through_an_srq)  { perf_client_server_opt("send_lat", false, "--use-srq"); }
+T_CASE(perf_send_bw_through_an_srq)   { perf_client_server_opt("send_bw", false, "--use-srq"); }
+/* -e: both sides sleep on completion events when their CQ is empty */
+T_CASE(perf_send_lat_with_events)     { perf_client_server_opt("send_lat", false, "-e"); }
+T_CASE(perf_read_bw_with_events)      { perf_client_server_opt("read_bw", false, "-e"); }
 T_CASE(perf_all_sizes_write_lat)      { perf_client_server_sizes("write_lat", true); }
 T_CASE(perf_all_sizes_send_lat)       { perf_client_server_sizes("send_lat", true); }
 T_CASE(perf_all_sizes_read_lat)       { perf_client_server_sizes("read_lat", true); }
