@@ -27,7 +27,13 @@ void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
 	p->tx_depth = d.tx_depth;
 	p->rx_depth = RTE_MIN((uint64_t)d.rx_depth, d.iters);
 	p->inline_size = d.inline_size;
-	p->post_list = o->post_list ? o->post_list : 1;
+	p->post_list = o->post_list;
+	if (o->duration_s && !perf_mode_is_lat(m)) {
+		p->duration_tsc = (uint64_t)o->duration_s * rte_get_tsc_hz();
+		p->iters = UINT64_MAX >> 1; /* until the time is up */
+		p->progress = !o->quiet;
+		p->gbits = o->report_gbits;
+	}
 	/* perftest signals one WR in 100 (-Q), never more than the queue holds. */
 	p->cq_mod = RTE_MIN(o->cq_mod ? o->cq_mod : 100u, p->tx_depth);
 	if (!p->cq_mod)
@@ -110,6 +116,36 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 	h->method = method;
 }
 
+void perf_bw_of(const struct perf_side *s, const struct perf_opts *o, struct perf_bw_stats *st)
+{
+	const struct perf_params *p = s->p;
+	uint64_t hz = rte_get_tsc_hz(), t0 = 0, t1 = 0, n = p->iters;
+	double unit = o->report_gbits ? 125000000.0 : (double)0x100000, el;
+
+	if (p->mode == PERF_SEND_BW && !s->client) {
+		/* perftest's send_bw server: its receives, first to last, no peak */
+		t0 = s->tcompleted[0];
+		t1 = s->tcompleted[p->iters - 1];
+	} else if (p->duration_tsc) {
+		/* -D: what was posted until the time was up, no peak (as perftest) */
+		t0 = s->t_first;
+		t1 = s->t_last;
+		n = s->limit;
+	} else {
+		perf_bw_compute(s->tposted, s->tcompleted, p->iters, p->size, p->cq_mod, hz,
+				o->report_gbits, st);
+		if (o->no_peak)
+			st->bw_peak = 0;
+		return;
+	}
+	memset(st, 0, sizeof(*st));
+	el = (double)(t1 - t0) / (double)hz;
+	st->size = p->size;
+	st->iters = n;
+	st->bw_avg = el > 0 ? (double)p->size * (double)n / el / unit : 0;
+	st->msg_rate = el > 0 ? (double)n / el / 1e6 : 0;
+}
+
 static int cmp_double(const void *a, const void *b)
 {
 	double x = *(const double *)a, y = *(const double *)b;
@@ -162,23 +198,7 @@ int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opt
 	} else {
 		struct perf_bw_stats st;
 
-		if (p->mode == PERF_SEND_BW && !s->client) {
-			/* perftest's send_bw server: its receives, first to last, no peak */
-			double unit = o->report_gbits ? 125000000.0 : (double)0x100000;
-			double el = (double)(s->tcompleted[p->iters - 1] - s->tcompleted[0]) /
-				    (double)hz;
-
-			memset(&st, 0, sizeof(st));
-			st.size = p->size;
-			st.iters = p->iters;
-			st.bw_avg = el > 0 ? (double)p->size * (double)p->iters / el / unit : 0;
-			st.msg_rate = el > 0 ? (double)p->iters / el / 1e6 : 0;
-		} else {
-			perf_bw_compute(s->tposted, s->tcompleted, p->iters, p->size, p->cq_mod, hz,
-					o->report_gbits, &st);
-		}
-		if (o->no_peak)
-			st.bw_peak = 0;
+		perf_bw_of(s, o, &st);
 		if (o->output == PERF_OUT_BANDWIDTH) {
 			fprintf(f, "%lf\n", st.bw_avg);
 		} else if (o->output == PERF_OUT_MSG_RATE) {

@@ -176,7 +176,7 @@ static int verify(const struct loop_ctx *c, char *err, size_t errlen)
 			}
 			return 0;
 		}
-		if (v != p->iters) {
+		if (v != (c->side[0].limit ? c->side[0].limit : p->iters)) {
 			snprintf(err, errlen, "data check: target is %" PRIu64 " after %" PRIu64
 				 " atomics, expected %" PRIu64, v, p->iters, p->iters);
 			return -EIO;

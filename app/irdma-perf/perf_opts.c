@@ -132,6 +132,8 @@ void perf_opts_usage(const char *prog)
 	       "  -T, --tos <n>            traffic class of the GRH (0)\n"
 	       "  -L, --hop_limit <n>      hop limit of the GRH (64)\n"
 	       "  -A, --atomic_type <t>    FETCH_AND_ADD (default) or CMP_AND_SWAP\n"
+	       "  -D, --duration <s>       write/read/atomic_bw: post for s seconds instead of -n WRs,\n"
+	       "                           a progress line per second on stderr\n"
 	       "  -e, --events             sleep on CQ events instead of busy polling (client/server)\n"
 	       "  --use-srq                send tests receive through a shared receive queue (gen=3)\n"
 	       "  -N, --noPeak             no peak bandwidth (reported as 0)\n"
@@ -148,7 +150,7 @@ void perf_opts_usage(const char *prog)
 	       "  --timeout <s>            give up when a side makes no progress for s seconds (30)\n"
 	       "  --quiet                  no progress lines\n"
 	       "  -h, --help\n"
-	       "Not supported yet (refused with the reason): -D -b -q -c UD; see\n"
+	       "Not supported yet (refused with the reason): -b -q -c UD; see\n"
 	       "irdma-perf(1) and doc/guides/perftest-options.md.\n",
 	       prog);
 }
@@ -157,7 +159,7 @@ enum opt_id {
 	O_SIZE, O_ITERS, O_ALLSIZES, O_MTU, O_PORT, O_GID, O_FREQ, O_TX, O_RX, O_INLINE, O_ATOMIC,
 	O_DEV, O_IBPORT, O_CONN, O_QP, O_GBITS, O_DEVARGS, O_LOOP, O_DEMO, O_TEST, O_TIMEOUT, O_HELP,
 	O_CQMOD, O_POSTLIST, O_OUTS, O_QPTIMEOUT, O_SL, O_TOS, O_HOPLIMIT, O_NOPEAK, O_HIST,
-	O_UNSORTED, O_OUTPUT, O_BOTH, O_VERSION, O_QUIET, O_SRQ, O_EVENTS, O_UNSUP,
+	O_UNSORTED, O_OUTPUT, O_BOTH, O_VERSION, O_QUIET, O_SRQ, O_EVENTS, O_DURATION, O_UNSUP,
 };
 
 #define NOT_YET(s, l, a, why) { s, l, a, O_UNSUP, why }
@@ -188,8 +190,8 @@ static const struct cli_opt defs[] = {
 	{ 0, "timeout", true, O_TIMEOUT, NULL },   { 0, "quiet", false, O_QUIET, NULL },
 	{ 'h', "help", false, O_HELP, NULL },
 	/* perftest's options that are not implemented: each says why. */
-	NOT_YET('D', "duration", true, "not yet: the tests run a fixed number of iterations (-n)"),
-	NOT_YET('f', "margin", true, "not yet: it belongs to -D, which is not supported yet"),
+	{ 'D', "duration", true, O_DURATION, NULL },
+	NOT_YET('f', "margin", true, "not yet: -D measures its whole duration"),
 	NOT_YET('b', "bidirectional", false, "not yet: each test runs one direction"),
 	{ 'e', "events", false, O_EVENTS, NULL },
 	NOT_YET('C', "report-cycles", false, "the clock is the TSC, reported in microseconds"),
@@ -419,6 +421,12 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 	case O_QUIET:
 		o->quiet = true;
 		break;
+	case O_DURATION:
+		if (cli_parse_u64(val, 1, 3600, &v))
+			return cli_errf(err, errlen, "%s: duration '%s' is not 1..3600 seconds", optname,
+				    val);
+		o->duration_s = (unsigned int)v;
+		break;
 	case O_SRQ:
 		o->use_srq = true;
 		break;
@@ -546,6 +554,12 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	if (!o->all_tests && o->atomic == PERF_CMP_AND_SWAP && !is_atomic(o->mode))
 		return cli_errf(err, errlen, "-A: the atomic type is for atomic_lat and atomic_bw, "
 				"not %s", perf_mode_name(o->mode));
+	if (o->duration_s && (o->all_tests || o->all_sizes || (o->mode != PERF_WRITE_BW &&
+							       o->mode != PERF_READ_BW &&
+							       o->mode != PERF_ATOMIC_BW)))
+		return cli_errf(err, errlen, "-D: a duration is supported in write_bw, read_bw and "
+				"atomic_bw%s, not yet in %s", o->all_sizes ? " with one size" : "",
+				o->all_tests ? "--demo" : perf_mode_name(o->mode));
 	if (o->use_srq && !o->all_tests && o->mode != PERF_SEND_LAT && o->mode != PERF_SEND_BW)
 		return cli_errf(err, errlen, "--use-srq: only the send tests receive, not %s",
 				perf_mode_name(o->mode));

@@ -266,12 +266,9 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		if (client) {
 			struct perf_bw_stats st;
 
-			perf_bw_compute(s.tposted, s.tcompleted, p.iters, p.size, p.cq_mod,
-					rte_get_tsc_hz(), o->report_gbits, &st);
-			if (o->no_peak)
-				st.bw_peak = 0;
-			results[0] = p.size;
-			results[1] = p.iters;
+			perf_bw_of(&s, o, &st);
+			results[0] = st.size;
+			results[1] = st.iters;
 			results[2] = perftest_double_bits(st.bw_peak);
 			results[3] = perftest_double_bits(st.bw_avg);
 			results[4] = perftest_double_bits(st.msg_rate);

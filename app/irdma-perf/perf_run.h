@@ -31,6 +31,8 @@ enum perf_addr_style perf_addr_style_of(enum perf_mode m);
 void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 		    const struct perf_res *r, bool client, uint32_t mtu, const char *method,
 		    struct perf_header *h);
+/** The bandwidth figures of a finished side (perftest's rules for each case). */
+void perf_bw_of(const struct perf_side *s, const struct perf_opts *o, struct perf_bw_stats *st);
 /** Latency/BW table rows of a finished side; @return 0 or -ENOMEM. */
 int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opts *o, bool head);
 /** Start the device's rte_service on a service lcore when engine=service. */

@@ -64,8 +64,11 @@ int perf_side_init(struct perf_side *s, struct perf_res *res, const struct perf_
 	s->client = client;
 	s->remote_addr = remote_addr;
 	s->rkey = rkey;
-	s->tposted = rte_zmalloc("irdma_perf_tposted", p->iters * sizeof(uint64_t), 64);
-	s->tcompleted = rte_zmalloc("irdma_perf_tcompl", p->iters * sizeof(uint64_t), 64);
+	/* -D runs an unknown number of WRs: no per-WR timestamps then (perftest reports no
+	 * peak in that mode either) */
+	s->ts_cap = p->duration_tsc ? 1 : p->iters;
+	s->tposted = rte_zmalloc("irdma_perf_tposted", s->ts_cap * sizeof(uint64_t), 64);
+	s->tcompleted = rte_zmalloc("irdma_perf_tcompl", s->ts_cap * sizeof(uint64_t), 64);
 	if (!s->tposted || !s->tcompleted) {
 		perf_side_fini(s);
 		return -ENOMEM;
@@ -224,7 +227,16 @@ static int post_bw_burst(struct perf_side *s)
 	struct rte_pmd_irdma_sge sge;
 	uint64_t room = p->tx_depth - (s->scnt - s->ccnt), left = p->iters - s->scnt, now;
 	uint16_t k, i, taken;
+	bool last = false;
 	int err = 0;
+
+	if (p->duration_tsc) {
+		if (s->limit)
+			return 0; /* the time is up: only completions are awaited */
+		now = rte_rdtsc();
+		if (s->scnt && now >= s->deadline)
+			last = true;
+	}
 
 	k = (uint16_t)RTE_MIN(RTE_MIN(room, left), (uint64_t)POST_BURST);
 	/* -l: exactly that many WRs per call, and only once that many fit */
@@ -246,7 +258,7 @@ static int post_bw_burst(struct perf_side *s)
 		wr[i].wr_id = idx;
 		wr[i].sg_list = &sge;
 		wr[i].num_sge = p->size ? 1 : 0;
-		if (idx % p->cq_mod == p->cq_mod - 1 || idx == p->iters - 1)
+		if (idx % p->cq_mod == p->cq_mod - 1 || idx == p->iters - 1 || (last && i == k - 1))
 			wr[i].send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
 		if (p->mode == PERF_SEND_BW) {
 			wr[i].opcode = RTE_PMD_IRDMA_WR_SEND;
@@ -273,9 +285,16 @@ static int post_bw_burst(struct perf_side *s)
 	}
 	now = rte_rdtsc();
 	taken = rte_pmd_irdma_post_send(s->res->qp, wr, k, &err);
-	for (i = 0; i < taken; i++)
+	if (taken && !s->scnt) {
+		s->t_first = now;
+		s->deadline = now + p->duration_tsc;
+		s->next_tick = now + rte_get_tsc_hz();
+	}
+	for (i = 0; i < taken && s->scnt + i < s->ts_cap; i++)
 		s->tposted[s->scnt + i] = now;
 	s->scnt += taken;
+	if (last && taken == k)
+		s->limit = s->scnt;
 	/* A full SQ (its completions are not polled yet) is not an error: retry later. */
 	if (taken < k && err != -ENOMEM)
 		return fail(s, err, "post_send", strerror(-err));
@@ -318,7 +337,9 @@ static int poll_completions(struct perf_side *s)
 		}
 		/* A send-side completion also retires the unsignaled WRs before it. */
 		s->ccnt = w->wr_id + 1;
-		s->tcompleted[w->wr_id] = now;
+		s->t_last = now;
+		if (w->wr_id < s->ts_cap)
+			s->tcompleted[w->wr_id] = now;
 		if (s->p->mode == PERF_ATOMIC_LAT && s->p->verify) {
 			uint64_t old;
 
@@ -333,6 +354,24 @@ static int poll_completions(struct perf_side *s)
 		}
 	}
 	return n;
+}
+
+/* -D: once a second, what the last second moved. */
+static void progress_tick(struct perf_side *s)
+{
+	const struct perf_params *p = s->p;
+	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
+	double unit = p->gbits ? 125000000.0 : (double)0x100000, el;
+
+	if (now < s->next_tick)
+		return;
+	el = (double)(now - s->next_tick + hz) / (double)hz;
+	s->ticks++;
+	fprintf(stderr, "irdma-perf: %u s: %.2f %s, %" PRIu64 " messages so far\n", s->ticks,
+		(double)(s->ccnt - s->tick_ccnt) * (double)p->size / el / unit,
+		p->gbits ? "Gb/sec" : "MB/sec", s->ccnt);
+	s->tick_ccnt = s->ccnt;
+	s->next_tick = now + hz;
 }
 
 int perf_side_step(struct perf_side *s)
@@ -407,7 +446,9 @@ int perf_side_step(struct perf_side *s)
 		if (n < 0)
 			return n;
 		moved = moved || n > 0;
-		if (s->ccnt == p->iters)
+		if (p->duration_tsc && p->progress && s->scnt)
+			progress_tick(s);
+		if (s->ccnt == (s->limit ? s->limit : p->iters))
 			s->done = true;
 		break;
 	default:

@@ -147,7 +147,12 @@ T_CASE(perf_option_errors_name_the_problem)
 	expect_perf_error("irdma-perf", PERF_ARGS("--demo", "--test", "read_lat"), "exclusive");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--t", "x"), "ambiguous option '--t'");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-D", "5"),
-			  "-D/--duration is not supported: ");
+			  "-D: a duration is supported in write_bw, read_bw and atomic_bw, not yet in "
+			  "write_lat");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-a", "-D", "5"),
+			  "with one size");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-D", "0"),
+			  "duration '0'");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--use-srq"),
 			  "--use-srq: only the send tests receive, not write_lat");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "send_lat", "-e"),

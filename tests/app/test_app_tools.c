@@ -41,6 +41,12 @@ static void check_one_line_error(const char *prog, const char *needle)
 		    "last stderr line '%s' lacks '%s: ...%s...'", line, prog, needle);
 }
 
+/* The run lasted at least @p ms (a lower bound only: timings are noisy). */
+static bool elapsed_at_least(int64_t ms)
+{
+	return r.elapsed_ms >= ms;
+}
+
 static uint16_t free_port(void)
 {
 	int fd = oob_listen(0), port = oob_bound_port(fd);
@@ -208,6 +214,37 @@ T_CASE(a_second_process_on_the_same_cpu_and_prefix_is_warned)
 	if (pid > 0)
 		waitpid(pid, &st, 0);
 	run_tool_pid = 0;
+}
+
+/* -D: post for a duration; a progress line per second on stderr unless --quiet; the row
+ * counts what was done, with no peak (as perftest). */
+T_CASE(duration_runs_for_its_seconds_with_progress_lines)
+{
+	unsigned long b = 0, it = 0;
+	double peak = -1, avg = 0;
+	const char *h;
+
+	T_EQ(run_tool(perf_exe, "dur", "0-1", ARGS("--loop", "--test", "write_bw", "-D", "2",
+						   "-s", "1024"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK_MSG(strstr(r.err, "irdma-perf: 1 s: ") && strstr(r.err, " MB/sec, "),
+		    "stderr: %s", r.err);
+	T_CHECK(elapsed_at_least(2000));
+	h = strstr(r.out, " #bytes     #iterations");
+	T_CHECK(h != NULL);
+	if (h)
+		T_EQ(sscanf(strchr(h, '\n') + 1, " %lu %lu %lf %lf", &b, &it, &peak, &avg), 4);
+	T_EQ(b, 1024);
+	T_CHECK(it > 0 && peak == 0 && avg > 0);
+	T_CHECK(strstr(r.out, "1 test passed (write_bw), data verified") != NULL);
+	T_EQ(run_tool(perf_exe, "dur", "0-1", ARGS("--loop", "--test", "read_bw", "-D", "1",
+						   "--quiet"), 60000, &r), 0);
+	T_EQ(r.status, 0);
+	T_CHECK_MSG(strstr(r.err, " s: ") == NULL, "stderr: %s", r.err);
+	T_EQ(run_tool(perf_exe, "dur", NULL, ARGS("--loop", "--test", "send_lat", "-D", "1"),
+		      5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "-D: a duration is supported in write_bw, read_bw and "
+			     "atomic_bw, not yet in send_lat");
 }
 
 T_CASE(unreachable_peer_fails_fast)
