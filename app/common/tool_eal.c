@@ -227,9 +227,10 @@ int tool_eal_init(const char *tool, int argc, char **argv, int sep, const struct
 	rc = rte_eal_init(n, eal_argv);
 	if (rc < 0) {
 		err = rte_errno;
-		if (err == EINVAL && sep < 0)
-			fprintf(stderr, "%s: EAL initialisation failed: %s (EAL rejected an option: "
-				"tool options go after \"--\")\n", tool, rte_strerror(err));
+		if (err == EINVAL)
+			fprintf(stderr, "%s: EAL initialisation failed: %s (EAL rejected an option%s: "
+				"tool options go after \"--\")\n", tool, rte_strerror(err),
+				sep < 0 ? "" : " before \"--\"");
 		else if (!no_huge && (err == ENOMEM || err == EACCES || !hugepages_reserved()))
 			fprintf(stderr, "%s: EAL initialisation failed: %s; no usable hugepages: "
 				"reserve 2 MiB hugepages as README.md says (/proc/sys/vm/nr_hugepages) "

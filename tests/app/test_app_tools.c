@@ -439,6 +439,38 @@ T_CASE(server_write_bw_prints_the_clients_results_like_perftest)
 				  "2.06   \t\t   0.000719\n") != NULL, "output:\n%s", r.out);
 }
 
+/* A peer that goes through perftest's whole exchange but whose device never answers (our
+ * port goes nowhere): the first READ ends in RETRY_EXC_ERR, and the line says what to
+ * check. -u 8 keeps the retries short (7 x 1 ms). */
+T_CASE(a_silent_peer_device_names_the_likely_causes)
+{
+	static const char s_dest[108] = "0000:0080:000019:c7dd2e:00000c94:000055d55b117000:00:00:"
+					"00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
+	const struct sp_step srv[] = {
+		{ SP_READ, NULL, 16 }, { SP_WRITE, VER, 16 },  { SP_READ, NULL, 4 },
+		{ SP_WRITE, CYC, 4 },  { SP_READ, NULL, 4 },   { SP_WRITE, CLN, 4 },
+		{ SP_READ, NULL, 2 },  { SP_WRITE, MTU3, 2 },
+		{ SP_READ, NULL, 108 }, { SP_WRITE, s_dest, 108 },
+		{ SP_READ, NULL, 108 }, { SP_WRITE, s_dest, 108 },
+		{ SP_READ, NULL, 108 }, { SP_WRITE, s_dest, 108 },
+		{ SP_READ, NULL, 108 }, { SP_WRITE, s_dest, 108 },
+		{ SP_SLEEP_MS, NULL, 3000 },
+	};
+	struct scripted_peer p;
+	char port[8];
+
+	T_EQ(sp_start_server(&p, srv, sizeof(srv) / sizeof(srv[0])), 0);
+	snprintf(port, sizeof(port), "%u", p.port);
+	T_EQ(run_tool(perf_exe, "retry", "0", ARGS("--devargs", LOOPDEV ",neigh=198.18.0.12@02:00:00:00:00:0c",
+						   "--test", "read_lat", "-u", "8", "-p", port,
+						   "--timeout", "10", "127.0.0.1"), 30000, &r), 0);
+	sp_join(&p);
+	check_one_line_error("irdma-perf: ", "RETRY_EXC_ERR completion of WR 0");
+	T_CHECK_MSG(strstr(r.err, "nothing came back from the peer: check that both sides use a GID "
+			   "of the same kind (-x/-g; the IPv4-mapped one by default), the same path "
+			   "MTU (-m), that the peer's MAC resolves"), "stderr: %s", r.err);
+}
+
 /* The table under the last head line: @p nfields numbers, the iterations in field 2. */
 static void check_table(const char *head, unsigned int nfields, unsigned long size,
 			unsigned long iters)
