@@ -57,6 +57,7 @@ void perf_res_cfg_of(const struct perf_opts *o, enum perf_mode m, const struct p
 	cfg->tos = o->tos;
 	cfg->hop_limit = o->hop_limit;
 	cfg->use_srq = o->use_srq;
+	cfg->ud = o->ud;
 	cfg->events = o->use_events;
 	cfg->atomics = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW;
 	cfg->reads = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW || m == PERF_READ_LAT ||
@@ -101,6 +102,7 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 	h->tx_depth = p->tx_depth;
 	h->post_list = p->post_list;
 	h->srq = r->srq != NULL;
+	h->ud = r->ud;
 	h->bw = bw;
 	h->cq_mod = p->cq_mod;
 	h->mtu = mtu;

@@ -154,6 +154,11 @@ static int verify(const struct loop_ctx *c, char *err, size_t errlen)
 			return -EIO;
 		return 0;
 	case PERF_SEND_LAT:
+		/* UD: the message follows the 40-byte GRH area */
+		if (c->side[0].res->ud) {
+			a_recv += PERF_UD_GRH;
+			b_recv += PERF_UD_GRH;
+		}
 		if (check_bytes(a_recv, 3, 0, n, "client receive buffer", err, errlen) ||
 		    check_bytes(b_recv, 1, 0, n, "server receive buffer", err, errlen))
 			return -EIO;
@@ -338,6 +343,15 @@ static int run_mode(const struct perf_opts *o, enum perf_mode m,
 		snprintf(err, errlen, "the devices report path MTU %u", mtu);
 		rc = -EINVAL;
 		goto out;
+	}
+	if (o->ud && last > mtu) {
+		if (!o->all_sizes) {
+			snprintf(err, errlen, "-s %" PRIu64 ": a UD message must fit the path MTU "
+				 "(%u bytes)", last, mtu);
+			rc = -EINVAL;
+			goto out;
+		}
+		last = mtu; /* -a with UD: up to the MTU, as perftest */
 	}
 	for (i = 0; i < 2; i++) {
 		rc = perf_res_connect(&r[i], &d[!i], mtu_enum, err, errlen);

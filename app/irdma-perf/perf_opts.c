@@ -144,13 +144,14 @@ void perf_opts_usage(const char *prog)
 	       "  --report-both            accepted (perftest uses it with -b only)\n"
 	       "  -F, --CPU-freq           accepted (the TSC is the clock)\n"
 	       "  -d, --ib-dev <name>      accepted and ignored (the device comes from --devargs)\n"
-	       "  -i, --ib-port <1>        -c, --connection <RC>\n"
+	       "  -c, --connection <RC|UD> transport (RC; UD for send_lat, messages up to the MTU)\n"
+	       "  -i, --ib-port <1>\n"
 	       "  -V, --version            print the version and exit\n"
 	       "irdma-perf options:\n"
 	       "  --timeout <s>            give up when a side makes no progress for s seconds (30)\n"
 	       "  --quiet                  no progress lines\n"
 	       "  -h, --help\n"
-	       "Not supported yet (refused with the reason): -b -q -c UD; see\n"
+	       "Not supported yet (refused with the reason): -b -q, -c UD in send_bw; see\n"
 	       "irdma-perf(1) and doc/guides/perftest-options.md.\n",
 	       prog);
 }
@@ -346,9 +347,18 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		o->ib_port = 1;
 		break;
 	case O_CONN:
-		if (strcmp(val, "RC") != 0)
-			return cli_errf(err, errlen, "%s: connection type '%s' is not supported yet "
-				    "(RC only; UD is irdma-pingpong --ud)", optname, val);
+		if (strcmp(val, "UD") == 0) {
+			o->ud = true;
+		} else if (strcmp(val, "RC") == 0) {
+			o->ud = false;
+		} else if (!strcmp(val, "UC") || !strcmp(val, "XRC") || !strcmp(val, "DC") ||
+			   !strcmp(val, "SRD")) {
+			return cli_errf(err, errlen, "%s: connection type '%s' is not applicable: the "
+				    "device has RC and UD QPs", optname, val);
+		} else {
+			return cli_errf(err, errlen, "%s: connection type '%s' is not RC or UD",
+				    optname, val);
+		}
 		break;
 	case O_QP:
 		if (cli_parse_u64(val, 1, 1, &v))
@@ -560,6 +570,11 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 		return cli_errf(err, errlen, "-D: a duration is supported in write_bw, read_bw and "
 				"atomic_bw%s, not yet in %s", o->all_sizes ? " with one size" : "",
 				o->all_tests ? "--demo" : perf_mode_name(o->mode));
+	if (o->ud && (o->all_tests || o->mode != PERF_SEND_LAT))
+		return cli_errf(err, errlen, "-c UD: %s", !o->all_tests && o->mode == PERF_SEND_BW ?
+				"not supported yet in send_bw (UD drops what finds no receive, and "
+				"its server counts messages)" :
+				"UD carries SENDs only: use it with send_lat");
 	if (o->use_srq && !o->all_tests && o->mode != PERF_SEND_LAT && o->mode != PERF_SEND_BW)
 		return cli_errf(err, errlen, "--use-srq: only the send tests receive, not %s",
 				perf_mode_name(o->mode));

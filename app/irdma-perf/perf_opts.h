@@ -68,6 +68,7 @@ struct perf_opts {
 	bool version;                  /**< -V: print the version and exit */
 	bool quiet;                    /**< --quiet */
 	bool use_srq;                  /**< --use-srq: the send tests receive through an SRQ */
+	bool ud;                       /**< -c UD (send_lat) */
 	unsigned int duration_s;       /**< -D: post for this many seconds (write/read/atomic_bw) */
 	bool use_events;               /**< -e: sleep on CQ events (client/server mode) */
 	enum perf_output output;       /**< --output */

@@ -138,6 +138,15 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		goto out;
 	}
 	mtu_enum = perf_mtu_enum(o->mtu ? o->mtu : r.info.active_mtu);
+	if (o->ud && last > perf_mtu_bytes(mtu_enum)) {
+		if (!o->all_sizes) {
+			fprintf(stderr, "irdma-perf: -s %" PRIu64 ": a UD message must fit the path "
+				"MTU (%u bytes)\n", last, perf_mtu_bytes(mtu_enum));
+			rc = -EINVAL;
+			goto out;
+		}
+		last = perf_mtu_bytes(mtu_enum); /* -a with UD: up to the MTU, as perftest */
+	}
 	/* The side's state lives through the exchange: serve() drains its CQ meanwhile. */
 	rc = perf_side_init(&s, &r, &p, client, 0, 0);
 	if (rc < 0) {
@@ -187,6 +196,15 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	if (rc < 0) {
 		exch_fail(&c, rc, o->server_host);
 		goto out;
+	}
+	if (o->ud && last > perf_mtu_bytes(c.mtu)) {
+		if (!o->all_sizes) {
+			fprintf(stderr, "irdma-perf: -s %" PRIu64 ": a UD message must fit the path "
+				"MTU the peer agreed to (%u bytes)\n", last, perf_mtu_bytes(c.mtu));
+			rc = -EINVAL;
+			goto out;
+		}
+		last = perf_mtu_bytes(c.mtu);
 	}
 	rc = perf_res_connect(&r, &theirs, c.mtu, err, sizeof(err));
 	if (rc < 0) {

@@ -126,7 +126,8 @@ void perf_print_header(FILE *f, const struct perf_header *h)
 	fprintf(f, "                    %s\n", h->title);
 	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n", h->device);
 	fprintf(f, " Number of qps   : 1\t\tTransport type : IB\n");
-	fprintf(f, " Connection type : RC\t\tUsing SRQ      : %s\n", h->srq ? "ON" : "OFF");
+	fprintf(f, " Connection type : %s\t\tUsing SRQ      : %s\n", h->ud ? "UD" : "RC",
+		h->srq ? "ON" : "OFF");
 	fprintf(f, " PCIe relax order: OFF\n");
 	fprintf(f, " ibv_wr* API     : OFF\n");
 	if (h->show_tx_depth)

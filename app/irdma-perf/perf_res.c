@@ -75,7 +75,10 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 		FAIL(-EINVAL, "-I %u: the device allows at most %u bytes inline", inline_size,
 		     r->info.max_inline_data);
 
-	r->slot = RTE_ALIGN_CEIL(RTE_MAX(cfg->max_size, (uint64_t)64), (uint64_t)4096);
+	r->ud = cfg->ud;
+	/* a UD receive lands after a 40-byte GRH area */
+	r->slot = RTE_ALIGN_CEIL(RTE_MAX(cfg->max_size + (cfg->ud ? PERF_UD_GRH : 0), (uint64_t)64),
+				 (uint64_t)4096);
 	r->buf = rte_zmalloc_socket("irdma_perf_buf", 2 * r->slot, 4096, r->info.socket_id);
 	if (!r->buf)
 		FAIL(-ENOMEM, "cannot allocate 2 x %" PRIu64 " bytes of buffer", r->slot);
@@ -118,7 +121,7 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 	qpa.srq = r->srq;
 	qpa.send_cq = r->cq;
 	qpa.recv_cq = r->cq;
-	qpa.qp_type = RTE_PMD_IRDMA_QPT_RC;
+	qpa.qp_type = cfg->ud ? RTE_PMD_IRDMA_QPT_UD : RTE_PMD_IRDMA_QPT_RC;
 	qpa.cap.max_send_wr = cfg->tx_depth;
 	qpa.cap.max_recv_wr = r->srq ? 0 : cfg->rx_depth;
 	qpa.cap.max_send_sge = 1;
@@ -135,9 +138,11 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 	attr.pkey_index = 0;
 	attr.port_num = 1;
 	attr.qp_access_flags = access & ~RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE;
+	attr.qkey = PERF_UD_QKEY;
 	rc = rte_pmd_irdma_qp_modify(r->qp, &attr,
 				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-				     RTE_PMD_IRDMA_QP_PORT | RTE_PMD_IRDMA_QP_ACCESS_FLAGS);
+				     RTE_PMD_IRDMA_QP_PORT |
+				     (cfg->ud ? RTE_PMD_IRDMA_QP_QKEY : RTE_PMD_IRDMA_QP_ACCESS_FLAGS));
 	if (rc < 0)
 		FAIL(rc, "QP RESET -> INIT: %s", strerror(-rc));
 	r->psn = (uint32_t)rte_rand() & 0xffffff;
@@ -169,6 +174,33 @@ int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int
 	int rc;
 
 	memset(&a, 0, sizeof(a));
+	if (r->ud) {
+		struct rte_pmd_irdma_ah_attr ah;
+
+		a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
+		rc = rte_pmd_irdma_qp_modify(r->qp, &a, RTE_PMD_IRDMA_QP_STATE);
+		if (rc < 0)
+			FAIL(rc, "UD QP INIT -> RTR: %s", strerror(-rc));
+		a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
+		a.sq_psn = r->psn;
+		rc = rte_pmd_irdma_qp_modify(r->qp, &a,
+					     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN);
+		if (rc < 0)
+			FAIL(rc, "UD QP RTR -> RTS: %s", strerror(-rc));
+		memset(&ah, 0, sizeof(ah));
+		ah.is_global = 1;
+		ah.port_num = 1;
+		ah.sl = r->sl;
+		ah.grh.hop_limit = r->hop_limit;
+		ah.grh.traffic_class = r->tos;
+		ah.grh.sgid_index = (uint8_t)r->gid_index;
+		memcpy(ah.grh.dgid.raw, remote->gid, 16);
+		r->ah = rte_pmd_irdma_ah_create(r->pd, &ah);
+		if (!r->ah)
+			FAIL(-rte_errno, "address handle to the peer: %s", rte_strerror(rte_errno));
+		r->remote_qpn = remote->qpn;
+		return 0;
+	}
 	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
 	a.path_mtu = (enum rte_pmd_irdma_mtu)mtu_enum;
 	a.dest_qp_num = remote->qpn;
@@ -242,6 +274,8 @@ void perf_res_destroy(struct perf_res *r)
 		rte_pmd_irdma_qp_destroy(r->qp);
 	if (r->srq)
 		rte_pmd_irdma_srq_destroy(r->srq);
+	if (r->ah)
+		rte_pmd_irdma_ah_destroy(r->ah);
 	if (r->cq)
 		rte_pmd_irdma_cq_destroy(r->cq);
 	if (r->mr)

@@ -22,6 +22,9 @@ struct perf_res {
 	struct rte_pmd_irdma_qp *qp;
 	struct rte_pmd_irdma_mr *mr;
 	struct rte_pmd_irdma_srq *srq; /**< --use-srq: the QP's receives come from here */
+	struct rte_pmd_irdma_ah *ah;   /**< UD: the way to the peer */
+	uint32_t remote_qpn;       /**< UD: the peer's QP */
+	bool ud;
 	int evfd;                  /**< -e: the CQ's completion eventfd (-1: none) */
 	uint8_t *buf;
 	uint64_t slot;             /**< bytes per half; buf + slot is the send half */
@@ -42,6 +45,7 @@ struct perf_res_cfg {
 	uint32_t out_reads;        /**< -o (0: the device's maximum) */
 	uint8_t qp_timeout, sl, tos, hop_limit;
 	bool use_srq;              /**< receive through an SRQ */
+	bool ud;                   /**< a UD QP (perftest's -c UD) */
 	bool events;               /**< give the CQ an eventfd */
 	bool atomics;              /**< grant remote atomic access */
 	bool reads;                /**< a read or atomic test: offer the device's read depth
@@ -68,6 +72,10 @@ int perf_res_wait_event(struct perf_res *r, uint64_t deadline);
 
 /** Destroy in reverse order; tolerates a partly created @p r. */
 void perf_res_destroy(struct perf_res *r);
+
+/** perftest's Q_Key for UD, and the GRH area in front of every UD receive. */
+#define PERF_UD_QKEY 0x11111111u
+#define PERF_UD_GRH 40u
 
 /** Bytes of a path MTU <-> ibv_mtu enum (0 when not a valid MTU). */
 int perf_mtu_enum(uint32_t bytes);

@@ -94,7 +94,7 @@ static int post_recvs(struct perf_side *s, uint64_t n)
 	struct rte_pmd_irdma_recv_wr wr[POST_BURST];
 	struct rte_pmd_irdma_sge sge = {
 		.addr = (uint64_t)(uintptr_t)recv_half(s),
-		.length = (uint32_t)s->p->size,
+		.length = (uint32_t)s->p->size + (s->res->ud ? PERF_UD_GRH : 0),
 		.lkey = s->res->mr->lkey,
 	};
 	uint16_t i, k, taken;
@@ -183,6 +183,11 @@ static int post_one(struct perf_side *s, bool signaled)
 	case PERF_SEND_LAT:
 	case PERF_SEND_BW:
 		wr.opcode = RTE_PMD_IRDMA_WR_SEND;
+		if (s->res->ud) {
+			wr.wr.ud.ah = s->res->ah;
+			wr.wr.ud.remote_qpn = s->res->remote_qpn;
+			wr.wr.ud.remote_qkey = PERF_UD_QKEY;
+		}
 		break;
 	case PERF_READ_LAT:
 	case PERF_READ_BW:

@@ -137,7 +137,9 @@ T_CASE(perf_option_errors_name_the_problem)
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "atomic_lat", "-s", "16"),
 			  "8 bytes");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-c", "UD"),
-			  "connection type 'UD'");
+			  "-c UD: UD carries SENDs only");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "send_lat", "-c", "XX"),
+			  "connection type 'XX' is not RC or UD");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-p", "0"),
 			  "TCP port '0'");
 	expect_perf_error("irdma-perf", PERF_ARGS("--test", "write_lat", "host"),

@@ -322,6 +322,8 @@ T_CASE(perf_send_lat_with_events)     { perf_client_server_opt("send_lat", false
 T_CASE(perf_read_bw_with_events)      { perf_client_server_opt("read_bw", false, "-e"); }
 /* -D: the client posts for a second, the server prints what the client reports */
 T_CASE(perf_write_bw_for_a_duration)  { perf_client_server_opt("write_bw", false, "--duration=1"); }
+/* -c UD: send_lat between UD QPs through perftest's exchange */
+T_CASE(perf_send_lat_over_ud)         { perf_client_server_opt("send_lat", false, "--connection=UD"); }
 T_CASE(perf_all_sizes_write_lat)      { perf_client_server_sizes("write_lat", true); }
 T_CASE(perf_all_sizes_send_lat)       { perf_client_server_sizes("send_lat", true); }
 T_CASE(perf_all_sizes_read_lat)       { perf_client_server_sizes("read_lat", true); }

@@ -136,8 +136,11 @@ T_CASE(unsupported_perftest_options_say_why)
 {
 	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-b"), 5000, &r), 0);
 	check_one_line_error("irdma-perf: ", "-b/--bidirectional is not supported: ");
-	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-c", "UD"), 5000, &r), 0);
-	check_one_line_error("irdma-perf: ", "connection type 'UD' is not supported yet");
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-c", "UD"), 5000,
+		      &r), 0);
+	check_one_line_error("irdma-perf: ", "-c UD: not supported yet in send_bw");
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-c", "XRC"), 5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "connection type 'XRC' is not applicable");
 	T_EQ(run_tool(pp_exe, "unsup", NULL, ARGS("--devargs", LOOPDEV, "-t"), 5000, &r), 0);
 	check_one_line_error("irdma-pingpong: ", "-t/--ts is not supported: ");
 	T_EQ(run_tool(perf_exe, "ver", NULL, ARGS("-V"), 5000, &r), 0);
@@ -533,6 +536,12 @@ T_CASE(loop_atomic_cmp_and_swap_one_lcore)
 T_CASE(loop_write_bw)   { loop_run("write_bw", "0-1", 65536, NULL); }
 T_CASE(loop_read_bw)    { loop_run("read_bw", "0-1", 4096, "-s4096"); }
 T_CASE(loop_send_bw)    { loop_run("send_bw", "0", 1024, "--size=1024"); }
+/* -c UD: send_lat over UD QPs (the data check skips the 40-byte GRH area) */
+T_CASE(loop_send_lat_ud)
+{
+	loop_run("send_lat", "0-1", 2, "--connection=UD");
+	T_CHECK(strstr(r.out, " Connection type : UD\t\tUsing SRQ      : OFF\n") != NULL);
+}
 
 /* Two lcores on one CPU: no two spinning pollers there, both sides from one loop. */
 T_CASE(loop_lcores_sharing_a_cpu_run_one_loop)

@@ -14,7 +14,8 @@
 #   3. irdma-perf as perftest's client against ib_write_lat (64 B and 3000 B, 3 packets),
 #      ib_read_lat (2500 B, 3 responses) and ib_atomic_lat (FETCH_AND_ADD, CMP_AND_SWAP)
 #      servers in the guest, and as the server for the guest's perftest clients; the same
-#      with ib_send_lat (SEND 3000 B) through perftest's exchange;
+#      with ib_send_lat (SEND 3000 B, and 512 B over UD with -c UD) through perftest's
+#      exchange;
 #   4. the atomic ACKs on the wire: rxe's FETCH_ADD results to our client are consecutive
 #      values, and ours to the guest's client are too (our device added 1 each time);
 #      CMP_SWAP (compare 0, swap 0) leaves the word as it was;
@@ -244,6 +245,8 @@ for role in client server; do
 	perf_case "$role" atomic_lat 8 10
 	perf_case "$role" atomic_cs_lat 8 10
 	perf_case "$role" send_lat 3000 10
+	# perftest's -c UD: SENDs between UD QPs (Q_Key 0x11111111, a GRH area in receives)
+	perf_case "$role" send_lat 512 10 -c UD
 done
 
 iop_capture_stop
