@@ -20,6 +20,7 @@
 #include "irdma_test.h"
 #include "oob_sock.h"
 #include "perf_run.h"
+#include "pingpong_exchange.h"
 #include "pp_session.h"
 
 static unsigned int worker;
@@ -65,8 +66,9 @@ static uint16_t free_port(void)
 	return (uint16_t)port;
 }
 
-/* Tool output goes to a file while the sessions run, so TAP stays clean. */
-static int saved_stdout = -1, capture_fd = -1;
+/* Tool output (stdout and stderr) goes to a file while the sessions run, so TAP stays
+ * clean. */
+static int saved_stdout = -1, saved_stderr = -1, capture_fd = -1;
 static char captured[65536];
 
 static void quiet(void)
@@ -77,7 +79,9 @@ static void quiet(void)
 	capture_fd = mkstemp(tmpl);
 	unlink(tmpl);
 	saved_stdout = dup(1);
+	saved_stderr = dup(2);
 	dup2(capture_fd, 1);
+	dup2(capture_fd, 2);
 }
 
 static void loud(void)
@@ -85,8 +89,11 @@ static void loud(void)
 	ssize_t n;
 
 	fflush(stdout);
+	fflush(stderr);
 	dup2(saved_stdout, 1);
+	dup2(saved_stderr, 2);
 	close(saved_stdout);
+	close(saved_stderr);
 	lseek(capture_fd, 0, SEEK_SET);
 	n = read(capture_fd, captured, sizeof(captured) - 1);
 	captured[n > 0 ? n : 0] = '\0';
@@ -117,6 +124,10 @@ static int pp_server_main(void *arg)
 	return 0;
 }
 
+/* Set: the client's payload gets a non-zero byte where -c wants 0 (both sides check). */
+static bool corrupt_client;
+
+/* Both sides run with -c (rdma-core's payload check). */
 static void pingpong(bool ud, bool events, uint32_t size, struct pp_ctx *srv, struct pp_ctx *cli,
 		     struct pp_arg *sa, int *crc)
 {
@@ -124,10 +135,10 @@ static void pingpong(bool ud, bool events, uint32_t size, struct pp_ctx *srv, st
 	char port[8];
 	char *const sargv[] = { "--", "--devargs", "soft,port=loop,name=pp_srv,ip=198.18.0.1",
 				"-g", "1", "-n", "50", "-s", NULL, "-p", port, "--timeout", "10",
-				ud ? "--ud" : "--rc", events ? "-e" : "-i1", NULL };
+				ud ? "--ud" : "--rc", events ? "-ec" : "-c", NULL };
 	char *const cargv[] = { "--", "--devargs", "soft,port=loop,name=pp_cli,ip=198.18.0.2",
 				"-g", "1", "-n", "50", "-s", NULL, "-p", port, "--timeout", "10",
-				ud ? "--ud" : "--rc", events ? "-e" : "-i1", "127.0.0.1", NULL };
+				ud ? "--ud" : "--rc", events ? "-ec" : "-c", "127.0.0.1", NULL };
 	char sz[12], err[256];
 	char **sv = (char **)sargv, **cv = (char **)cargv;
 
@@ -143,6 +154,7 @@ static void pingpong(bool ud, bool events, uint32_t size, struct pp_ctx *srv, st
 	sa->rc = -1;
 	quiet();
 	if (pp_session_init(srv, &so) == 0 && pp_session_init(cli, &co) == 0 &&
+	    (!corrupt_client || (cli->buf[ud ? PINGPONG_GRH_LEN : 0] = 0x5a)) &&
 	    rte_eal_remote_launch(pp_server_main, sa, worker) == 0) {
 		if (wait_listening(so.tcp_port, 5000))
 			*crc = pp_session_run(cli);
@@ -182,6 +194,24 @@ T_CASE(pingpong_rc_with_completion_events)
 	T_EQ(sa.rc, 0);
 	T_EQ(crc, 0);
 	T_EQ(count(captured, "6400 bytes in "), 2);
+	pp_session_fini(&cli);
+	pp_session_fini(&srv);
+}
+
+/* -c notices a payload that is not what rdma-core's -c sends, and the run fails. */
+T_CASE(pingpong_check_catches_a_bad_payload)
+{
+	struct pp_ctx srv, cli;
+	struct pp_arg sa;
+	int crc;
+
+	corrupt_client = true;
+	pingpong(false, false, 5000, &srv, &cli, &sa, &crc);
+	corrupt_client = false;
+	T_EQ(sa.rc, -1);
+	T_EQ(crc, -1);
+	T_EQ(count(captured, "irdma-pingpong: -c: invalid data in page 0 of message 0"), 2);
+	T_EQ(count(captured, "page(s) of the received messages held unexpected data"), 2);
 	pp_session_fini(&cli);
 	pp_session_fini(&srv);
 }

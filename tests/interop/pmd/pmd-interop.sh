@@ -152,7 +152,7 @@ report() {
 	fi
 }
 
-# --- 1 and 2: ibv_rc_pingpong and ibv_ud_pingpong (-c: the guest validates what it got)
+# --- 1 and 2: ibv_rc_pingpong and ibv_ud_pingpong (-c: both sides validate what they got)
 # pp_case rc|ud client|server SIZE ITERS [ARGS FOR BOTH SIDES...]
 pp_case() {
 	local t=$1 role=$2 size=$3 iters=$4 kind flag=() title
@@ -166,8 +166,9 @@ pp_case() {
 		title="$t $size B x $iters: ibv_${t}_pingpong client, irdma-pingpong server"
 	fi
 	[ $# -gt 0 ] && title="$title ($*)"
+	# -c on both sides: each checks the other's payload the way rdma-core does
 	run_case "$role" "$kind" -s "$size" -n "$iters" -c "$@" -- "$pingpong" "${flag[@]}" \
-		-g 1 -s "$size" -n "$iters" --timeout 20 "$@"
+		-g 1 -c -s "$size" -n "$iters" --timeout 20 "$@"
 	# both print rdma-core's summary: size x iters x 2 bytes, iters iterations
 	report "$title" "^$((size * iters * 2)) bytes in [0-9.]+ seconds" \
 		"^$((size * iters * 2)) bytes in [0-9.]+ seconds" "^$iters iters in [0-9.]+ seconds"
