@@ -92,6 +92,10 @@ int main(int argc, char **argv)
 		if (o.loop) {
 			if (make_loop_devargs(&o, (unsigned int)i, devargs, sizeof(devargs)) < 0)
 				goto out;
+		} else if (o.mtu && !strstr(o.devargs[0], "mtu=")) {
+			/* -m: the device's MTU ceiling follows it (the port refuses what it
+			 * cannot carry, in one line) */
+			snprintf(devargs, sizeof(devargs), "%s,mtu=%u", o.devargs[0], o.mtu);
 		} else {
 			snprintf(devargs, sizeof(devargs), "%s", o.devargs[0]);
 		}

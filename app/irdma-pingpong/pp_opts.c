@@ -97,6 +97,7 @@ static int apply(void *ctx, const struct cli_opt *d, const char *name, const cha
 			return cli_errf(err, errlen, "%s: MTU '%s' is not one of 256 512 1024 2048 4096",
 				    name, val);
 		o->mtu = (uint32_t)v;
+		o->mtu_set = true;
 		break;
 	case 'r':
 		if (cli_parse_u64(val, 1, 32768, &v))

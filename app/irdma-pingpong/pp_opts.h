@@ -16,6 +16,7 @@ struct pp_opts {
 	uint32_t size;             /**< -s (RC 4096, UD 2048) */
 	bool size_set;
 	uint32_t mtu;              /**< -m bytes (1024) */
+	bool mtu_set;              /**< -m given: the device's MTU ceiling follows it */
 	uint32_t rx_depth;         /**< -r (500) */
 	uint32_t iters;            /**< -n (1000) */
 	int gid_index;             /**< -g; -1: the best RoCE v2 GID */

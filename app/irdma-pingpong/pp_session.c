@@ -121,6 +121,7 @@ static void check_payload(struct pp_ctx *c, unsigned int msg)
 
 int pp_session_init(struct pp_ctx *c, const struct pp_opts *o)
 {
+	char devargs[600];
 	struct rte_pmd_irdma_cq_init_attr cqa = { .cqe = o->rx_depth + 1, .comp_fd = -1 };
 	struct rte_pmd_irdma_qp_init_attr qpa;
 	struct rte_pmd_irdma_qp_attr a;
@@ -130,9 +131,14 @@ int pp_session_init(struct pp_ctx *c, const struct pp_opts *o)
 	memset(c, 0, sizeof(*c));
 	c->o = o;
 	c->evfd = -1;
-	c->dev = rte_pmd_irdma_dev_create(o->devargs);
+	/* -m: the device's MTU ceiling follows it (the port refuses what it cannot carry) */
+	if (o->mtu_set && !strstr(o->devargs, "mtu="))
+		snprintf(devargs, sizeof(devargs), "%s,mtu=%u", o->devargs, o->mtu);
+	else
+		snprintf(devargs, sizeof(devargs), "%s", o->devargs);
+	c->dev = rte_pmd_irdma_dev_create(devargs);
 	if (!c->dev)
-		return die("cannot create the device '%s': %s", o->devargs, rte_strerror(rte_errno));
+		return die("cannot create the device '%s': %s", devargs, rte_strerror(rte_errno));
 	rte_pmd_irdma_dev_info(c->dev, &c->info);
 	c->gid_index = o->gid_index < 0 ? tool_best_gid_index(c->dev) : o->gid_index;
 	if (o->ud && o->size > c->info.active_mtu)

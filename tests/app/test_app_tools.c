@@ -250,6 +250,19 @@ T_CASE(duration_runs_for_its_seconds_with_progress_lines)
 			     "atomic_bw, not yet in send_lat");
 }
 
+/* -m raises the device's MTU ceiling too (here a port without a frame limit): UD messages
+ * of the default 2048 bytes fit with -m 2048, and are refused in one line without it. */
+T_CASE(pingpong_m_raises_the_device_mtu)
+{
+	T_EQ(run_tool(pp_exe, "udmtu", "0", ARGS("--devargs", LOOPDEV, "--ud", "--timeout", "1"),
+		      20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "-s 2048: a UD message must fit the port MTU "
+			     "(1024 bytes)");
+	T_EQ(run_tool(pp_exe, "udmtu", "0", ARGS("--devargs", LOOPDEV, "--ud", "-m", "2048",
+						  "--timeout", "1"), 20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "no client connected");
+}
+
 T_CASE(unreachable_peer_fails_fast)
 {
 	char port[8];
