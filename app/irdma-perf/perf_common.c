@@ -170,9 +170,26 @@ static void print_samples(FILE *f, const struct perf_side *s, unsigned int rtt, 
 		fprintf(f, "%" PRIu64 ", %g\n", i + 1, scratch[i]);
 }
 
+int perf_check_limits(const struct perf_opts *o, const struct perf_bw_stats *st)
+{
+	/* perftest's wording, on stderr */
+	if (o->limit_bw > 0 && st->bw_avg < o->limit_bw) {
+		fprintf(stderr, "irdma-perf: Error: BW result is below bw limit (%.2f < %.2f %s)\n",
+			st->bw_avg, o->limit_bw, o->report_gbits ? "Gb/sec" : "MB/sec");
+		return -ERANGE;
+	}
+	if (o->limit_msgrate > 0 && st->msg_rate < o->limit_msgrate) {
+		fprintf(stderr, "irdma-perf: Error: Msg rate is below msg_rate limit (%.6f < %.6f "
+			"Mpps)\n", st->msg_rate, o->limit_msgrate);
+		return -ERANGE;
+	}
+	return 0;
+}
+
 int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opts *o, bool head)
 {
 	const struct perf_params *p = s->p;
+	int rc = 0;
 	uint64_t hz = rte_get_tsc_hz();
 	bool full = o->output == PERF_OUT_FULL;
 
@@ -201,6 +218,7 @@ int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opt
 		struct perf_bw_stats st;
 
 		perf_bw_of(s, o, &st);
+		rc = perf_check_limits(o, &st);
 		if (o->output == PERF_OUT_BANDWIDTH) {
 			fprintf(f, "%lf\n", st.bw_avg);
 		} else if (o->output == PERF_OUT_MSG_RATE) {
@@ -212,7 +230,7 @@ int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opt
 		}
 	}
 	fflush(f);
-	return 0;
+	return rc;
 }
 
 int perf_engine_start(struct rte_pmd_irdma_dev *dev, char *err, size_t errlen)

@@ -291,6 +291,8 @@ static int run_size(const struct perf_opts *o, struct loop_ctx *c, struct perf_r
 		goto out;
 	}
 	rc = perf_print_results(stdout, &c->side[0], o, head);
+	if (rc == -ERANGE)
+		snprintf(err, errlen, "the result is below the limit of -w/-y");
 	if (rc == 0)
 		rc = verify(c, err, errlen);
 out:

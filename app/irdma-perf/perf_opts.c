@@ -139,6 +139,8 @@ void perf_opts_usage(const char *prog)
 	       "  -N, --noPeak             no peak bandwidth (reported as 0)\n"
 	       "  -H, --report-histogrm    latency histogram after the table\n"
 	       "  -U, --report-unsorted    every latency sample, unsorted, after the table\n"
+	       "  -w, --limit_bw <bw>      fail (exit 1) when the average is below bw (the report's unit)\n"
+	       "  -y, --limit_msgrate <r>  fail when the message rate is below r Mpps\n"
 	       "  --output <what>          bandwidth, message_rate or latency: print only that figure\n"
 	       "  --report_gbits           bandwidth in Gb/s\n"
 	       "  --report-both            accepted (perftest uses it with -b only)\n"
@@ -160,7 +162,8 @@ enum opt_id {
 	O_SIZE, O_ITERS, O_ALLSIZES, O_MTU, O_PORT, O_GID, O_FREQ, O_TX, O_RX, O_INLINE, O_ATOMIC,
 	O_DEV, O_IBPORT, O_CONN, O_QP, O_GBITS, O_DEVARGS, O_LOOP, O_DEMO, O_TEST, O_TIMEOUT, O_HELP,
 	O_CQMOD, O_POSTLIST, O_OUTS, O_QPTIMEOUT, O_SL, O_TOS, O_HOPLIMIT, O_NOPEAK, O_HIST,
-	O_UNSORTED, O_OUTPUT, O_BOTH, O_VERSION, O_QUIET, O_SRQ, O_EVENTS, O_DURATION, O_UNSUP,
+	O_UNSORTED, O_OUTPUT, O_BOTH, O_VERSION, O_QUIET, O_SRQ, O_EVENTS, O_DURATION, O_LIMIT_BW,
+	O_LIMIT_RATE, O_UNSUP,
 };
 
 #define NOT_YET(s, l, a, why) { s, l, a, O_UNSUP, why }
@@ -202,8 +205,8 @@ static const struct cli_opt defs[] = {
 	NOT_YET('M', "MGID", true, "there is no multicast"),
 	NOT_YET('X', "vector", true, "there are no interrupt vectors (completion events are "
 				      "an eventfd)"),
-	NOT_YET('w', "limit_bw", true, "not yet: no pass/fail limits"),
-	NOT_YET('y', "limit_msgrate", true, "not yet: no pass/fail limits"),
+	{ 'w', "limit_bw", true, O_LIMIT_BW, NULL },
+	{ 'y', "limit_msgrate", true, O_LIMIT_RATE, NULL },
 	NOT_YET('W', "report-counters", true, "read the device's counters with telemetry "
 					      "(/irdma/xstats)"),
 	NOT_YET(0, "run_infinitely", false, "not yet: the tests run a fixed number of iterations"),
@@ -431,6 +434,22 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 	case O_QUIET:
 		o->quiet = true;
 		break;
+	case O_LIMIT_BW:
+	case O_LIMIT_RATE: {
+		char *end;
+		double x;
+
+		errno = 0;
+		x = strtod(val, &end);
+		if (errno || end == val || *end || !(x > 0))
+			return cli_errf(err, errlen, "%s: limit '%s' is not a positive number", optname,
+				    val);
+		if (d->id == O_LIMIT_BW)
+			o->limit_bw = x;
+		else
+			o->limit_msgrate = x;
+		break;
+	}
 	case O_DURATION:
 		if (cli_parse_u64(val, 1, 3600, &v))
 			return cli_errf(err, errlen, "%s: duration '%s' is not 1..3600 seconds", optname,
@@ -575,6 +594,10 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 				"not supported yet in send_bw (UD drops what finds no receive, and "
 				"its server counts messages)" :
 				"UD carries SENDs only: use it with send_lat");
+	if ((o->limit_bw > 0 || o->limit_msgrate > 0) && !o->all_tests &&
+	    perf_mode_is_lat(o->mode))
+		return cli_errf(err, errlen, "-%c: limits are for the bandwidth tests, not %s",
+				o->limit_bw > 0 ? 'w' : 'y', perf_mode_name(o->mode));
 	if (o->use_srq && !o->all_tests && o->mode != PERF_SEND_LAT && o->mode != PERF_SEND_BW)
 		return cli_errf(err, errlen, "--use-srq: only the send tests receive, not %s",
 				perf_mode_name(o->mode));

@@ -70,6 +70,8 @@ struct perf_opts {
 	bool use_srq;                  /**< --use-srq: the send tests receive through an SRQ */
 	bool ud;                       /**< -c UD (send_lat) */
 	unsigned int duration_s;       /**< -D: post for this many seconds (write/read/atomic_bw) */
+	double limit_bw;               /**< -w: fail below this average (the report's unit; 0: off) */
+	double limit_msgrate;          /**< -y: fail below this message rate (Mpps; 0: off) */
 	bool use_events;               /**< -e: sleep on CQ events (client/server mode) */
 	enum perf_output output;       /**< --output */
 	unsigned int timeout_s;        /**< --timeout: watchdog for every wait */

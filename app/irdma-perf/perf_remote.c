@@ -108,7 +108,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	char err[256] = "";
 	int lfd = -1, fd = -1, rc, i, mtu_enum, before;
 	uint64_t results[5] = { 0 }, got[5] = { 0 }, size, first, last;
-	bool head = true, measured = false;
+	bool head = true, measured = false, below = false;
 
 	memset(&r, 0, sizeof(r));
 	memset(&s, 0, sizeof(s));
@@ -257,7 +257,8 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		if (rc < 0)
 			goto out;
 		if (perf_side_measures(&s)) {
-			perf_print_results(stdout, &s, o, head);
+			if (perf_print_results(stdout, &s, o, head) == -ERANGE)
+				below = true;
 			head = false;
 			measured = true;
 		}
@@ -329,6 +330,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 			perf_print_bw_head(stdout, o->report_gbits);
 			perf_print_bw_row(stdout, &st);
 		}
+		below = perf_check_limits(o, &st) < 0;
 		measured = true;
 	}
 	if (measured && full)
@@ -336,7 +338,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	fflush(stdout);
 	/* Our last ACKs (write_lat has no closing barrier) must reach the peer. */
 	linger(&s, 100);
-	rc = 0;
+	rc = below ? -ERANGE : 0;
 out:
 	if (fd >= 0)
 		close(fd);

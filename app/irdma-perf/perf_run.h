@@ -33,7 +33,9 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 		    struct perf_header *h);
 /** The bandwidth figures of a finished side (perftest's rules for each case). */
 void perf_bw_of(const struct perf_side *s, const struct perf_opts *o, struct perf_bw_stats *st);
-/** Latency/BW table rows of a finished side; @return 0 or -ENOMEM. */
+/** -w/-y: one line and -ERANGE when @p st is below a limit, else 0. */
+int perf_check_limits(const struct perf_opts *o, const struct perf_bw_stats *st);
+/** Latency/BW table rows of a finished side; @return 0, -ENOMEM, or -ERANGE (below -w/-y). */
 int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opts *o, bool head);
 /** Start the device's rte_service on a service lcore when engine=service. */
 int perf_engine_start(struct rte_pmd_irdma_dev *dev, char *err, size_t errlen);

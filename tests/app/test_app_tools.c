@@ -263,6 +263,25 @@ T_CASE(pingpong_m_raises_the_device_mtu)
 	check_one_line_error("irdma-pingpong: ", "no client connected");
 }
 
+/* -w/-y: perftest's pass/fail limits (the report's own unit): far above any result fails
+ * with perftest's line and status 1, far below passes. */
+T_CASE(bandwidth_limits_pass_or_fail_the_run)
+{
+	T_EQ(run_tool(perf_exe, "lim", "0-1", ARGS("--loop", "--test", "write_bw", "-n", "50",
+						   "-w", "1e12"), 60000, &r), 0);
+	check_one_line_error("irdma-perf: ", "the result is below the limit of -w/-y");
+	T_CHECK_MSG(strstr(r.err, "irdma-perf: Error: BW result is below bw limit"), "stderr: %s",
+		    r.err);
+	T_EQ(run_tool(perf_exe, "lim", "0-1", ARGS("--loop", "--test", "read_bw", "-n", "50",
+						   "-y", "1e9"), 60000, &r), 0);
+	T_CHECK_MSG(strstr(r.err, "irdma-perf: Error: Msg rate is below msg_rate limit"),
+		    "stderr: %s", r.err);
+	T_EQ(r.status, 1);
+	T_EQ(run_tool(perf_exe, "lim", "0-1", ARGS("--loop", "--test", "write_bw", "-n", "50",
+						   "-w", "1e-9", "-y", "1e-12"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+}
+
 T_CASE(unreachable_peer_fails_fast)
 {
 	char port[8];
