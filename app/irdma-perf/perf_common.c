@@ -28,6 +28,7 @@ void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
 	p->rx_depth = RTE_MIN((uint64_t)d.rx_depth, d.iters);
 	p->inline_size = d.inline_size;
 	p->post_list = o->post_list;
+	p->duplex = o->duplex;
 	if (o->duration_s && !perf_mode_is_lat(m)) {
 		p->duration_tsc = (uint64_t)o->duration_s * rte_get_tsc_hz();
 		p->iters = UINT64_MAX >> 1; /* until the time is up */
@@ -98,7 +99,7 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 	memset(h, 0, sizeof(*h));
 	h->title = perf_title(p->mode, p->atomic == PERF_CMP_AND_SWAP);
 	h->device = r->info.name;
-	h->show_tx_depth = client;
+	h->show_tx_depth = client || o->duplex;
 	h->tx_depth = p->tx_depth;
 	h->post_list = p->post_list;
 	h->srq = r->srq != NULL;
@@ -106,7 +107,6 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 	h->bw = bw;
 	h->cq_mod = p->cq_mod;
 	h->mtu = mtu;
-	(void)o;
 	h->gid_index = r->gid_index;
 	h->reads = p->mode == PERF_READ_LAT || p->mode == PERF_READ_BW ||
 		   p->mode == PERF_ATOMIC_LAT || p->mode == PERF_ATOMIC_BW;
@@ -184,6 +184,36 @@ int perf_check_limits(const struct perf_opts *o, const struct perf_bw_stats *st)
 		return -ERANGE;
 	}
 	return 0;
+}
+
+int perf_print_duplex(FILE *f, const struct perf_bw_stats *mine, const struct perf_bw_stats *theirs,
+		      const struct perf_opts *o, bool head)
+{
+	struct perf_bw_stats sum = *mine;
+
+	/* perftest's -b: one row, the two directions added up */
+	sum.bw_peak += theirs->bw_peak;
+	sum.bw_avg += theirs->bw_avg;
+	sum.msg_rate += theirs->msg_rate;
+	if (o->output == PERF_OUT_BANDWIDTH) {
+		fprintf(f, "%lf\n", sum.bw_avg);
+	} else if (o->output == PERF_OUT_MSG_RATE) {
+		fprintf(f, "%lf\n", sum.msg_rate);
+	} else {
+		if (head)
+			perf_print_bw_head(f, o->report_gbits);
+		perf_print_bw_row(f, &sum);
+		if (o->report_both) {
+			fprintf(f, "%s\n\n Local results: \n%s\n", PERF_RESULT_LINE, PERF_RESULT_LINE);
+			perf_print_bw_head(f, o->report_gbits);
+			perf_print_bw_row(f, mine);
+			fprintf(f, "%s\n\n Remote results: \n%s\n", PERF_RESULT_LINE, PERF_RESULT_LINE);
+			perf_print_bw_head(f, o->report_gbits);
+			perf_print_bw_row(f, theirs);
+		}
+	}
+	fflush(f);
+	return perf_check_limits(o, &sum);
 }
 
 int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opts *o, bool head)

@@ -165,9 +165,22 @@ static int verify(const struct loop_ctx *c, char *err, size_t errlen)
 		return 0;
 	case PERF_WRITE_BW:
 	case PERF_SEND_BW:
+		if (p->duplex && check_bytes(a_recv, 3, 0, n, "client buffer", err, errlen))
+			return -EIO;
 		return check_bytes(b_recv, 1, 0, n, "server buffer", err, errlen);
-	case PERF_READ_LAT:
 	case PERF_READ_BW:
+		if (p->duplex) {
+			/* -b: each side read the other's receive half into its own send half */
+			const uint8_t *a_send = a_recv + c->side[0].res->slot;
+			const uint8_t *b_send = b_recv + c->side[1].res->slot;
+
+			if (check_bytes(a_send, 2, 0, n, "client buffer (read data)", err, errlen) ||
+			    check_bytes(b_send, 0, 0, n, "server buffer (read data)", err, errlen))
+				return -EIO;
+			return 0;
+		}
+		/* fall through */
+	case PERF_READ_LAT:
 		/* the client read the server's untouched receive half into its own */
 		return check_bytes(a_recv, 2, 0, n, "client buffer (read data)", err, errlen);
 	case PERF_ATOMIC_LAT:
@@ -177,6 +190,19 @@ static int verify(const struct loop_ctx *c, char *err, size_t errlen)
 			if (v != 0) {
 				snprintf(err, errlen, "data check: target is %" PRIu64 " after "
 					 "compare-0-swap-0 atomics, expected 0", v);
+				return -EIO;
+			}
+			return 0;
+		}
+		if (p->duplex) {
+			uint64_t w;
+
+			/* -b: each side added its count to the other's word */
+			memcpy(&w, a_recv, 8);
+			if (v != (c->side[0].limit ? c->side[0].limit : p->iters) ||
+			    w != (c->side[1].limit ? c->side[1].limit : p->iters)) {
+				snprintf(err, errlen, "data check: targets are %" PRIu64 " and %"
+					 PRIu64 " after both sides' atomics", v, w);
 				return -EIO;
 			}
 			return 0;
@@ -290,7 +316,15 @@ static int run_size(const struct perf_opts *o, struct loop_ctx *c, struct perf_r
 		dump_xstats(r[1].dev);
 		goto out;
 	}
-	rc = perf_print_results(stdout, &c->side[0], o, head);
+	if (p->duplex) {
+		struct perf_bw_stats st[2];
+
+		perf_bw_of(&c->side[0], o, &st[0]);
+		perf_bw_of(&c->side[1], o, &st[1]);
+		rc = perf_print_duplex(stdout, &st[0], &st[1], o, head);
+	} else {
+		rc = perf_print_results(stdout, &c->side[0], o, head);
+	}
 	if (rc == -ERANGE)
 		snprintf(err, errlen, "the result is below the limit of -w/-y");
 	if (rc == 0)

@@ -132,6 +132,8 @@ void perf_opts_usage(const char *prog)
 	       "  -T, --tos <n>            traffic class of the GRH (0)\n"
 	       "  -L, --hop_limit <n>      hop limit of the GRH (64)\n"
 	       "  -A, --atomic_type <t>    FETCH_AND_ADD (default) or CMP_AND_SWAP\n"
+	       "  -b, --bidirectional      write/read/atomic_bw: both sides initiate; the figures are\n"
+	       "                           the sum of both directions (--report-both: each as well)\n"
 	       "  -D, --duration <s>       write/read/atomic_bw: post for s seconds instead of -n WRs,\n"
 	       "                           a progress line per second on stderr\n"
 	       "  -e, --events             sleep on CQ events instead of busy polling (client/server)\n"
@@ -143,7 +145,7 @@ void perf_opts_usage(const char *prog)
 	       "  -y, --limit_msgrate <r>  fail when the message rate is below r Mpps\n"
 	       "  --output <what>          bandwidth, message_rate or latency: print only that figure\n"
 	       "  --report_gbits           bandwidth in Gb/s\n"
-	       "  --report-both            accepted (perftest uses it with -b only)\n"
+	       "  --report-both            with -b: each direction's figures too\n"
 	       "  -F, --CPU-freq           accepted (the TSC is the clock)\n"
 	       "  -d, --ib-dev <name>      accepted and ignored (the device comes from --devargs)\n"
 	       "  -c, --connection <RC|UD> transport (RC; UD for send_lat, messages up to the MTU)\n"
@@ -153,7 +155,7 @@ void perf_opts_usage(const char *prog)
 	       "  --timeout <s>            give up when a side makes no progress for s seconds (30)\n"
 	       "  --quiet                  no progress lines\n"
 	       "  -h, --help\n"
-	       "Not supported yet (refused with the reason): -b -q, -c UD in send_bw; see\n"
+	       "Not supported yet (refused with the reason): -q, -c UD and -b in send_bw; see\n"
 	       "irdma-perf(1) and doc/guides/perftest-options.md.\n",
 	       prog);
 }
@@ -163,7 +165,7 @@ enum opt_id {
 	O_DEV, O_IBPORT, O_CONN, O_QP, O_GBITS, O_DEVARGS, O_LOOP, O_DEMO, O_TEST, O_TIMEOUT, O_HELP,
 	O_CQMOD, O_POSTLIST, O_OUTS, O_QPTIMEOUT, O_SL, O_TOS, O_HOPLIMIT, O_NOPEAK, O_HIST,
 	O_UNSORTED, O_OUTPUT, O_BOTH, O_VERSION, O_QUIET, O_SRQ, O_EVENTS, O_DURATION, O_LIMIT_BW,
-	O_LIMIT_RATE, O_UNSUP,
+	O_LIMIT_RATE, O_DUPLEX, O_UNSUP,
 };
 
 #define NOT_YET(s, l, a, why) { s, l, a, O_UNSUP, why }
@@ -196,7 +198,7 @@ static const struct cli_opt defs[] = {
 	/* perftest's options that are not implemented: each says why. */
 	{ 'D', "duration", true, O_DURATION, NULL },
 	NOT_YET('f', "margin", true, "not yet: -D measures its whole duration"),
-	NOT_YET('b', "bidirectional", false, "not yet: each test runs one direction"),
+	{ 'b', "bidirectional", false, O_DUPLEX, NULL },
 	{ 'e', "events", false, O_EVENTS, NULL },
 	NOT_YET('C', "report-cycles", false, "the clock is the TSC, reported in microseconds"),
 	NOT_YET('R', "rdma_cm", false, NO_CM),     NOT_YET('z', "comm_rdma_cm", false, NO_CM),
@@ -450,6 +452,9 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 			o->limit_msgrate = x;
 		break;
 	}
+	case O_DUPLEX:
+		o->duplex = true;
+		break;
 	case O_DURATION:
 		if (cli_parse_u64(val, 1, 3600, &v))
 			return cli_errf(err, errlen, "%s: duration '%s' is not 1..3600 seconds", optname,
@@ -598,6 +603,11 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	    perf_mode_is_lat(o->mode))
 		return cli_errf(err, errlen, "-%c: limits are for the bandwidth tests, not %s",
 				o->limit_bw > 0 ? 'w' : 'y', perf_mode_name(o->mode));
+	if (o->duplex && (o->all_tests || (o->mode != PERF_WRITE_BW && o->mode != PERF_READ_BW &&
+					   o->mode != PERF_ATOMIC_BW)))
+		return cli_errf(err, errlen, "-b: both directions are supported in write_bw, read_bw "
+				"and atomic_bw, not yet in %s", o->all_tests ? "--demo" :
+				perf_mode_name(o->mode));
 	if (o->use_srq && !o->all_tests && o->mode != PERF_SEND_LAT && o->mode != PERF_SEND_BW)
 		return cli_errf(err, errlen, "--use-srq: only the send tests receive, not %s",
 				perf_mode_name(o->mode));

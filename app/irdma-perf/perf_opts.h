@@ -69,6 +69,7 @@ struct perf_opts {
 	bool quiet;                    /**< --quiet */
 	bool use_srq;                  /**< --use-srq: the send tests receive through an SRQ */
 	bool ud;                       /**< -c UD (send_lat) */
+	bool duplex;                   /**< -b: both sides initiate (write/read/atomic_bw) */
 	unsigned int duration_s;       /**< -D: post for this many seconds (write/read/atomic_bw) */
 	double limit_bw;               /**< -w: fail below this average (the report's unit; 0: off) */
 	double limit_msgrate;          /**< -y: fail below this message rate (Mpps; 0: off) */

@@ -96,7 +96,8 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	const enum perf_mode m = o->mode;
 	const bool atomic = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW;
 	const bool sync_each = m == PERF_SEND_LAT || m == PERF_SEND_BW;
-	const struct perftest_script *sc = script_of(m);
+	struct perftest_script script = *script_of(m);
+	const struct perftest_script *sc = &script;
 	struct perftest_dest mine, theirs;
 	struct perftest_conn c;
 	struct perf_res r;
@@ -112,6 +113,12 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 
 	memset(&r, 0, sizeof(r));
 	memset(&s, 0, sizeof(s));
+	/* perftest's -b: a record swapped right before the run, both sides report to each
+	 * other, no barrier after the run (write_bw.c's duplex flow) */
+	if (o->duplex) {
+		script.dest_before++;
+		script.dest_after = 0;
+	}
 	{
 		struct perf_opts t = *o;
 
@@ -121,7 +128,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		if (atomic)
 			first = last = 8;
 		/* the passive side of a client-driven test runs one (empty) round */
-		if (!client && server_idle(m))
+		if (!client && !o->duplex && server_idle(m))
 			last = first;
 	}
 	perf_params_of(o, m, first, &p);
@@ -256,7 +263,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		rc = run_one(o, &s, dev);
 		if (rc < 0)
 			goto out;
-		if (perf_side_measures(&s)) {
+		if (perf_side_measures(&s) && !o->duplex) {
 			if (perf_print_results(stdout, &s, o, head) == -ERANGE)
 				below = true;
 			head = false;
@@ -282,7 +289,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	if (sc->results) {
 		/* The client reports its last size to the server: size, iterations, then peak,
 		 * average and message rate as doubles (perftest's report exchange). */
-		if (client) {
+		if (client || o->duplex) {
 			struct perf_bw_stats st;
 
 			perf_bw_of(&s, o, &st);
@@ -315,7 +322,17 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		}
 	}
 
-	if (!measured && sc->results && !client) {
+	if (o->duplex) {
+		struct perf_bw_stats mine, theirs = {
+			.size = got[0], .iters = got[1], .bw_peak = perftest_bits_double(got[2]),
+			.bw_avg = perftest_bits_double(got[3]),
+			.msg_rate = perftest_bits_double(got[4]),
+		};
+
+		perf_bw_of(&s, o, &mine);
+		below = perf_print_duplex(stdout, &mine, &theirs, o, true) < 0;
+		measured = true;
+	} else if (!measured && sc->results && !client) {
 		struct perf_bw_stats st = {
 			.size = got[0], .iters = got[1], .bw_peak = perftest_bits_double(got[2]),
 			.bw_avg = perftest_bits_double(got[3]),

@@ -51,7 +51,7 @@ bool perf_side_measures(const struct perf_side *s)
 	case PERF_SEND_BW:
 		return true;
 	default:
-		return s->client;
+		return s->client || s->p->duplex;
 	}
 }
 
@@ -254,8 +254,10 @@ static int post_bw_burst(struct perf_side *s)
 		return 0;
 	sge.lkey = s->res->mr->lkey;
 	sge.length = (uint32_t)p->size;
-	sge.addr = (uint64_t)(uintptr_t)(p->mode == PERF_READ_BW || p->mode == PERF_ATOMIC_BW ?
-					 recv_half(s) : send_half(s));
+	/* READ data and atomic results land in the receive half; with -b the peer reads that
+	 * very half at the same time, so they land in the send half instead. */
+	sge.addr = (uint64_t)(uintptr_t)((p->mode == PERF_READ_BW || p->mode == PERF_ATOMIC_BW) &&
+					 !p->duplex ? recv_half(s) : send_half(s));
 	memset(wr, 0, sizeof(wr[0]) * k);
 	for (i = 0; i < k; i++) {
 		uint64_t idx = s->scnt + i;
@@ -442,7 +444,7 @@ int perf_side_step(struct perf_side *s)
 	case PERF_READ_BW:
 	case PERF_SEND_BW:
 	case PERF_ATOMIC_BW:
-		if (!s->client) {
+		if (!s->client && !p->duplex) {
 			if (p->mode != PERF_SEND_BW || s->rcnt == p->iters)
 				s->done = true;
 			break;

@@ -39,6 +39,7 @@ struct perf_params {
 	uint64_t duration_tsc;     /**< -D: post for this long (0: iters WRs); no timestamps */
 	bool progress;             /**< -D: a progress line per second on stderr */
 	bool gbits;                /**< ... in Gb/s */
+	bool duplex;               /**< -b: the passive side initiates too */
 };
 
 struct perf_side {

@@ -134,8 +134,12 @@ T_CASE(port_loop_cannot_reach_another_process)
 
 T_CASE(unsupported_perftest_options_say_why)
 {
-	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-b"), 5000, &r), 0);
-	check_one_line_error("irdma-perf: ", "-b/--bidirectional is not supported: ");
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-b"), 5000, &r),
+	     0);
+	check_one_line_error("irdma-perf: ", "-b: both directions are supported in write_bw, "
+			     "read_bw and atomic_bw, not yet in send_bw");
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-q", "2"), 5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "several QPs per test are not supported yet");
 	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-c", "UD"), 5000,
 		      &r), 0);
 	check_one_line_error("irdma-perf: ", "-c UD: not supported yet in send_bw");
@@ -568,6 +572,18 @@ T_CASE(loop_atomic_cmp_and_swap_one_lcore)
 T_CASE(loop_write_bw)   { loop_run("write_bw", "0-1", 65536, NULL); }
 T_CASE(loop_read_bw)    { loop_run("read_bw", "0-1", 4096, "-s4096"); }
 T_CASE(loop_send_bw)    { loop_run("send_bw", "0", 1024, "--size=1024"); }
+/* -b: both directions at once, their sum in the row, each with --report-both; the data
+ * each side received is checked */
+T_CASE(loop_write_bw_bidirectional)
+{
+	loop_run("write_bw", "0-1", 65536, "-b");
+	T_EQ(run_tool(perf_exe, "bidi", "0", ARGS("--loop", "--test", "read_bw", "-b", "-n", "20",
+						  "--report-both"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, "\n Local results: \n") && strstr(r.out, "\n Remote results: \n"));
+	T_CHECK(strstr(r.out, "1 test passed (read_bw), data verified") != NULL);
+}
+
 /* -c UD: send_lat over UD QPs (the data check skips the 40-byte GRH area) */
 T_CASE(loop_send_lat_ud)
 {

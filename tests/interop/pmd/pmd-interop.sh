@@ -23,7 +23,8 @@
 #   6. irdma-perf against ib_write_bw, ib_read_bw and ib_send_bw (64 B, 64 KiB, 1 MiB) and
 #      ib_atomic_bw, both roles: both sides print a row for the same size and iterations,
 #      the servers of the client-driven tests print exactly the client's figures, send_bw's
-#      two averages agree within a factor of 10;
+#      two averages agree within a factor of 10; write_bw and read_bw with -b (both sides
+#      print the same sum of the two directions);
 #   7. nothing is left behind: namespace, QEMU, EAL runtime directories.
 #
 # Each side's exit status and output are checked: the pingpong summary lines with the exact
@@ -341,6 +342,7 @@ check "our device sent every opcode these runs need${missing:+ (missing:$missing
 bw_avg() { awk -v s="$1" -v n="$2" '$1 == s && $2 == n && NF >= 5 { print $4; exit }'; }
 perf_bw_case() {
 	local role=$1 test=$2 size=$3 iters=$4 gargs=() oargs=() title o_avg g_avg verdict
+	shift 4
 	devargs=$dev_base
 	gargs=(-n "$iters")
 	oargs=(--test "$test" -x 1 -n "$iters" --timeout 20)
@@ -350,11 +352,14 @@ perf_bw_case() {
 		gargs+=(-s "$size")
 		oargs+=(-s "$size")
 	fi
+	gargs+=("$@")
+	oargs+=("$@")
 	if [ "$role" = client ]; then
 		title="$test $size B x $iters: irdma-perf client, ib_$test server"
 	else
 		title="$test $size B x $iters: ib_$test client, irdma-perf server"
 	fi
+	[ $# -gt 0 ] && title="$title ($*)"
 	run_case "$role" "$test" "${gargs[@]}" -- "$perf" "${oargs[@]}"
 	o_avg=$(bw_avg "$size" "$iters" <<<"$case_ours")
 	g_avg=$(bw_avg "$size" "$iters" <<<"$case_guest")
@@ -364,7 +369,7 @@ test, o, g = sys.argv[1:]
 if o == "none" or g == "none":
     sys.exit("no row for this size and iteration count on %s" % ("our side" if o == "none" else "the guest"))
 if test != "send_bw":
-    # the server printed the client's figures: the same numbers
+    # the server printed the client's figures (-b: both the same sum): the same numbers
     sys.exit(0 if o == g else "the server's row (%s) is not the client's (%s)" % (o, g))
 try:
     fo, fg = float(o), float(g)
@@ -390,6 +395,9 @@ for role in client server; do
 		perf_bw_case "$role" "$test" 1048576 5
 	done
 	perf_bw_case "$role" atomic_bw 8 20
+	# -b: both sides initiate; each prints the sum of both directions (the same numbers)
+	perf_bw_case "$role" write_bw 65536 20 -b
+	perf_bw_case "$role" read_bw 65536 20 -b
 done
 
 # --- 7: teardown
