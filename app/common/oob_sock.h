@@ -47,6 +47,8 @@ int oob_read_exact(int fd, void *buf, size_t len, int timeout_ms);
  * oob_read_exact() that keeps calling @p idle(@p arg) while no byte is waiting, for a
  * caller whose device engine runs on its own thread (the inline engine must keep serving
  * the peer while we wait for its TCP message). @p idle NULL: same as oob_read_exact().
+ * A negative return of @p idle ends the wait with that value (the caller's own watchdog,
+ * for a wait without @p timeout_ms: -1).
  */
 int oob_read_exact_idle(int fd, void *buf, size_t len, int timeout_ms, int (*idle)(void *),
 			void *arg);

@@ -18,8 +18,13 @@ static int serve(void *arg)
 {
 	struct perf_side *s = arg;
 
-	if (!perf_side_service(s))
+	if (perf_side_service(s))
+		s->last_progress = rte_rdtsc();
+	else
 		rte_pmd_irdma_idle(s->res->dev);
+	/* the passive side waits for the client's end as long as its device is busy */
+	if (s->watch_tsc && rte_rdtsc() - s->last_progress > s->watch_tsc)
+		return -ETIMEDOUT;
 	return 0;
 }
 
@@ -279,6 +284,13 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		}
 	}
 
+	/* The passive side of a client-driven test waits here for the whole run (all sizes
+	 * with -a): no step timeout, but --timeout without any device activity. */
+	if (!client && server_idle(m) && !o->duplex) {
+		c.timeout_ms = -1;
+		s.watch_tsc = rte_get_tsc_hz() * o->timeout_s;
+		s.last_progress = rte_rdtsc();
+	}
 	for (i = 0; i < sc->dest_after; i++) {
 		rc = perftest_conn_dest(&c, &mine, &theirs);
 		if (rc < 0) {
@@ -286,6 +298,8 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 			goto out;
 		}
 	}
+	c.timeout_ms = tmo;
+	s.watch_tsc = 0;
 	if (sc->results) {
 		/* The client reports its last size to the server: size, iterations, then peak,
 		 * average and message rate as doubles (perftest's report exchange). */

@@ -56,6 +56,8 @@ struct perf_side {
 	uint64_t rposted;          /**< receives posted */
 	uint64_t last_progress;    /**< TSC of the last thing that happened */
 	uint64_t ts_cap;           /**< entries of tposted/tcompleted */
+	uint64_t watch_tsc;        /**< while waiting for the peer: give up after this long
+				    *   without device activity (0: the wait's own timeout) */
 	uint64_t t_first, t_last;  /**< first post, last send completion */
 	uint64_t limit;            /**< -D: WRs posted when the time was up (0: not yet) */
 	uint64_t deadline;         /**< -D: TSC after which nothing more is posted */

@@ -354,6 +354,42 @@ T_CASE(perf_read_bw_with_events)      { perf_client_server_opt("read_bw", false,
 T_CASE(perf_write_bw_for_a_duration)  { perf_client_server_opt("write_bw", false, "--duration=1"); }
 /* -c UD: send_lat between UD QPs through perftest's exchange */
 T_CASE(perf_send_lat_over_ud)         { perf_client_server_opt("send_lat", false, "--connection=UD"); }
+/* The passive server of a client-driven test waits for the whole run, longer than its
+ * --timeout, as long as its device keeps working (the client writes for 3 s here). */
+T_CASE(perf_server_waits_out_a_client_run_longer_than_its_timeout)
+{
+	static struct perf_arg s, c;
+	char port[8], err[256];
+	char *sargv[] = { "--", "--devargs", "soft,port=loop", "--test", "write_bw", "-p", port,
+			  "--timeout", "1", "-D", "3", NULL };
+	char *cargv[] = { "--", "--devargs", "soft,port=loop", "--test", "write_bw", "-p", port,
+			  "--timeout", "10", "-D", "3", "--quiet", "127.0.0.1", NULL };
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 11, sargv, err, sizeof(err)), 0);
+	T_EQ(perf_opts_parse(&c.o, "irdma-perf", 13, cargv, err, sizeof(err)), 0);
+	s.dev = rte_pmd_irdma_dev_create("soft,port=loop,name=pl_srv,ip=198.18.0.1");
+	c.dev = rte_pmd_irdma_dev_create("soft,port=loop,name=pl_cli,ip=198.18.0.2");
+	T_CHECK(s.dev && c.dev);
+	if (!s.dev || !c.dev)
+		goto out;
+	s.rc = c.rc = -1;
+	quiet();
+	if (rte_eal_remote_launch(perf_server_main, &s, worker) == 0) {
+		if (wait_listening(s.o.tcp_port, 5000))
+			c.rc = perf_run_remote(&c.o, c.dev);
+		rte_eal_wait_lcore(worker);
+	}
+	loud();
+	T_CHECK_MSG(s.rc == 0 && c.rc == 0, "server %d, client %d", s.rc, c.rc);
+	T_EQ(count(captured, "#bytes"), 2);
+out:
+	if (c.dev)
+		T_EQ(rte_pmd_irdma_dev_close(c.dev), 0);
+	if (s.dev)
+		T_EQ(rte_pmd_irdma_dev_close(s.dev), 0);
+}
+
 /* -b: both sides initiate and print the sum of both directions */
 T_CASE(perf_write_bw_both_ways)       { perf_client_server_opt("write_bw", false, "-b"); }
 T_CASE(perf_read_bw_both_ways)        { perf_client_server_opt("read_bw", false, "-b"); }
