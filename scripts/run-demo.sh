@@ -40,4 +40,4 @@ else
 	mem=(--no-huge -m 512 --no-shconf)
 fi
 "$build/app/irdma-perf/irdma-perf" --no-pci --file-prefix="$prefix" -l "$lcores" "${mem[@]}" \
-	--log-level=lib.eal:notice -- --all "$@"
+	--log-level=lib.eal:notice -- --demo "$@"

@@ -1,12 +1,16 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* The command-line scanner of irdma-perf and irdma-pingpong (see cli_opts.h). */
+/* The command-line parser of irdma-perf and irdma-pingpong (see cli_opts.h). */
 #include "cli_opts.h"
 
 #include <errno.h>
+#include <getopt.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#define CLI_MAX_OPTS 128
+#define LONG_BASE 256 /* getopt_long's value for defs[k] is LONG_BASE + k */
 
 int cli_errf(char *err, size_t len, const char *fmt, ...)
 {
@@ -33,63 +37,123 @@ int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return 0;
 }
 
-static const struct cli_opt *find_short(const struct cli_opt *defs, size_t n, char c)
+const struct cli_opt *cli_find_long(const struct cli_opt *defs, size_t n_defs, const char *arg)
 {
-	size_t k;
+	size_t k, len;
 
-	for (k = 0; k < n; k++)
-		if (defs[k].shortname != 0 && defs[k].shortname == c)
+	if (strncmp(arg, "--", 2) != 0 || !arg[2])
+		return NULL;
+	arg += 2;
+	len = strcspn(arg, "=");
+	for (k = 0; k < n_defs; k++)
+		if (defs[k].longname && strlen(defs[k].longname) == len &&
+		    strncmp(defs[k].longname, arg, len) == 0)
 			return &defs[k];
 	return NULL;
 }
 
-static const struct cli_opt *find_long(const struct cli_opt *defs, size_t n, const char *name,
-				       size_t len)
+static void opt_name(const struct cli_opt *d, char *buf, size_t len)
 {
-	size_t k;
-
-	for (k = 0; k < n; k++)
-		if (strlen(defs[k].longname) == len && strncmp(defs[k].longname, name, len) == 0)
-			return &defs[k];
-	return NULL;
+	if (d->longname)
+		snprintf(buf, len, "--%s", d->longname);
+	else
+		snprintf(buf, len, "-%c", d->shortname);
 }
 
-int cli_next(const struct cli_opt *defs, size_t n_defs, int argc, char **argv, int *i,
-	     struct cli_arg *out, char *err, size_t errlen)
+/* getopt_long says '?' for an unknown and for an ambiguous long option alike: tell them apart. */
+static int long_error(const struct cli_opt *defs, size_t n_defs, const char *arg, char *err,
+		      size_t errlen)
 {
-	const char *a = argv[*i];
+	char cands[160] = "";
+	size_t k, len = strcspn(arg + 2, "="), n = 0, used = 0;
 
-	out->opt = NULL;
-	out->val = NULL;
-	out->name[0] = '\0';
-	if (a[0] != '-' || a[1] == '\0') {
-		out->val = a;
-		return 0;
-	}
-	if (a[1] == '-') {
-		const char *eq = strchr(a + 2, '=');
-		size_t len = eq ? (size_t)(eq - a - 2) : strlen(a + 2);
+	for (k = 0; k < n_defs; k++)
+		if (defs[k].longname && strncmp(defs[k].longname, arg + 2, len) == 0) {
+			used += (size_t)snprintf(cands + used, used < sizeof(cands) ?
+						 sizeof(cands) - used : 0, "%s--%s",
+						 n ? ", " : "", defs[k].longname);
+			n++;
+		}
+	if (n > 1)
+		return cli_errf(err, errlen, "ambiguous option '%.*s' (%s)", (int)len + 2, arg, cands);
+	return cli_errf(err, errlen, "unknown option '%.*s' (see --help)", (int)len + 2, arg);
+}
 
-		out->opt = find_long(defs, n_defs, a + 2, len);
-		snprintf(out->name, sizeof(out->name), "--%.*s", (int)len, a + 2);
-		if (!out->opt)
-			return cli_errf(err, errlen, "unknown option '%s' (see --help)", out->name);
-		if (eq && !out->opt->has_arg)
-			return cli_errf(err, errlen, "%s takes no value", out->name);
-		out->val = eq ? eq + 1 : NULL;
-	} else {
-		out->opt = find_short(defs, n_defs, a[1]);
-		snprintf(out->name, sizeof(out->name), "-%c", a[1]);
-		if (!out->opt)
-			return cli_errf(err, errlen, "unknown option '%s' (see --help)", out->name);
-		if (a[2] && !out->opt->has_arg)
-			return cli_errf(err, errlen, "%s takes no value (got '%s')", out->name, a);
-		out->val = a[2] ? a + 2 : NULL;
+int cli_parse(const struct cli_opt *defs, size_t n_defs, int argc, char **argv,
+	      cli_apply_fn apply, void *ctx, char *err, size_t errlen)
+{
+	struct option lopts[CLI_MAX_OPTS + 1];
+	char sopts[2 * CLI_MAX_OPTS + 2], name[48];
+	const struct cli_opt *d;
+	size_t k, ns = 0, nl = 0;
+	int c, rc = 0, i;
+
+	if (n_defs > CLI_MAX_OPTS)
+		return cli_errf(err, errlen, "internal: too many options");
+	sopts[ns++] = ':'; /* ':' for a missing value, '?' for the rest */
+	for (k = 0; k < n_defs; k++) {
+		if (defs[k].shortname) {
+			sopts[ns++] = defs[k].shortname;
+			if (defs[k].has_arg)
+				sopts[ns++] = ':';
+		}
+		if (defs[k].longname) {
+			lopts[nl].name = defs[k].longname;
+			lopts[nl].has_arg = defs[k].has_arg ? required_argument : no_argument;
+			lopts[nl].flag = NULL;
+			lopts[nl].val = LONG_BASE + (int)k;
+			nl++;
+		}
 	}
-	if (out->opt->has_arg && !out->val) {
-		if (*i + 1 >= argc)
-			return cli_errf(err, errlen, "%s needs a value", out->name);
-		out->val = argv[++*i];
+	sopts[ns] = '\0';
+	memset(&lopts[nl], 0, sizeof(lopts[nl]));
+
+	opterr = 0;
+	optind = 0; /* glibc: a full re-initialisation */
+	while (rc == 0 && (c = getopt_long(argc, argv, sopts, lopts, NULL)) != -1) {
+		const char *arg = argv[optind - 1];
+
+		d = NULL;
+		if (c == '?' || c == ':') {
+			if (optopt >= LONG_BASE) {
+				opt_name(&defs[optopt - LONG_BASE], name, sizeof(name));
+				rc = c == ':' ? cli_errf(err, errlen, "%s needs a value", name) :
+						cli_errf(err, errlen, "%s takes no value", name);
+			} else if (optopt) {
+				rc = c == ':' ? cli_errf(err, errlen, "-%c needs a value", optopt) :
+						cli_errf(err, errlen, "unknown option '-%c' (see --help)",
+							 optopt);
+			} else {
+				rc = long_error(defs, n_defs, arg, err, errlen);
+			}
+			break;
+		}
+		if (c >= LONG_BASE) {
+			d = &defs[c - LONG_BASE];
+			opt_name(d, name, sizeof(name));
+		} else {
+			for (k = 0; k < n_defs && !d; k++)
+				if (defs[k].shortname == c)
+					d = &defs[k];
+			snprintf(name, sizeof(name), "-%c", c);
+		}
+		if (!d) {
+			rc = cli_errf(err, errlen, "unknown option '-%c' (see --help)", c);
+			break;
+		}
+		if (d->unsupported) {
+			if (d->shortname && d->longname)
+				rc = cli_errf(err, errlen, "-%c/--%s is not supported: %s", d->shortname,
+					      d->longname, d->unsupported);
+			else
+				rc = cli_errf(err, errlen, "%s is not supported: %s", name,
+					      d->unsupported);
+			break;
+		}
+		rc = apply(ctx, d, name, d->has_arg ? optarg : NULL, err, errlen);
 	}
-	return 0;
+	for (i = optind; rc == 0 && i < argc; i++)
+		rc = apply(ctx, NULL, NULL, argv[i], err, errlen);
+	optind = 0; /* EAL scans its own arguments afterwards */
+	return rc;
 }

@@ -1,8 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The command-line scanner the tools share: short (-n 5, -n5) and long (--iters 5,
- * --iters=5) options from a table, positional arguments, and one-line errors that name the
- * option and what is wrong with it. Plain C, no DPDK.
+ * The command-line parser the tools share, on getopt_long as perftest and rdma-core use it:
+ * grouped short flags (-aF), -n5 / -n 5, --iters 5 / --iters=5, unambiguous prefixes of long
+ * names (--iter), positional arguments anywhere. Options come from one table per tool; an
+ * option the tool knows but does not implement carries the reason, so it fails with a line
+ * that says why instead of being ignored. Every error is one line naming the option.
+ * Plain C, no DPDK.
  */
 #ifndef APP_CLI_OPTS_H
 #define APP_CLI_OPTS_H
@@ -12,18 +15,20 @@
 #include <stdint.h>
 
 struct cli_opt {
-	char shortname;       /* 0: long only */
-	const char *longname;
+	char shortname;          /* 0: long only */
+	const char *longname;    /* NULL: short only */
 	bool has_arg;
-	int id;               /* the tool's own identifier */
+	int id;                  /* the tool's own identifier */
+	const char *unsupported; /* non-NULL: refused with this reason */
 };
 
-/* One scanned argument: an option of the table (opt != NULL) or a positional one. */
-struct cli_arg {
-	const struct cli_opt *opt;
-	const char *val;      /* the option's value (NULL when it takes none), or the positional */
-	char name[40];        /* "-n" or "--iters", for messages */
-};
+/*
+ * Called once per option (opt set, val its value or NULL) and once per positional argument
+ * (opt NULL, val the argument), in command-line order for options. @p name is "-n" or
+ * "--iters" for messages. Return 0 to go on, anything else to stop (returned as is).
+ */
+typedef int (*cli_apply_fn)(void *ctx, const struct cli_opt *opt, const char *name,
+			    const char *val, char *err, size_t errlen);
 
 /* Format err and return -EINVAL. */
 int cli_errf(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -32,11 +37,15 @@ int cli_errf(char *err, size_t len, const char *fmt, ...) __attribute__((format(
 int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v);
 
 /*
- * Scan argv[*i] (and its value, which may be argv[*i + 1]: *i then moves past it) against the
- * n_defs options of defs. Returns 0 with *out filled, or -EINVAL with err set (unknown option,
- * a value where none is taken, a missing value).
+ * Parse argv[1..argc-1] (argv[0] is the program name; getopt may reorder the rest) against
+ * the n_defs options of defs. @return 0, what @p apply returned, or -EINVAL with err set
+ * (unknown or ambiguous option, a value where none is taken, a missing value, an option
+ * that is not supported). Leaves getopt ready for a fresh scan (EAL's).
  */
-int cli_next(const struct cli_opt *defs, size_t n_defs, int argc, char **argv, int *i,
-	     struct cli_arg *out, char *err, size_t errlen);
+int cli_parse(const struct cli_opt *defs, size_t n_defs, int argc, char **argv,
+	      cli_apply_fn apply, void *ctx, char *err, size_t errlen);
+
+/* The option of defs whose long name is exactly @p arg's ("--name" or "--name=v"), or NULL. */
+const struct cli_opt *cli_find_long(const struct cli_opt *defs, size_t n_defs, const char *arg);
 
 #endif /* APP_CLI_OPTS_H */

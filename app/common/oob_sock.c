@@ -171,6 +171,22 @@ int oob_accept(int listen_fd, int timeout_ms)
 	return fd;
 }
 
+int oob_accept_idle(int listen_fd, int timeout_ms, int (*idle)(void *), void *arg)
+{
+	int64_t deadline = deadline_of(timeout_ms);
+	struct pollfd p = { .fd = listen_fd, .events = POLLIN };
+
+	if (!idle)
+		return oob_accept(listen_fd, timeout_ms);
+	/* Serve the device (ARP, ND, frames) until a client knocks. */
+	while (poll(&p, 1, 0) == 0) {
+		if (deadline >= 0 && oob_now_ms() >= deadline)
+			return -ETIMEDOUT;
+		idle(arg);
+	}
+	return oob_accept(listen_fd, left_ms(deadline));
+}
+
 int oob_write_all(int fd, const void *buf, size_t len, int timeout_ms)
 {
 	int64_t deadline = deadline_of(timeout_ms);
@@ -231,13 +247,18 @@ int oob_read_exact_idle(int fd, void *buf, size_t len, int timeout_ms, int (*idl
 
 	if (!idle)
 		return oob_read_exact(fd, buf, len, timeout_ms);
-	/* Serve until the first byte is there; the rest of a record follows at once. */
+	/* Serve until the first byte is there; the rest of a record follows at once. A
+	 * negative answer of idle() (its own watchdog) ends the wait. */
 	while (poll(&p, 1, 0) == 0) {
+		int rc;
+
 		if (deadline >= 0 && oob_now_ms() >= deadline)
 			return -ETIMEDOUT;
-		idle(arg);
+		rc = idle(arg);
+		if (rc < 0)
+			return rc;
 	}
-	return oob_read_exact(fd, buf, len, left_ms(deadline));
+	return oob_read_exact(fd, buf, len, deadline < 0 ? 30000 : left_ms(deadline));
 }
 
 int oob_swap_idle(int fd, enum oob_role role, const void *mine, void *theirs, size_t len,

@@ -30,6 +30,10 @@ int oob_bound_port(int listen_fd);
 /** Accept one connection within @p timeout_ms (< 0: wait forever). @return fd or -errno. */
 int oob_accept(int listen_fd, int timeout_ms);
 
+/** oob_accept() that keeps calling @p idle(@p arg) while no client is waiting (the
+ *  device keeps answering ARP/ND and draining frames). @p idle NULL: oob_accept(). */
+int oob_accept_idle(int listen_fd, int timeout_ms, int (*idle)(void *), void *arg);
+
 /** Write all @p len bytes before @p timeout_ms. @return 0, -ETIMEDOUT, -EPIPE, ... */
 int oob_write_all(int fd, const void *buf, size_t len, int timeout_ms);
 
@@ -43,6 +47,8 @@ int oob_read_exact(int fd, void *buf, size_t len, int timeout_ms);
  * oob_read_exact() that keeps calling @p idle(@p arg) while no byte is waiting, for a
  * caller whose device engine runs on its own thread (the inline engine must keep serving
  * the peer while we wait for its TCP message). @p idle NULL: same as oob_read_exact().
+ * A negative return of @p idle ends the wait with that value (the caller's own watchdog,
+ * for a wait without @p timeout_ms: -1).
  */
 int oob_read_exact_idle(int fd, void *buf, size_t len, int timeout_ms, int (*idle)(void *),
 			void *arg);

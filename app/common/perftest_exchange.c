@@ -131,12 +131,20 @@ static int step(struct perftest_conn *c, const char *name, const void *mine, voi
 int perftest_conn_start(struct perftest_conn *c, int fd, enum oob_role role, int timeout_ms,
 			int mtu_enum)
 {
+	return perftest_conn_start_idle(c, fd, role, timeout_ms, mtu_enum, NULL, NULL);
+}
+
+int perftest_conn_start_idle(struct perftest_conn *c, int fd, enum oob_role role,
+			     int timeout_ms, int mtu_enum, int (*idle)(void *), void *idle_arg)
+{
 	char ver[PERFTEST_VERSION_LEN], rver[PERFTEST_VERSION_LEN];
 	char mtu[PERFTEST_MTU_LEN], rmtu[PERFTEST_MTU_LEN];
 	uint8_t sys[PERFTEST_SYSDATA_LEN], rsys[PERFTEST_SYSDATA_LEN];
 	int rc, v;
 
 	memset(c, 0, sizeof(*c));
+	c->idle = idle;
+	c->idle_arg = idle_arg;
 	c->fd = fd;
 	c->role = role;
 	c->timeout_ms = timeout_ms;

@@ -81,7 +81,9 @@ struct perftest_script {
 };
 
 /** Observed perftest shapes: write_lat 4/0/0/0/no; send, read, atomic lat 4/1/0/0/yes;
- *  write_bw 3/1/5/1/yes (read_bw and send_bw use perftest's same BW flow). */
+ *  write_bw 3/1/5/1/yes (read_bw and atomic_bw too). send_bw is shaped like the latency
+ *  tests: 4/1/0/0/yes, its 4th record swapped once the server's receives are posted, and
+ *  each side prints its own figures (no results step). */
 extern const struct perftest_script perftest_script_write_lat;
 extern const struct perftest_script perftest_script_lat;
 extern const struct perftest_script perftest_script_bw;
@@ -106,6 +108,9 @@ struct perftest_conn {
  */
 int perftest_conn_start(struct perftest_conn *c, int fd, enum oob_role role, int timeout_ms,
 			int mtu_enum);
+/** The same, calling @p idle(@p idle_arg) while it waits (kept for the later steps). */
+int perftest_conn_start_idle(struct perftest_conn *c, int fd, enum oob_role role,
+			     int timeout_ms, int mtu_enum, int (*idle)(void *), void *idle_arg);
 /** One dest step. @return 0 or a negative errno. */
 int perftest_conn_dest(struct perftest_conn *c, const struct perftest_dest *mine,
 		       struct perftest_dest *theirs);

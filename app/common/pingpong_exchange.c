@@ -110,8 +110,14 @@ int pingpong_client_exchange_idle(int fd, const struct pingpong_dest *mine,
 int pingpong_server_receive(int fd, struct pingpong_dest *theirs, int timeout_ms,
 			    const char **step)
 {
+	return pingpong_server_receive_idle(fd, theirs, timeout_ms, step, NULL, NULL);
+}
+
+int pingpong_server_receive_idle(int fd, struct pingpong_dest *theirs, int timeout_ms,
+				 const char **step, int (*idle)(void *), void *arg)
+{
 	return read_record(fd, theirs, timeout_ms, "reading the client's record",
-			   "parsing the client's record", step, NULL, NULL);
+			   "parsing the client's record", step, idle, arg);
 }
 
 int pingpong_server_reply(int fd, const struct pingpong_dest *mine, int timeout_ms,

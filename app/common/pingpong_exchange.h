@@ -61,6 +61,10 @@ int pingpong_client_exchange_idle(int fd, const struct pingpong_dest *mine,
 /** Server side, first half: receive the client's record. */
 int pingpong_server_receive(int fd, struct pingpong_dest *theirs, int timeout_ms,
 			    const char **step);
+/** pingpong_server_receive() calling @p idle(@p arg) while it waits (the device keeps
+ *  answering ARP/ND and draining frames). */
+int pingpong_server_receive_idle(int fd, struct pingpong_dest *theirs, int timeout_ms,
+				 const char **step, int (*idle)(void *), void *arg);
 /** Server side, second half (after RTR): send @p mine and wait for "done". */
 int pingpong_server_reply(int fd, const struct pingpong_dest *mine, int timeout_ms,
 			  const char **step);

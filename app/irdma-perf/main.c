@@ -4,10 +4,10 @@
  *
  *   irdma-perf [EAL options] -- --test write_lat [-s 64 -n 1000 ...] [server]
  *   irdma-perf [EAL options] -- --loop --test read_bw
- *   irdma-perf [EAL options] -- --all            (every latency test and write_bw, --loop)
+ *   irdma-perf [EAL options] -- --demo           (every latency test and write_bw, --loop)
  *
  * The tool's options are parsed before EAL starts, so a bad option costs nothing and says
- * what is wrong in one line.
+ * what is wrong in one line; tool_eal.c refuses what EAL leaves over before "--".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -17,8 +17,10 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 
+#include "cli_opts.h"
 #include "perf_opts.h"
 #include "perf_run.h"
+#include "tool_eal.h"
 
 #define LOOP_DEVARGS "soft,port=loop,gen=3,engine=inline"
 
@@ -37,6 +39,9 @@ static int make_loop_devargs(const struct perf_opts *o, unsigned int i, char *bu
 		return -EINVAL;
 	}
 	snprintf(buf, len, "%s,name=perf_%s,ip=%s", base, i ? "server" : "client", ip[i]);
+	/* -m: the loop has no frame limit, so the devices' MTU ceiling follows what -m asks. */
+	if (o->mtu && !strstr(base, "mtu="))
+		snprintf(buf + strlen(buf), len - strlen(buf), ",mtu=%u", o->mtu);
 	return 0;
 }
 
@@ -44,16 +49,13 @@ int main(int argc, char **argv)
 {
 	const char *prog = argv[0];
 	struct rte_pmd_irdma_dev *dev[2] = { NULL, NULL };
+	const struct cli_opt *defs;
 	struct perf_opts o;
 	char err[256], devargs[512];
-	char **eal_argv;
-	int i, sep = -1, rc, ndev, status = EXIT_FAILURE;
+	size_t n_defs;
+	int i, sep, rc, ndev, status = EXIT_FAILURE;
 
-	for (i = 1; i < argc; i++)
-		if (strcmp(argv[i], "--") == 0) {
-			sep = i;
-			break;
-		}
+	sep = tool_eal_separator(argc, argv);
 	if (sep < 0) {
 		for (i = 1; i < argc; i++)
 			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
@@ -68,31 +70,32 @@ int main(int argc, char **argv)
 		perf_opts_usage(prog);
 		return EXIT_SUCCESS;
 	}
+	if (rc == 2) {
+		printf("Version: %s (irdma-perf)\n", PERF_VERSION);
+		return EXIT_SUCCESS;
+	}
+	if (rc == 0)
+		rc = perf_opts_check_port(&o, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "irdma-perf: %s\n", err);
 		return EXIT_FAILURE;
 	}
 
-	eal_argv = calloc((size_t)argc + 1, sizeof(*eal_argv));
-	if (!eal_argv)
-		return EXIT_FAILURE;
-	for (i = 0; i < (sep < 0 ? argc : sep); i++)
-		eal_argv[i] = argv[i];
 	/* The EAL arguments are the user's: pass --no-pci (or an allow-list) where the machine's own
 	 * NIC must not be probed; the project's tests always do. */
-	rc = rte_eal_init(i, eal_argv);
-	if (rc < 0) {
-		fprintf(stderr, "irdma-perf: EAL initialisation failed: %s\n",
-			rte_strerror(rte_errno));
-		free(eal_argv);
+	defs = perf_opts_table(&n_defs);
+	if (tool_eal_init("irdma-perf", argc, argv, sep, defs, n_defs) < 0)
 		return EXIT_FAILURE;
-	}
 
 	ndev = o.loop ? 2 : 1;
 	for (i = 0; i < ndev; i++) {
 		if (o.loop) {
 			if (make_loop_devargs(&o, (unsigned int)i, devargs, sizeof(devargs)) < 0)
 				goto out;
+		} else if (o.mtu && !strstr(o.devargs[0], "mtu=")) {
+			/* -m: the device's MTU ceiling follows it (the port refuses what it
+			 * cannot carry, in one line) */
+			snprintf(devargs, sizeof(devargs), "%s,mtu=%u", o.devargs[0], o.mtu);
 		} else {
 			snprintf(devargs, sizeof(devargs), "%s", o.devargs[0]);
 		}
@@ -117,6 +120,5 @@ out:
 			fprintf(stderr, "irdma-perf: closing %s left objects behind\n",
 				i ? "the server device" : "the device");
 	rte_eal_cleanup();
-	free(eal_argv);
 	return status;
 }

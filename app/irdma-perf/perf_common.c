@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /* Helpers shared by the loop and the client/server runners. */
 #include <errno.h>
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,13 +22,21 @@ void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
 	memset(p, 0, sizeof(*p));
 	p->mode = m;
 	p->atomic = o->atomic;
-	p->size = m == PERF_ATOMIC_LAT ? 8 : size;
+	p->size = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW ? 8 : size;
 	p->iters = d.iters;
 	p->tx_depth = d.tx_depth;
 	p->rx_depth = RTE_MIN((uint64_t)d.rx_depth, d.iters);
 	p->inline_size = d.inline_size;
+	p->post_list = o->post_list;
+	p->duplex = o->duplex;
+	if (o->duration_s && !perf_mode_is_lat(m)) {
+		p->duration_tsc = (uint64_t)o->duration_s * rte_get_tsc_hz();
+		p->iters = UINT64_MAX >> 1; /* until the time is up */
+		p->progress = !o->quiet;
+		p->gbits = o->report_gbits;
+	}
 	/* perftest signals one WR in 100 (-Q), never more than the queue holds. */
-	p->cq_mod = RTE_MIN(100u, p->tx_depth);
+	p->cq_mod = RTE_MIN(o->cq_mod ? o->cq_mod : 100u, p->tx_depth);
 	if (!p->cq_mod)
 		p->cq_mod = 1;
 }
@@ -40,9 +49,20 @@ void perf_res_cfg_of(const struct perf_opts *o, enum perf_mode m, const struct p
 	cfg->tx_depth = p->tx_depth;
 	cfg->rx_depth = p->rx_depth;
 	cfg->inline_size = p->inline_size;
+	cfg->inline_auto = !o->inline_set;
+	cfg->mode = m;
 	cfg->gid_index = o->gid_index;
-	cfg->atomics = m == PERF_ATOMIC_LAT;
-	cfg->reads = m == PERF_ATOMIC_LAT || m == PERF_READ_LAT || m == PERF_READ_BW;
+	cfg->out_reads = o->out_reads;
+	cfg->qp_timeout = o->qp_timeout;
+	cfg->sl = o->sl;
+	cfg->tos = o->tos;
+	cfg->hop_limit = o->hop_limit;
+	cfg->use_srq = o->use_srq;
+	cfg->ud = o->ud;
+	cfg->events = o->use_events;
+	cfg->atomics = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW;
+	cfg->reads = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW || m == PERF_READ_LAT ||
+		     m == PERF_READ_BW;
 }
 
 void perf_addr_of(const struct perftest_dest *d, struct perf_addr *a)
@@ -79,23 +99,129 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 	memset(h, 0, sizeof(*h));
 	h->title = perf_title(p->mode, p->atomic == PERF_CMP_AND_SWAP);
 	h->device = r->info.name;
-	h->show_tx_depth = client;
+	h->show_tx_depth = client || o->duplex;
 	h->tx_depth = p->tx_depth;
+	h->post_list = p->post_list;
+	h->srq = r->srq != NULL;
+	h->ud = r->ud;
 	h->bw = bw;
 	h->cq_mod = p->cq_mod;
 	h->mtu = mtu;
-	h->gid_index = o->gid_index;
+	h->gid_index = r->gid_index;
 	h->reads = p->mode == PERF_READ_LAT || p->mode == PERF_READ_BW ||
-		   p->mode == PERF_ATOMIC_LAT;
+		   p->mode == PERF_ATOMIC_LAT || p->mode == PERF_ATOMIC_BW;
 	h->out_reads = r->out_reads;
-	h->max_inline = p->inline_size;
+	h->max_inline = r->max_inline;
+	/* perftest prints the RX depth on the receiving side of the send tests */
+	h->show_rx_depth = !client && (p->mode == PERF_SEND_LAT || p->mode == PERF_SEND_BW);
+	h->rx_depth = p->rx_depth;
 	h->method = method;
 }
 
-int perf_print_results(FILE *f, const struct perf_side *s, bool gbits, bool head)
+void perf_bw_of(const struct perf_side *s, const struct perf_opts *o, struct perf_bw_stats *st)
 {
 	const struct perf_params *p = s->p;
+	uint64_t hz = rte_get_tsc_hz(), t0 = 0, t1 = 0, n = p->iters;
+	double unit = o->report_gbits ? 125000000.0 : (double)0x100000, el;
+
+	if (p->mode == PERF_SEND_BW && !s->client) {
+		/* perftest's send_bw server: its receives, first to last, no peak */
+		t0 = s->tcompleted[0];
+		t1 = s->tcompleted[p->iters - 1];
+	} else if (p->duration_tsc) {
+		/* -D: what was posted until the time was up, no peak (as perftest) */
+		t0 = s->t_first;
+		t1 = s->t_last;
+		n = s->limit;
+	} else {
+		perf_bw_compute(s->tposted, s->tcompleted, p->iters, p->size, p->cq_mod, hz,
+				o->report_gbits, st);
+		if (o->no_peak)
+			st->bw_peak = 0;
+		return;
+	}
+	memset(st, 0, sizeof(*st));
+	el = (double)(t1 - t0) / (double)hz;
+	st->size = p->size;
+	st->iters = n;
+	st->bw_avg = el > 0 ? (double)p->size * (double)n / el / unit : 0;
+	st->msg_rate = el > 0 ? (double)n / el / 1e6 : 0;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* -U (in order) and -H (sorted): perftest's "#, usec" lists of the samples. */
+static void print_samples(FILE *f, const struct perf_side *s, unsigned int rtt, uint64_t hz,
+			  bool sorted, double *scratch)
+{
+	uint64_t i, n = s->p->iters - 1;
+
+	for (i = 0; i < n; i++)
+		scratch[i] = (double)(s->tposted[i + 1] - s->tposted[i]) * 1e6 / (double)hz / rtt;
+	if (sorted)
+		qsort(scratch, n, sizeof(double), cmp_double);
+	fprintf(f, "#, usec\n");
+	for (i = 0; i < n; i++)
+		fprintf(f, "%" PRIu64 ", %g\n", i + 1, scratch[i]);
+}
+
+int perf_check_limits(const struct perf_opts *o, const struct perf_bw_stats *st)
+{
+	/* perftest's wording, on stderr */
+	if (o->limit_bw > 0 && st->bw_avg < o->limit_bw) {
+		fprintf(stderr, "irdma-perf: Error: BW result is below bw limit (%.2f < %.2f %s)\n",
+			st->bw_avg, o->limit_bw, o->report_gbits ? "Gb/sec" : "MB/sec");
+		return -ERANGE;
+	}
+	if (o->limit_msgrate > 0 && st->msg_rate < o->limit_msgrate) {
+		fprintf(stderr, "irdma-perf: Error: Msg rate is below msg_rate limit (%.6f < %.6f "
+			"Mpps)\n", st->msg_rate, o->limit_msgrate);
+		return -ERANGE;
+	}
+	return 0;
+}
+
+int perf_print_duplex(FILE *f, const struct perf_bw_stats *mine, const struct perf_bw_stats *theirs,
+		      const struct perf_opts *o, bool head)
+{
+	struct perf_bw_stats sum = *mine;
+
+	/* perftest's -b: one row, the two directions added up */
+	sum.bw_peak += theirs->bw_peak;
+	sum.bw_avg += theirs->bw_avg;
+	sum.msg_rate += theirs->msg_rate;
+	if (o->output == PERF_OUT_BANDWIDTH) {
+		fprintf(f, "%lf\n", sum.bw_avg);
+	} else if (o->output == PERF_OUT_MSG_RATE) {
+		fprintf(f, "%lf\n", sum.msg_rate);
+	} else {
+		if (head)
+			perf_print_bw_head(f, o->report_gbits);
+		perf_print_bw_row(f, &sum);
+		if (o->report_both) {
+			fprintf(f, "%s\n\n Local results: \n%s\n", PERF_RESULT_LINE, PERF_RESULT_LINE);
+			perf_print_bw_head(f, o->report_gbits);
+			perf_print_bw_row(f, mine);
+			fprintf(f, "%s\n\n Remote results: \n%s\n", PERF_RESULT_LINE, PERF_RESULT_LINE);
+			perf_print_bw_head(f, o->report_gbits);
+			perf_print_bw_row(f, theirs);
+		}
+	}
+	fflush(f);
+	return perf_check_limits(o, &sum);
+}
+
+int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opts *o, bool head)
+{
+	const struct perf_params *p = s->p;
+	int rc = 0;
 	uint64_t hz = rte_get_tsc_hz();
+	bool full = o->output == PERF_OUT_FULL;
 
 	if (perf_mode_is_lat(p->mode)) {
 		struct perf_lat_stats st;
@@ -104,23 +230,37 @@ int perf_print_results(FILE *f, const struct perf_side *s, bool gbits, bool head
 
 		if (!scratch)
 			return -ENOMEM;
+		if (full && o->unsorted && p->iters > 1)
+			print_samples(f, s, rtt, hz, false, scratch);
+		if (full && o->histogram && p->iters > 1)
+			print_samples(f, s, rtt, hz, true, scratch);
 		if (perf_lat_compute(s->tposted, p->iters, hz, rtt, scratch, &st) == 0) {
-			if (head)
-				perf_print_lat_head(f);
-			perf_print_lat_row(f, p->size, &st);
+			if (o->output == PERF_OUT_LATENCY) {
+				fprintf(f, "%lf\n", st.t_avg);
+			} else if (full) {
+				if (head)
+					perf_print_lat_head(f);
+				perf_print_lat_row(f, p->size, &st);
+			}
 		}
 		free(scratch);
 	} else {
 		struct perf_bw_stats st;
 
-		perf_bw_compute(s->tposted, s->tcompleted, p->iters, p->size, p->cq_mod, hz,
-				gbits, &st);
-		if (head)
-			perf_print_bw_head(f, gbits);
-		perf_print_bw_row(f, &st);
+		perf_bw_of(s, o, &st);
+		rc = perf_check_limits(o, &st);
+		if (o->output == PERF_OUT_BANDWIDTH) {
+			fprintf(f, "%lf\n", st.bw_avg);
+		} else if (o->output == PERF_OUT_MSG_RATE) {
+			fprintf(f, "%lf\n", st.msg_rate);
+		} else if (full) {
+			if (head)
+				perf_print_bw_head(f, o->report_gbits);
+			perf_print_bw_row(f, &st);
+		}
 	}
 	fflush(f);
-	return 0;
+	return rc;
 }
 
 int perf_engine_start(struct rte_pmd_irdma_dev *dev, char *err, size_t errlen)

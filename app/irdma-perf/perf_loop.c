@@ -154,20 +154,60 @@ static int verify(const struct loop_ctx *c, char *err, size_t errlen)
 			return -EIO;
 		return 0;
 	case PERF_SEND_LAT:
+		/* UD: the message follows the 40-byte GRH area */
+		if (c->side[0].res->ud) {
+			a_recv += PERF_UD_GRH;
+			b_recv += PERF_UD_GRH;
+		}
 		if (check_bytes(a_recv, 3, 0, n, "client receive buffer", err, errlen) ||
 		    check_bytes(b_recv, 1, 0, n, "server receive buffer", err, errlen))
 			return -EIO;
 		return 0;
 	case PERF_WRITE_BW:
 	case PERF_SEND_BW:
+		if (p->duplex && check_bytes(a_recv, 3, 0, n, "client buffer", err, errlen))
+			return -EIO;
 		return check_bytes(b_recv, 1, 0, n, "server buffer", err, errlen);
-	case PERF_READ_LAT:
 	case PERF_READ_BW:
+		if (p->duplex) {
+			/* -b: each side read the other's receive half into its own send half */
+			const uint8_t *a_send = a_recv + c->side[0].res->slot;
+			const uint8_t *b_send = b_recv + c->side[1].res->slot;
+
+			if (check_bytes(a_send, 2, 0, n, "client buffer (read data)", err, errlen) ||
+			    check_bytes(b_send, 0, 0, n, "server buffer (read data)", err, errlen))
+				return -EIO;
+			return 0;
+		}
+		/* fall through */
+	case PERF_READ_LAT:
 		/* the client read the server's untouched receive half into its own */
 		return check_bytes(a_recv, 2, 0, n, "client buffer (read data)", err, errlen);
 	case PERF_ATOMIC_LAT:
+	case PERF_ATOMIC_BW:
 		memcpy(&v, b_recv, 8);
-		if (v != p->iters) {
+		if (p->mode == PERF_ATOMIC_BW && p->atomic == PERF_CMP_AND_SWAP) {
+			if (v != 0) {
+				snprintf(err, errlen, "data check: target is %" PRIu64 " after "
+					 "compare-0-swap-0 atomics, expected 0", v);
+				return -EIO;
+			}
+			return 0;
+		}
+		if (p->duplex) {
+			uint64_t w;
+
+			/* -b: each side added its count to the other's word */
+			memcpy(&w, a_recv, 8);
+			if (v != (c->side[0].limit ? c->side[0].limit : p->iters) ||
+			    w != (c->side[1].limit ? c->side[1].limit : p->iters)) {
+				snprintf(err, errlen, "data check: targets are %" PRIu64 " and %"
+					 PRIu64 " after both sides' atomics", v, w);
+				return -EIO;
+			}
+			return 0;
+		}
+		if (v != (c->side[0].limit ? c->side[0].limit : p->iters)) {
 			snprintf(err, errlen, "data check: target is %" PRIu64 " after %" PRIu64
 				 " atomics, expected %" PRIu64, v, p->iters, p->iters);
 			return -EIO;
@@ -276,7 +316,17 @@ static int run_size(const struct perf_opts *o, struct loop_ctx *c, struct perf_r
 		dump_xstats(r[1].dev);
 		goto out;
 	}
-	rc = perf_print_results(stdout, &c->side[0], o->report_gbits, head);
+	if (p->duplex) {
+		struct perf_bw_stats st[2];
+
+		perf_bw_of(&c->side[0], o, &st[0]);
+		perf_bw_of(&c->side[1], o, &st[1]);
+		rc = perf_print_duplex(stdout, &st[0], &st[1], o, head);
+	} else {
+		rc = perf_print_results(stdout, &c->side[0], o, head);
+	}
+	if (rc == -ERANGE)
+		snprintf(err, errlen, "the result is below the limit of -w/-y");
 	if (rc == 0)
 		rc = verify(c, err, errlen);
 out:
@@ -300,16 +350,19 @@ static int run_mode(const struct perf_opts *o, enum perf_mode m,
 	int rc, i, mtu_enum;
 	bool head = true;
 
+	bool atomic = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW;
+	bool full = o->output == PERF_OUT_FULL;
+
 	perf_params_of(o, m, 0, &p);
-	first = o->all_sizes ? 2 : (m == PERF_ATOMIC_LAT ? 8 : (o->size_set ? o->size : 0));
-	if (!o->all_sizes && !o->size_set && m != PERF_ATOMIC_LAT) {
+	first = o->all_sizes ? 2 : (o->size_set ? o->size : 0);
+	if (!o->all_sizes && !o->size_set) {
 		struct perf_opts t = *o;
 
 		perf_opts_apply_defaults(&t, m);
 		first = t.size;
 	}
-	last = o->all_sizes && m != PERF_ATOMIC_LAT ? PERF_MAX_SIZE : first;
-	if (m == PERF_ATOMIC_LAT)
+	last = o->all_sizes ? PERF_MAX_SIZE : first;
+	if (atomic)
 		first = last = 8;
 
 	memset(r, 0, sizeof(r));
@@ -327,19 +380,30 @@ static int run_mode(const struct perf_opts *o, enum perf_mode m,
 		rc = -EINVAL;
 		goto out;
 	}
+	if (o->ud && last > mtu) {
+		if (!o->all_sizes) {
+			snprintf(err, errlen, "-s %" PRIu64 ": a UD message must fit the path MTU "
+				 "(%u bytes)", last, mtu);
+			rc = -EINVAL;
+			goto out;
+		}
+		last = mtu; /* -a with UD: up to the MTU, as perftest */
+	}
 	for (i = 0; i < 2; i++) {
 		rc = perf_res_connect(&r[i], &d[!i], mtu_enum, err, errlen);
 		if (rc < 0)
 			goto out;
 	}
 
-	perf_header_of(o, &p, &r[0], true, mtu, "In-process loop", &h);
-	perf_print_header(stdout, &h);
-	perf_addr_of(&d[0], &a);
-	perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
-	perf_addr_of(&d[1], &a);
-	perf_print_addr(stdout, "remote", &a, perf_addr_style_of(m));
-	printf("%s\n", PERF_RESULT_LINE);
+	if (full) {
+		perf_header_of(o, &p, &r[0], true, mtu, "In-process loop", &h);
+		perf_print_header(stdout, &h);
+		perf_addr_of(&d[0], &a);
+		perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
+		perf_addr_of(&d[1], &a);
+		perf_print_addr(stdout, "remote", &a, perf_addr_style_of(m));
+		printf("%s\n", PERF_RESULT_LINE);
+	}
 
 	for (size = first; size <= last; size = size ? size * 2 : 1) {
 		perf_params_of(o, m, size, &p);
@@ -349,7 +413,8 @@ static int run_mode(const struct perf_opts *o, enum perf_mode m,
 		if (rc < 0)
 			break;
 	}
-	printf("%s\n", PERF_RESULT_LINE);
+	if (full)
+		printf("%s\n", PERF_RESULT_LINE);
 	fflush(stdout);
 out:
 	for (i = 1; i >= 0; i--)
@@ -364,7 +429,7 @@ int perf_run_loop(const struct perf_opts *o, struct rte_pmd_irdma_dev *a,
 					      PERF_ATOMIC_LAT, PERF_WRITE_BW };
 	struct rte_pmd_irdma_dev *devs[2] = { a, b };
 	struct rte_pmd_irdma_dev_info ia, ib;
-	char err[256], passed[128] = "", skipped[160] = "";
+	char err[768], passed[128] = "", skipped[160] = "";
 	unsigned int i, n = o->all_tests ? RTE_DIM(all) : 1, npass = 0;
 	int rc;
 
@@ -373,10 +438,10 @@ int perf_run_loop(const struct perf_opts *o, struct rte_pmd_irdma_dev *a,
 	for (i = 0; i < n; i++) {
 		enum perf_mode m = o->all_tests ? all[i] : o->mode;
 
-		if (m == PERF_ATOMIC_LAT &&
+		if ((m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW) &&
 		    !(ia.cap_flags & ib.cap_flags & RTE_PMD_IRDMA_CAP_ATOMICS)) {
-			snprintf(err, sizeof(err), "atomic_lat: the devices (gen=%u) have no atomics; "
-				 "atomics need gen=3", RTE_MIN(ia.gen, ib.gen));
+			snprintf(err, sizeof(err), "%s: the devices (gen=%u) have no atomics; "
+				 "atomics need gen=3", perf_mode_name(m), RTE_MIN(ia.gen, ib.gen));
 			if (!o->all_tests) {
 				fprintf(stderr, "irdma-perf: %s\n", err);
 				return -EOPNOTSUPP;
@@ -396,7 +461,8 @@ int perf_run_loop(const struct perf_opts *o, struct rte_pmd_irdma_dev *a,
 		snprintf(passed + strlen(passed), sizeof(passed) - strlen(passed), "%s%s",
 			 npass > 1 ? " " : "", perf_mode_name(m));
 	}
-	printf("irdma-perf: %u test%s passed (%s), data verified%s\n", npass, npass == 1 ? "" : "s",
-	       passed, skipped);
+	if (o->output == PERF_OUT_FULL)
+		printf("irdma-perf: %u test%s passed (%s), data verified%s\n", npass,
+		       npass == 1 ? "" : "s", passed, skipped);
 	return 0;
 }

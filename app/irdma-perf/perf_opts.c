@@ -13,6 +13,7 @@
 
 static const char *const mode_names[PERF_MODE_COUNT] = {
 	"write_lat", "read_lat", "send_lat", "atomic_lat", "write_bw", "read_bw", "send_bw",
+	"atomic_bw",
 };
 
 const char *perf_mode_name(enum perf_mode m)
@@ -55,7 +56,7 @@ void perf_opts_apply_defaults(struct perf_opts *o, enum perf_mode m)
 	bool lat = perf_mode_is_lat(m);
 
 	/* perftest: latency 2 bytes, bandwidth 64 KiB, atomics always 8. */
-	if (m == PERF_ATOMIC_LAT)
+	if (m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW)
 		o->size = 8;
 	else if (!o->size_set)
 		o->size = lat ? 2 : 65536;
@@ -64,74 +65,223 @@ void perf_opts_apply_defaults(struct perf_opts *o, enum perf_mode m)
 	if (!o->tx_depth_set)
 		o->tx_depth = lat ? 1 : 128;
 	if (!lat && o->tx_depth > o->iters)
-		o->tx_depth = (uint32_t)o->iters; /* perftest refuses -n < -t; we just cap */
+		o->tx_depth = (uint32_t)o->iters; /* as perftest: -t is capped to -n */
+	if (!o->inline_set)
+		o->inline_size = perf_default_inline(m, 2);
+}
+
+uint32_t perf_default_inline(enum perf_mode m, unsigned int gen)
+{
+	/* perftest inlines by default in the write and send latency tests only; for irdma
+	 * devices it uses 48 bytes on X722 (gen 1) and 101 on E810 (gen 2 and later). The
+	 * device's own limit still applies (perf_res caps it). */
+	if (m != PERF_WRITE_LAT && m != PERF_SEND_LAT)
+		return 0;
+	return gen == 1 ? 48 : 101;
+}
+
+bool perf_devargs_is_loop(const char *d)
+{
+	const char *p = strstr(d, "port=");
+
+	while (p && p != d && p[-1] != ',')
+		p = strstr(p + 1, "port=");
+	if (!p)
+		return true; /* the device's default port is the loop */
+	p += 5;
+	return strncmp(p, "loop", 4) == 0 && (p[4] == '\0' || p[4] == ',');
 }
 
 void perf_opts_usage(const char *prog)
 {
 	printf("Usage: %s [EAL options] -- [options] [server host]\n"
-	       "perftest-compatible RDMA benchmarks on the irdma PMD.\n\n"
-	       "Test (or run the tool through a link named ib_write_lat, irdma_read_bw, ...):\n"
-	       "  --test <mode>            write_lat read_lat send_lat atomic_lat write_bw read_bw send_bw\n"
-	       "                           (default: write_lat)\n"
-	       "  --all                    write_lat send_lat read_lat atomic_lat write_bw, back to back\n"
-	       "                           in one process (--loop)\n"
+	       "perftest-compatible RDMA benchmarks on the irdma PMD (see irdma-perf(1)).\n"
+	       "Tool options go after \"--\"; before it, EAL's (-l, --no-huge, --vdev, ...).\n\n"
+	       "Test (or run the tool through a link named irdma_write_lat, irdma_read_bw, ...):\n"
+	       "  --test <mode>            write_lat read_lat send_lat atomic_lat write_bw read_bw\n"
+	       "                           send_bw atomic_bw (default: write_lat)\n"
+	       "  --demo                   write_lat send_lat read_lat atomic_lat write_bw, back to\n"
+	       "                           back in one process (--loop)\n"
 	       "Where:\n"
 	       "  --loop                   both endpoints in this process: two soft devices joined by\n"
 	       "                           port=loop, one side per lcore (one loop with a single lcore);\n"
 	       "                           the default without a server host and without --devargs\n"
-	       "  [server host]            client mode (perftest's TCP exchange); none: server mode\n"
+	       "  [server host]            client mode: the kernel address of the server's TCP\n"
+	       "                           exchange (127.0.0.1 on one machine); none: server mode\n"
 	       "  --devargs <string>       device, e.g. soft,port=net_memif0,ip=198.18.0.2 (twice with\n"
 	       "                           --loop to give each side its own)\n"
 	       "perftest options:\n"
-	       "  -s, --size <bytes>       message size (latency 2, bandwidth 65536, atomics 8)\n"
-	       "  -a, --all-sizes          sizes 2..8388608, doubling (perftest's -a/--all)\n"
+	       "  -s, --size <bytes>       message size, K and M suffixes (latency 2, bandwidth 65536,\n"
+	       "                           atomics 8)\n"
+	       "  -a, --all                every size 2..8388608, doubling\n"
 	       "  -n, --iters <n>          iterations (1000; write_bw 5000)\n"
-	       "  -m, --mtu <bytes>        path MTU 256..4096 (default: the device's)\n"
+	       "  -m, --mtu <bytes>        path MTU 256..4096 (default: the device's; --loop raises\n"
+	       "                           the loop devices' MTU to it)\n"
 	       "  -p, --port <port>        TCP port of the exchange (18515)\n"
-	       "  -x, --gid-index <n>      local GID index (0)\n"
+	       "  -x, --gid-index <n>      local GID index (default: the best RoCE v2 GID, the\n"
+	       "                           IPv4-mapped one when the device has ip=)\n"
 	       "  -t, --tx-depth <n>       send queue depth (latency 1, bandwidth 128)\n"
 	       "  -r, --rx-depth <n>       receive queue depth for send tests (512)\n"
-	       "  -I, --inline_size <n>    inline data up to n bytes (0)\n"
+	       "  -I, --inline_size <n>    inline data up to n bytes (write/send latency 101, gen=1 48;\n"
+	       "                           others 0)\n"
+	       "  -Q, --cq-mod <n>         one signaled completion every n WRs (bandwidth, 100)\n"
+	       "  -l, --post_list <n>      WRs per post call (1)\n"
+	       "  -o, --outs <n>           outstanding reads/atomics (device maximum)\n"
+	       "  -u, --qp-timeout <n>     QP timeout exponent (14)\n"
+	       "  -S, --sl <n>             service level (0)\n"
+	       "  -T, --tos <n>            traffic class of the GRH (0)\n"
+	       "  -L, --hop_limit <n>      hop limit of the GRH (64)\n"
 	       "  -A, --atomic_type <t>    FETCH_AND_ADD (default) or CMP_AND_SWAP\n"
+	       "  -b, --bidirectional      write/read/atomic_bw: both sides initiate; the figures are\n"
+	       "                           the sum of both directions (--report-both: each as well)\n"
+	       "  -D, --duration <s>       write/read/atomic_bw: post for s seconds instead of -n WRs,\n"
+	       "                           a progress line per second on stderr\n"
+	       "  -e, --events             sleep on CQ events instead of busy polling (client/server)\n"
+	       "  --use-srq                send tests receive through a shared receive queue (gen=3)\n"
+	       "  -N, --noPeak             no peak bandwidth (reported as 0)\n"
+	       "  -H, --report-histogrm    latency histogram after the table\n"
+	       "  -U, --report-unsorted    every latency sample, unsorted, after the table\n"
+	       "  -w, --limit_bw <bw>      fail (exit 1) when the average is below bw (the report's unit)\n"
+	       "  -y, --limit_msgrate <r>  fail when the message rate is below r Mpps\n"
+	       "  --output <what>          bandwidth, message_rate or latency: print only that figure\n"
+	       "  --report_gbits           bandwidth in Gb/s\n"
+	       "  --report-both            with -b: each direction's figures too\n"
 	       "  -F, --CPU-freq           accepted (the TSC is the clock)\n"
 	       "  -d, --ib-dev <name>      accepted and ignored (the device comes from --devargs)\n"
-	       "  -i, --ib-port <1>        -c, --connection <RC>   -q, --qp <1>\n"
-	       "  --report_gbits           bandwidth in Gb/s\n"
+	       "  -c, --connection <RC|UD> transport (RC; UD for send_lat, messages up to the MTU)\n"
+	       "  -i, --ib-port <1>\n"
+	       "  -V, --version            print the version and exit\n"
+	       "irdma-perf options:\n"
 	       "  --timeout <s>            give up when a side makes no progress for s seconds (30)\n"
-	       "  -h, --help\n",
+	       "  --quiet                  no progress lines\n"
+	       "  -h, --help\n"
+	       "Not supported yet (refused with the reason): -q, -c UD and -b in send_bw; see\n"
+	       "irdma-perf(1) and doc/guides/perftest-options.md.\n",
 	       prog);
 }
 
 enum opt_id {
 	O_SIZE, O_ITERS, O_ALLSIZES, O_MTU, O_PORT, O_GID, O_FREQ, O_TX, O_RX, O_INLINE, O_ATOMIC,
-	O_DEV, O_IBPORT, O_CONN, O_QP, O_GBITS, O_DEVARGS, O_LOOP, O_ALL, O_TEST, O_TIMEOUT, O_HELP,
+	O_DEV, O_IBPORT, O_CONN, O_QP, O_GBITS, O_DEVARGS, O_LOOP, O_DEMO, O_TEST, O_TIMEOUT, O_HELP,
+	O_CQMOD, O_POSTLIST, O_OUTS, O_QPTIMEOUT, O_SL, O_TOS, O_HOPLIMIT, O_NOPEAK, O_HIST,
+	O_UNSORTED, O_OUTPUT, O_BOTH, O_VERSION, O_QUIET, O_SRQ, O_EVENTS, O_DURATION, O_LIMIT_BW,
+	O_LIMIT_RATE, O_DUPLEX, O_UNSUP,
 };
+
+#define NOT_YET(s, l, a, why) { s, l, a, O_UNSUP, why }
+#define NO_CM "there is no RDMA CM: the tools use perftest's TCP exchange"
 
 static const struct cli_opt defs[] = {
-	{ 's', "size", true, O_SIZE },       { 'n', "iters", true, O_ITERS },
-	{ 'a', "all-sizes", false, O_ALLSIZES },
-	{ 'm', "mtu", true, O_MTU },         { 'p', "port", true, O_PORT },
-	{ 'x', "gid-index", true, O_GID },   { 'F', "CPU-freq", false, O_FREQ },
-	{ 't', "tx-depth", true, O_TX },     { 'r', "rx-depth", true, O_RX },
-	{ 'I', "inline_size", true, O_INLINE },
-	{ 'A', "atomic_type", true, O_ATOMIC },
-	{ 'd', "ib-dev", true, O_DEV },      { 'i', "ib-port", true, O_IBPORT },
-	{ 'c', "connection", true, O_CONN }, { 'q', "qp", true, O_QP },
-	{ 0, "report_gbits", false, O_GBITS },
-	{ 0, "devargs", true, O_DEVARGS },   { 0, "loop", false, O_LOOP },
-	{ 0, "all", false, O_ALL },          { 0, "test", true, O_TEST },
-	{ 0, "timeout", true, O_TIMEOUT },   { 'h', "help", false, O_HELP },
+	{ 's', "size", true, O_SIZE, NULL },       { 'n', "iters", true, O_ITERS, NULL },
+	{ 'a', "all", false, O_ALLSIZES, NULL },
+	{ 'm', "mtu", true, O_MTU, NULL },         { 'p', "port", true, O_PORT, NULL },
+	{ 'x', "gid-index", true, O_GID, NULL },   { 'F', "CPU-freq", false, O_FREQ, NULL },
+	{ 't', "tx-depth", true, O_TX, NULL },     { 'r', "rx-depth", true, O_RX, NULL },
+	{ 'I', "inline_size", true, O_INLINE, NULL },
+	{ 'A', "atomic_type", true, O_ATOMIC, NULL },
+	{ 'd', "ib-dev", true, O_DEV, NULL },      { 'i', "ib-port", true, O_IBPORT, NULL },
+	{ 'c', "connection", true, O_CONN, NULL }, { 'q', "qp", true, O_QP, NULL },
+	{ 'Q', "cq-mod", true, O_CQMOD, NULL },    { 'l', "post_list", true, O_POSTLIST, NULL },
+	{ 'o', "outs", true, O_OUTS, NULL },       { 'u', "qp-timeout", true, O_QPTIMEOUT, NULL },
+	{ 'S', "sl", true, O_SL, NULL },           { 'T', "tos", true, O_TOS, NULL },
+	{ 'L', "hop_limit", true, O_HOPLIMIT, NULL },
+	{ 'N', "noPeak", false, O_NOPEAK, NULL },
+	{ 'H', "report-histogrm", false, O_HIST, NULL },
+	{ 'U', "report-unsorted", false, O_UNSORTED, NULL },
+	{ 'V', "version", false, O_VERSION, NULL },
+	{ 0, "output", true, O_OUTPUT, NULL },     { 0, "report-both", false, O_BOTH, NULL },
+	{ 0, "report_gbits", false, O_GBITS, NULL },
+	{ 0, "devargs", true, O_DEVARGS, NULL },   { 0, "loop", false, O_LOOP, NULL },
+	{ 0, "demo", false, O_DEMO, NULL },        { 0, "test", true, O_TEST, NULL },
+	{ 0, "timeout", true, O_TIMEOUT, NULL },   { 0, "quiet", false, O_QUIET, NULL },
+	{ 'h', "help", false, O_HELP, NULL },
+	/* perftest's options that are not implemented: each says why. */
+	{ 'D', "duration", true, O_DURATION, NULL },
+	NOT_YET('f', "margin", true, "not yet: -D measures its whole duration"),
+	{ 'b', "bidirectional", false, O_DUPLEX, NULL },
+	{ 'e', "events", false, O_EVENTS, NULL },
+	NOT_YET('C', "report-cycles", false, "the clock is the TSC, reported in microseconds"),
+	NOT_YET('R', "rdma_cm", false, NO_CM),     NOT_YET('z', "comm_rdma_cm", false, NO_CM),
+	NOT_YET('O', "dualport", false, "the device has one port"),
+	NOT_YET('g', "mcg", false, "there is no multicast"),
+	NOT_YET('M', "MGID", true, "there is no multicast"),
+	NOT_YET('X', "vector", true, "there are no interrupt vectors (completion events are "
+				      "an eventfd)"),
+	{ 'w', "limit_bw", true, O_LIMIT_BW, NULL },
+	{ 'y', "limit_msgrate", true, O_LIMIT_RATE, NULL },
+	NOT_YET('W', "report-counters", true, "read the device's counters with telemetry "
+					      "(/irdma/xstats)"),
+	NOT_YET(0, "run_infinitely", false, "not yet: the tests run a fixed number of iterations"),
+	{ 0, "use-srq", false, O_SRQ, NULL },
+	NOT_YET(0, "reversed", false, "not yet: the client always initiates"),
+	NOT_YET(0, "cpu_util", false, "not yet: the tools busy-poll, CPU use is 100%"),
+	NOT_YET(0, "use_old_post_send", false, "there is only one post API "
+						"(rte_pmd_irdma_post_send)"),
+	NOT_YET(0, "ipv6", false, "not yet: the TCP exchange runs over IPv4"),
+	NOT_YET(0, "report-per-port", false, "the device has one port"),
+	NOT_YET(0, "odp", false, "there is no on-demand paging: memory is registered up front"),
+	NOT_YET(0, "use_hugepages", false, "the buffers come from DPDK's memory (rte_malloc): "
+					   "hugepages unless EAL runs with --no-huge"),
+	NOT_YET(0, "use_cuda", false, "there is no GPU memory support"),
+	NOT_YET(0, "mmap", true, "not yet: the buffers come from rte_malloc"),
+	NOT_YET(0, "mr_per_qp", false, "not yet: one QP per test"),
+	NOT_YET(0, "dont_xchg_versions", false, "not yet: the versions are always exchanged"),
+	NOT_YET(0, "perform_warm_up", false, "not yet: no warm-up phase"),
+	NOT_YET(0, "pkey_index", true, "RoCE uses the default P_Key only"),
+	NOT_YET(0, "inline_recv", true, "not yet: receives are never inlined"),
+	NOT_YET(0, "latency_gap", true, "not yet: latency samples are back to back"),
+	NOT_YET(0, "flow_label", true, "not yet: the flow label is 0"),
+	NOT_YET(0, "retry_count", true, "not yet: the retry count is 7, as perftest's default"),
+	NOT_YET(0, "tclass", true, "use -T/--tos"),
+	NOT_YET(0, "wait_destroy", true, "not yet"),
+	NOT_YET(0, "out_json", false, "not yet: use --output to print one figure"),
+	NOT_YET(0, "out_json_file", true, "not yet: use --output to print one figure"),
+	NOT_YET(0, "source_ip", true, "the device's address is its ip= devarg"),
+	NOT_YET(0, "dlid", true, "RoCE has no LIDs"),
 };
 
-static int apply(struct perf_opts *o, const struct cli_opt *d, const char *optname,
-		 const char *val, char *err, size_t errlen)
+const struct cli_opt *perf_opts_table(size_t *n)
 {
+	*n = sizeof(defs) / sizeof(defs[0]);
+	return defs;
+}
+
+/* -s with perftest's K and M suffixes. */
+static int parse_size(const char *val, uint64_t *v)
+{
+	char buf[32];
+	size_t n = strlen(val);
+	uint64_t mul = 1;
+
+	if (n == 0 || n >= sizeof(buf))
+		return -1;
+	memcpy(buf, val, n + 1);
+	if (buf[n - 1] == 'K' || buf[n - 1] == 'M') {
+		mul = buf[n - 1] == 'K' ? 1024 : 1024 * 1024;
+		buf[n - 1] = '\0';
+	}
+	if (cli_parse_u64(buf, 0, PERF_MAX_SIZE, v) || *v * mul > PERF_MAX_SIZE)
+		return -1;
+	*v *= mul;
+	return 0;
+}
+
+static int apply(void *ctx, const struct cli_opt *d, const char *optname, const char *val,
+		 char *err, size_t errlen)
+{
+	struct perf_opts *o = ctx;
 	uint64_t v;
 
+	if (!d) {
+		if (o->server_host)
+			return cli_errf(err, errlen, "unexpected argument '%s' (server host is '%s')",
+					val, o->server_host);
+		o->server_host = val;
+		return 0;
+	}
 	switch (d->id) {
 	case O_SIZE:
-		if (cli_parse_u64(val, 0, PERF_MAX_SIZE, &v))
+		if (parse_size(val, &v))
 			return cli_errf(err, errlen, "%s: size '%s' is not a number of bytes 0..%u",
 				    optname, val, PERF_MAX_SIZE);
 		o->size = (uint32_t)v;
@@ -202,14 +352,120 @@ static int apply(struct perf_opts *o, const struct cli_opt *d, const char *optna
 		o->ib_port = 1;
 		break;
 	case O_CONN:
-		if (strcmp(val, "RC") != 0)
-			return cli_errf(err, errlen, "%s: connection type '%s' is not supported (RC only)",
+		if (strcmp(val, "UD") == 0) {
+			o->ud = true;
+		} else if (strcmp(val, "RC") == 0) {
+			o->ud = false;
+		} else if (!strcmp(val, "UC") || !strcmp(val, "XRC") || !strcmp(val, "DC") ||
+			   !strcmp(val, "SRD")) {
+			return cli_errf(err, errlen, "%s: connection type '%s' is not applicable: the "
+				    "device has RC and UD QPs", optname, val);
+		} else {
+			return cli_errf(err, errlen, "%s: connection type '%s' is not RC or UD",
 				    optname, val);
+		}
 		break;
 	case O_QP:
 		if (cli_parse_u64(val, 1, 1, &v))
-			return cli_errf(err, errlen, "%s: only one QP per test is supported, not '%s'",
+			return cli_errf(err, errlen, "%s: several QPs per test are not supported yet "
+				    "(only 1, not '%s')", optname, val);
+		break;
+	case O_CQMOD:
+		if (cli_parse_u64(val, 1, 1024, &v))
+			return cli_errf(err, errlen, "%s: CQ moderation '%s' is not 1..1024", optname, val);
+		o->cq_mod = (uint32_t)v;
+		break;
+	case O_POSTLIST:
+		if (cli_parse_u64(val, 1, 32, &v))
+			return cli_errf(err, errlen, "%s: post list '%s' is not 1..32", optname, val);
+		o->post_list = (uint32_t)v;
+		break;
+	case O_OUTS:
+		if (cli_parse_u64(val, 1, 255, &v))
+			return cli_errf(err, errlen, "%s: outstanding reads '%s' is not 1..255", optname,
+				    val);
+		o->out_reads = (uint32_t)v;
+		break;
+	case O_QPTIMEOUT:
+		if (cli_parse_u64(val, 0, 31, &v))
+			return cli_errf(err, errlen, "%s: QP timeout '%s' is not 0..31", optname, val);
+		o->qp_timeout = (uint8_t)v;
+		break;
+	case O_SL:
+		if (cli_parse_u64(val, 0, 15, &v))
+			return cli_errf(err, errlen, "%s: service level '%s' is not 0..15", optname, val);
+		o->sl = (uint8_t)v;
+		break;
+	case O_TOS:
+		if (cli_parse_u64(val, 0, 255, &v))
+			return cli_errf(err, errlen, "%s: type of service '%s' is not 0..255", optname,
+				    val);
+		o->tos = (uint8_t)v;
+		break;
+	case O_HOPLIMIT:
+		if (cli_parse_u64(val, 0, 255, &v))
+			return cli_errf(err, errlen, "%s: hop limit '%s' is not 0..255", optname, val);
+		o->hop_limit = (uint8_t)v;
+		break;
+	case O_NOPEAK:
+		o->no_peak = true;
+		break;
+	case O_HIST:
+		o->histogram = true;
+		break;
+	case O_UNSORTED:
+		o->unsorted = true;
+		break;
+	case O_OUTPUT:
+		if (strcmp(val, "bandwidth") == 0)
+			o->output = PERF_OUT_BANDWIDTH;
+		else if (strcmp(val, "message_rate") == 0)
+			o->output = PERF_OUT_MSG_RATE;
+		else if (strcmp(val, "latency") == 0)
+			o->output = PERF_OUT_LATENCY;
+		else
+			return cli_errf(err, errlen, "%s: '%s' is not bandwidth, message_rate or latency",
 				    optname, val);
+		break;
+	case O_BOTH:
+		o->report_both = true;
+		break;
+	case O_VERSION:
+		o->version = true;
+		break;
+	case O_QUIET:
+		o->quiet = true;
+		break;
+	case O_LIMIT_BW:
+	case O_LIMIT_RATE: {
+		char *end;
+		double x;
+
+		errno = 0;
+		x = strtod(val, &end);
+		if (errno || end == val || *end || !(x > 0))
+			return cli_errf(err, errlen, "%s: limit '%s' is not a positive number", optname,
+				    val);
+		if (d->id == O_LIMIT_BW)
+			o->limit_bw = x;
+		else
+			o->limit_msgrate = x;
+		break;
+	}
+	case O_DUPLEX:
+		o->duplex = true;
+		break;
+	case O_DURATION:
+		if (cli_parse_u64(val, 1, 3600, &v))
+			return cli_errf(err, errlen, "%s: duration '%s' is not 1..3600 seconds", optname,
+				    val);
+		o->duration_s = (unsigned int)v;
+		break;
+	case O_SRQ:
+		o->use_srq = true;
+		break;
+	case O_EVENTS:
+		o->use_events = true;
 		break;
 	case O_GBITS:
 		o->report_gbits = true;
@@ -225,7 +481,7 @@ static int apply(struct perf_opts *o, const struct cli_opt *d, const char *optna
 	case O_LOOP:
 		o->loop = true;
 		break;
-	case O_ALL:
+	case O_DEMO:
 		o->all_tests = true;
 		break;
 	case O_TEST:
@@ -233,7 +489,7 @@ static int apply(struct perf_opts *o, const struct cli_opt *d, const char *optna
 		if (o->mode == PERF_MODE_NONE)
 			return cli_errf(err, errlen,
 				    "%s: unknown test '%s' (write_lat read_lat send_lat atomic_lat "
-				    "write_bw read_bw send_bw)", optname, val);
+				    "write_bw read_bw send_bw atomic_bw)", optname, val);
 		break;
 	case O_TIMEOUT:
 		if (cli_parse_u64(val, 1, 3600, &v))
@@ -247,42 +503,52 @@ static int apply(struct perf_opts *o, const struct cli_opt *d, const char *optna
 	return 0;
 }
 
+int perf_opts_check_port(const struct perf_opts *o, char *err, size_t errlen)
+{
+	if (!o->loop && perf_devargs_is_loop(o->devargs[0]))
+		return cli_errf(err, errlen, "--devargs %s: port=loop joins devices inside one "
+				"process and cannot reach %s; use port=<ethdev> (net_memif, "
+				"net_af_packet, ...) or --loop", o->devargs[0],
+				o->server_host ? "a server in another process" :
+						 "a client in another process");
+	return 0;
+}
+
+static bool is_atomic(enum perf_mode m)
+{
+	return m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW;
+}
+
 int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv, char *err,
 		    size_t errlen)
 {
-	int i, rc;
+	int rc;
 
 	memset(o, 0, sizeof(*o));
 	o->mode = perf_mode_from_name(prog);
 	o->tcp_port = 18515;
 	o->ib_port = 1;
 	o->rx_depth = 512;
+	o->gid_index = -1;
+	o->post_list = 1;
+	o->qp_timeout = 14;
+	o->hop_limit = 64;
 	o->timeout_s = PERF_DEFAULT_TIMEOUT_S;
 	err[0] = '\0';
 
-	for (i = 1; i < argc; i++) {
-		struct cli_arg arg;
-
-		rc = cli_next(defs, sizeof(defs) / sizeof(defs[0]), argc, argv, &i, &arg, err, errlen);
-		if (rc)
-			return rc;
-		if (!arg.opt) {
-			if (o->server_host)
-				return cli_errf(err, errlen, "unexpected argument '%s' (server host is '%s')",
-						arg.val, o->server_host);
-			o->server_host = arg.val;
-			continue;
-		}
-		rc = apply(o, arg.opt, arg.name, arg.val, err, errlen);
-		if (rc)
-			return rc;
-	}
+	rc = cli_parse(defs, sizeof(defs) / sizeof(defs[0]), argc, argv, apply, o, err, errlen);
+	if (rc)
+		return rc;
+	if (o->version)
+		return 2;
 
 	/* Cross-option rules. */
 	if (o->all_tests && o->mode != PERF_MODE_NONE && perf_mode_from_name(prog) != o->mode)
-		return cli_errf(err, errlen, "--all and --test %s are exclusive", perf_mode_name(o->mode));
+		return cli_errf(err, errlen, "--demo and --test %s are exclusive",
+				perf_mode_name(o->mode));
 	if (o->all_tests && o->server_host)
-		return cli_errf(err, errlen, "--all runs in one process (--loop); it takes no server host");
+		return cli_errf(err, errlen, "--demo runs in one process (--loop); it takes no server "
+				"host");
 	if (o->all_tests) {
 		o->mode = PERF_MODE_NONE;
 		o->loop = true;
@@ -301,7 +567,7 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	if (!o->loop && o->n_devargs == 0)
 		return cli_errf(err, errlen, "client/server mode needs --devargs "
 				     "soft,port=<ethdev>,ip=<address> (or use --loop)");
-	if (o->mode == PERF_ATOMIC_LAT && o->size_set && o->size != 8)
+	if (!o->all_tests && is_atomic(o->mode) && o->size_set && o->size != 8)
 		return cli_errf(err, errlen, "-s: atomic operations are 8 bytes, not %u", o->size);
 	if (o->size_set && o->all_sizes)
 		return cli_errf(err, errlen, "-s and -a are exclusive");
@@ -311,5 +577,47 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	if (o->iters_set && o->iters < 5 && (o->all_tests || perf_mode_is_lat(o->mode)))
 		return cli_errf(err, errlen, "-n: latency tests need at least 5 iterations "
 				     "(the 2 largest samples are trimmed), not %" PRIu64, o->iters);
+	if (!o->all_tests && o->inline_set && o->inline_size &&
+	    (o->mode == PERF_READ_LAT || o->mode == PERF_READ_BW || is_atomic(o->mode)))
+		return cli_errf(err, errlen, "-I: inline data is for WRITE and SEND tests, not %s",
+				perf_mode_name(o->mode));
+	if (!o->all_tests && o->out_reads && o->mode != PERF_READ_LAT && o->mode != PERF_READ_BW &&
+	    !is_atomic(o->mode))
+		return cli_errf(err, errlen, "-o: outstanding reads are for READ and atomic tests, "
+				"not %s", perf_mode_name(o->mode));
+	if (!o->all_tests && o->atomic == PERF_CMP_AND_SWAP && !is_atomic(o->mode))
+		return cli_errf(err, errlen, "-A: the atomic type is for atomic_lat and atomic_bw, "
+				"not %s", perf_mode_name(o->mode));
+	if (o->duration_s && (o->all_tests || o->all_sizes || (o->mode != PERF_WRITE_BW &&
+							       o->mode != PERF_READ_BW &&
+							       o->mode != PERF_ATOMIC_BW)))
+		return cli_errf(err, errlen, "-D: a duration is supported in write_bw, read_bw and "
+				"atomic_bw%s, not yet in %s", o->all_sizes ? " with one size" : "",
+				o->all_tests ? "--demo" : perf_mode_name(o->mode));
+	if (o->ud && (o->all_tests || o->mode != PERF_SEND_LAT))
+		return cli_errf(err, errlen, "-c UD: %s", !o->all_tests && o->mode == PERF_SEND_BW ?
+				"not supported yet in send_bw (UD drops what finds no receive, and "
+				"its server counts messages)" :
+				"UD carries SENDs only: use it with send_lat");
+	if ((o->limit_bw > 0 || o->limit_msgrate > 0) && !o->all_tests &&
+	    perf_mode_is_lat(o->mode))
+		return cli_errf(err, errlen, "-%c: limits are for the bandwidth tests, not %s",
+				o->limit_bw > 0 ? 'w' : 'y', perf_mode_name(o->mode));
+	if (o->duplex && (o->all_tests || (o->mode != PERF_WRITE_BW && o->mode != PERF_READ_BW &&
+					   o->mode != PERF_ATOMIC_BW)))
+		return cli_errf(err, errlen, "-b: both directions are supported in write_bw, read_bw "
+				"and atomic_bw, not yet in %s", o->all_tests ? "--demo" :
+				perf_mode_name(o->mode));
+	if (o->use_srq && !o->all_tests && o->mode != PERF_SEND_LAT && o->mode != PERF_SEND_BW)
+		return cli_errf(err, errlen, "--use-srq: only the send tests receive, not %s",
+				perf_mode_name(o->mode));
+	if (o->use_events && (o->loop || o->mode == PERF_WRITE_LAT))
+		return cli_errf(err, errlen, "-e: %s", o->loop ?
+				"completion events need client/server mode (--loop steps both "
+				"sides from the same lcores)" :
+				"write_lat watches memory, not a CQ: events do not apply");
+	if ((o->histogram || o->unsorted) && !o->all_tests && !perf_mode_is_lat(o->mode))
+		return cli_errf(err, errlen, "-%c: latency samples exist in latency tests only, not %s",
+				o->histogram ? 'H' : 'U', perf_mode_name(o->mode));
 	return 0;
 }

@@ -18,8 +18,13 @@ static int serve(void *arg)
 {
 	struct perf_side *s = arg;
 
-	if (!perf_side_service(s))
+	if (perf_side_service(s))
+		s->last_progress = rte_rdtsc();
+	else
 		rte_pmd_irdma_idle(s->res->dev);
+	/* the passive side waits for the client's end as long as its device is busy */
+	if (s->watch_tsc && rte_rdtsc() - s->last_progress > s->watch_tsc)
+		return -ETIMEDOUT;
 	return 0;
 }
 
@@ -36,7 +41,8 @@ static const struct perftest_script *script_of(enum perf_mode m)
 {
 	if (m == PERF_WRITE_LAT)
 		return &perftest_script_write_lat;
-	return perf_mode_is_lat(m) ? &perftest_script_lat : &perftest_script_bw;
+	/* send_bw is shaped like the latency tests (perftest's send_bw.c flow) */
+	return perf_mode_is_lat(m) || m == PERF_SEND_BW ? &perftest_script_lat : &perftest_script_bw;
 }
 
 static int exch_fail(const struct perftest_conn *c, int rc, const char *host)
@@ -47,12 +53,56 @@ static int exch_fail(const struct perftest_conn *c, int rc, const char *host)
 	return rc;
 }
 
+/* The passive side of these tests has nothing to do per size: it waits for the client. */
+static bool server_idle(enum perf_mode m)
+{
+	return m == PERF_READ_LAT || m == PERF_ATOMIC_LAT || m == PERF_WRITE_BW ||
+	       m == PERF_READ_BW || m == PERF_ATOMIC_BW;
+}
+
+/* Run one size to its end (or an error, or the watchdog). */
+static int run_one(const struct perf_opts *o, struct perf_side *s, struct rte_pmd_irdma_dev *dev)
+{
+	int rc;
+
+	s->last_progress = rte_rdtsc();
+	for (;;) {
+		uint64_t before = s->last_progress;
+
+		rc = perf_side_step(s);
+		if (rc)
+			break;
+		if (s->last_progress == before) {
+			/* -e: sleep until the CQ has something (a second at most: the watchdog
+			 * below still runs) */
+			if (o->use_events && s->res->evfd >= 0)
+				perf_res_wait_event(s->res, rte_rdtsc() + rte_get_tsc_hz());
+			else
+				rte_pmd_irdma_idle(dev);
+		}
+		if (rte_rdtsc() - s->last_progress > rte_get_tsc_hz() * o->timeout_s) {
+			snprintf(s->err, sizeof(s->err), "no progress for %u s (posted %" PRIu64
+				 ", completed %" PRIu64 ", received %" PRIu64 ")", o->timeout_s,
+				 s->scnt, s->ccnt, s->rcnt);
+			rc = -ETIMEDOUT;
+			break;
+		}
+	}
+	if (rc < 0)
+		fprintf(stderr, "irdma-perf: %s failed: %s\n", perf_mode_name(s->p->mode), s->err);
+	return rc < 0 ? rc : 0;
+}
+
 int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 {
 	const bool client = o->server_host != NULL;
+	const bool full = o->output == PERF_OUT_FULL;
 	const int tmo = (int)o->timeout_s * 1000;
 	const enum perf_mode m = o->mode;
-	const struct perftest_script *sc = script_of(m);
+	const bool atomic = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW;
+	const bool sync_each = m == PERF_SEND_LAT || m == PERF_SEND_BW;
+	struct perftest_script script = *script_of(m);
+	const struct perftest_script *sc = &script;
 	struct perftest_dest mine, theirs;
 	struct perftest_conn c;
 	struct perf_res r;
@@ -62,43 +112,59 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	struct perf_header h;
 	struct perf_addr a;
 	char err[256] = "";
-	int lfd = -1, fd = -1, rc, i, mtu_enum;
-	uint64_t results[5] = { 0 }, got[5] = { 0 };
+	int lfd = -1, fd = -1, rc, i, mtu_enum, before;
+	uint64_t results[5] = { 0 }, got[5] = { 0 }, size, first, last;
+	bool head = true, measured = false, below = false;
 
 	memset(&r, 0, sizeof(r));
 	memset(&s, 0, sizeof(s));
-	if (o->all_sizes) {
-		fprintf(stderr, "irdma-perf: -a (all sizes) is supported with --loop only\n");
-		return -EINVAL;
+	/* perftest's -b: a record swapped right before the run, both sides report to each
+	 * other, no barrier after the run (write_bw.c's duplex flow) */
+	if (o->duplex) {
+		script.dest_before++;
+		script.dest_after = 0;
 	}
-	perf_params_of(o, m, 0, &p);
 	{
 		struct perf_opts t = *o;
 
 		perf_opts_apply_defaults(&t, m);
-		p.size = m == PERF_ATOMIC_LAT ? 8 : t.size;
+		first = o->all_sizes ? 2 : t.size;
+		last = o->all_sizes ? PERF_MAX_SIZE : first;
+		if (atomic)
+			first = last = 8;
+		/* the passive side of a client-driven test runs one (empty) round */
+		if (!client && !o->duplex && server_idle(m))
+			last = first;
 	}
-
-	perf_res_cfg_of(o, m, &p, p.size, &cfg);
+	perf_params_of(o, m, first, &p);
+	perf_res_cfg_of(o, m, &p, o->all_sizes && !atomic ? PERF_MAX_SIZE : first, &cfg);
 	rc = perf_res_create(&r, dev, &cfg, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "irdma-perf: %s\n", err);
 		return rc;
 	}
-	if (m == PERF_ATOMIC_LAT && !(r.info.cap_flags & RTE_PMD_IRDMA_CAP_ATOMICS)) {
-		fprintf(stderr, "irdma-perf: atomic_lat: the device (gen=%u) has no atomics; "
-			"atomics need gen=3\n", r.info.gen);
+	if (atomic && !(r.info.cap_flags & RTE_PMD_IRDMA_CAP_ATOMICS)) {
+		fprintf(stderr, "irdma-perf: %s: the device (gen=%u) has no atomics; "
+			"atomics need gen=3\n", perf_mode_name(m), r.info.gen);
 		rc = -EOPNOTSUPP;
 		goto out;
 	}
+	mtu_enum = perf_mtu_enum(o->mtu ? o->mtu : r.info.active_mtu);
+	if (o->ud && last > perf_mtu_bytes(mtu_enum)) {
+		if (!o->all_sizes) {
+			fprintf(stderr, "irdma-perf: -s %" PRIu64 ": a UD message must fit the path "
+				"MTU (%u bytes)\n", last, perf_mtu_bytes(mtu_enum));
+			rc = -EINVAL;
+			goto out;
+		}
+		last = perf_mtu_bytes(mtu_enum); /* -a with UD: up to the MTU, as perftest */
+	}
+	/* The side's state lives through the exchange: serve() drains its CQ meanwhile. */
 	rc = perf_side_init(&s, &r, &p, client, 0, 0);
-	if (rc == 0)
-		rc = perf_side_prepare(&s, client ? 0 : 1);
 	if (rc < 0) {
-		fprintf(stderr, "irdma-perf: %s\n", s.err[0] ? s.err : "out of memory");
+		fprintf(stderr, "irdma-perf: out of memory for %" PRIu64 " timestamps\n", p.iters);
 		goto out;
 	}
-	mtu_enum = perf_mtu_enum(o->mtu ? o->mtu : r.info.active_mtu);
 
 	if (client) {
 		fd = oob_connect(o->server_host, o->tcp_port, tmo);
@@ -116,11 +182,13 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 			rc = lfd;
 			goto out;
 		}
-		printf("\n************************************\n"
-		       "* Waiting for client to connect... *\n"
-		       "************************************\n");
-		fflush(stdout);
-		fd = oob_accept(lfd, tmo);
+		if (full) {
+			printf("\n************************************\n"
+			       "* Waiting for client to connect... *\n"
+			       "************************************\n");
+			fflush(stdout);
+		}
+		fd = oob_accept_idle(lfd, tmo, serve, &s);
 		if (fd < 0) {
 			fprintf(stderr, "irdma-perf: no client connected to port %u within %u s: %s\n",
 				o->tcp_port, o->timeout_s, strerror(-fd));
@@ -129,35 +197,46 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		}
 	}
 
-	rc = perftest_conn_start(&c, fd, client ? OOB_CLIENT : OOB_SERVER, tmo, mtu_enum);
+	rc = perftest_conn_start_idle(&c, fd, client ? OOB_CLIENT : OOB_SERVER, tmo, mtu_enum,
+				      serve, &s);
 	if (rc < 0) {
 		exch_fail(&c, rc, o->server_host);
 		goto out;
 	}
-	c.idle = serve;
-	c.idle_arg = &s;
 	perf_res_local_dest(&r, &mine);
 	rc = perftest_conn_dest(&c, &mine, &theirs);
 	if (rc < 0) {
 		exch_fail(&c, rc, o->server_host);
 		goto out;
 	}
-	s.remote_addr = theirs.vaddr;
-	s.rkey = theirs.rkey;
+	if (o->ud && last > perf_mtu_bytes(c.mtu)) {
+		if (!o->all_sizes) {
+			fprintf(stderr, "irdma-perf: -s %" PRIu64 ": a UD message must fit the path "
+				"MTU the peer agreed to (%u bytes)\n", last, perf_mtu_bytes(c.mtu));
+			rc = -EINVAL;
+			goto out;
+		}
+		last = perf_mtu_bytes(c.mtu);
+	}
 	rc = perf_res_connect(&r, &theirs, c.mtu, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "irdma-perf: %s\n", err);
 		goto out;
 	}
-	perf_header_of(o, &p, &r, client, perf_mtu_bytes(c.mtu), "Ethernet", &h);
-	perf_print_header(stdout, &h);
-	perf_addr_of(&mine, &a);
-	perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
-	perf_addr_of(&theirs, &a);
-	perf_print_addr(stdout, "remote", &a, perf_addr_style_of(m));
-	printf("%s\n", PERF_RESULT_LINE);
-	fflush(stdout);
-	for (i = 1; i < sc->dest_before; i++) {
+	if (full) {
+		perf_header_of(o, &p, &r, client, perf_mtu_bytes(c.mtu), "Ethernet", &h);
+		perf_print_header(stdout, &h);
+		perf_addr_of(&mine, &a);
+		perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
+		perf_addr_of(&theirs, &a);
+		perf_print_addr(stdout, "remote", &a, perf_addr_style_of(m));
+		printf("%s\n", PERF_RESULT_LINE);
+		fflush(stdout);
+	}
+	/* The send tests swap their last record before the run once per size, after the
+	 * receives are posted (below). */
+	before = sc->dest_before - (sync_each ? 1 : 0);
+	for (i = 1; i < before; i++) {
 		rc = perftest_conn_dest(&c, &mine, &theirs);
 		if (rc < 0) {
 			exch_fail(&c, rc, o->server_host);
@@ -165,29 +244,53 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		}
 	}
 
-	/* The run. */
-	s.last_progress = rte_rdtsc();
-	for (;;) {
-		uint64_t before = s.last_progress;
-
-		rc = perf_side_step(&s);
-		if (rc)
-			break;
-		if (s.last_progress == before)
-			rte_pmd_irdma_idle(dev);
-		if (rte_rdtsc() - s.last_progress > rte_get_tsc_hz() * o->timeout_s) {
-			snprintf(s.err, sizeof(s.err), "no progress for %u s (posted %" PRIu64
-				 ", completed %" PRIu64 ", received %" PRIu64 ")", o->timeout_s,
-				 s.scnt, s.ccnt, s.rcnt);
-			rc = -ETIMEDOUT;
-			break;
+	for (size = first; size <= last; size *= 2) {
+		perf_params_of(o, m, size, &p);
+		perf_side_fini(&s);
+		rc = perf_side_init(&s, &r, &p, client, theirs.vaddr, theirs.rkey);
+		/* write_lat polls a byte per size that the peer's earlier sizes never wrote:
+		 * fill and clear the buffers once, never while the peer may be writing. */
+		if (rc == 0 && (size == first || m != PERF_WRITE_LAT))
+			rc = perf_side_prepare(&s, client ? 0 : 1);
+		if (rc == 0 && m == PERF_WRITE_LAT && size == first && o->all_sizes)
+			memset(r.buf, 0, r.slot);
+		if (rc < 0) {
+			fprintf(stderr, "irdma-perf: %s\n", s.err[0] ? s.err : "out of memory");
+			goto out;
+		}
+		if (sync_each) {
+			rc = perftest_conn_dest(&c, &mine, &theirs);
+			if (rc < 0) {
+				exch_fail(&c, rc, o->server_host);
+				goto out;
+			}
+		}
+		rc = run_one(o, &s, dev);
+		if (rc < 0)
+			goto out;
+		if (perf_side_measures(&s) && !o->duplex) {
+			if (perf_print_results(stdout, &s, o, head) == -ERANGE)
+				below = true;
+			head = false;
+			measured = true;
+		}
+		/* perftest's send_bw -a swaps a record after each size */
+		if (m == PERF_SEND_BW && o->all_sizes) {
+			rc = perftest_conn_dest(&c, &mine, &theirs);
+			if (rc < 0) {
+				exch_fail(&c, rc, o->server_host);
+				goto out;
+			}
 		}
 	}
-	if (rc < 0) {
-		fprintf(stderr, "irdma-perf: %s failed: %s\n", perf_mode_name(m), s.err);
-		goto out;
-	}
 
+	/* The passive side of a client-driven test waits here for the whole run (all sizes
+	 * with -a): no step timeout, but --timeout without any device activity. */
+	if (!client && server_idle(m) && !o->duplex) {
+		c.timeout_ms = -1;
+		s.watch_tsc = rte_get_tsc_hz() * o->timeout_s;
+		s.last_progress = rte_rdtsc();
+	}
 	for (i = 0; i < sc->dest_after; i++) {
 		rc = perftest_conn_dest(&c, &mine, &theirs);
 		if (rc < 0) {
@@ -195,16 +298,17 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 			goto out;
 		}
 	}
+	c.timeout_ms = tmo;
+	s.watch_tsc = 0;
 	if (sc->results) {
-		/* The client reports to the server: size, iterations, then peak, average and
-		 * message rate as doubles (perftest's report exchange). */
-		if (client) {
+		/* The client reports its last size to the server: size, iterations, then peak,
+		 * average and message rate as doubles (perftest's report exchange). */
+		if (client || o->duplex) {
 			struct perf_bw_stats st;
 
-			perf_bw_compute(s.tposted, s.tcompleted, p.iters, p.size, p.cq_mod,
-					rte_get_tsc_hz(), o->report_gbits, &st);
-			results[0] = p.size;
-			results[1] = p.iters;
+			perf_bw_of(&s, o, &st);
+			results[0] = st.size;
+			results[1] = st.iters;
 			results[2] = perftest_double_bits(st.bw_peak);
 			results[3] = perftest_double_bits(st.bw_avg);
 			results[4] = perftest_double_bits(st.msg_rate);
@@ -232,24 +336,40 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		}
 	}
 
-	if (perf_side_measures(&s)) {
-		perf_print_results(stdout, &s, o->report_gbits, true);
-	} else if (sc->results && !client) {
+	if (o->duplex) {
+		struct perf_bw_stats mine, theirs = {
+			.size = got[0], .iters = got[1], .bw_peak = perftest_bits_double(got[2]),
+			.bw_avg = perftest_bits_double(got[3]),
+			.msg_rate = perftest_bits_double(got[4]),
+		};
+
+		perf_bw_of(&s, o, &mine);
+		below = perf_print_duplex(stdout, &mine, &theirs, o, true) < 0;
+		measured = true;
+	} else if (!measured && sc->results && !client) {
 		struct perf_bw_stats st = {
 			.size = got[0], .iters = got[1], .bw_peak = perftest_bits_double(got[2]),
 			.bw_avg = perftest_bits_double(got[3]),
 			.msg_rate = perftest_bits_double(got[4]),
 		};
 
-		perf_print_bw_head(stdout, o->report_gbits);
-		perf_print_bw_row(stdout, &st);
+		if (o->output == PERF_OUT_BANDWIDTH) {
+			printf("%lf\n", st.bw_avg);
+		} else if (o->output == PERF_OUT_MSG_RATE) {
+			printf("%lf\n", st.msg_rate);
+		} else if (full) {
+			perf_print_bw_head(stdout, o->report_gbits);
+			perf_print_bw_row(stdout, &st);
+		}
+		below = perf_check_limits(o, &st) < 0;
+		measured = true;
 	}
-	if (perf_side_measures(&s) || (sc->results && !client))
+	if (measured && full)
 		printf("%s\n", PERF_RESULT_LINE);
 	fflush(stdout);
 	/* Our last ACKs (write_lat has no closing barrier) must reach the peer. */
 	linger(&s, 100);
-	rc = 0;
+	rc = below ? -ERANGE : 0;
 out:
 	if (fd >= 0)
 		close(fd);

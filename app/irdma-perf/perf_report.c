@@ -126,11 +126,16 @@ void perf_print_header(FILE *f, const struct perf_header *h)
 	fprintf(f, "                    %s\n", h->title);
 	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n", h->device);
 	fprintf(f, " Number of qps   : 1\t\tTransport type : IB\n");
-	fprintf(f, " Connection type : RC\t\tUsing SRQ      : OFF\n");
+	fprintf(f, " Connection type : %s\t\tUsing SRQ      : %s\n", h->ud ? "UD" : "RC",
+		h->srq ? "ON" : "OFF");
 	fprintf(f, " PCIe relax order: OFF\n");
 	fprintf(f, " ibv_wr* API     : OFF\n");
 	if (h->show_tx_depth)
 		fprintf(f, " TX depth        : %u\n", h->tx_depth);
+	if (h->post_list > 1)
+		fprintf(f, " Post List       : %u\n", h->post_list);
+	if (h->show_rx_depth)
+		fprintf(f, " RX depth        : %u\n", h->rx_depth);
 	if (h->bw)
 		fprintf(f, " CQ Moderation   : %u\n", h->cq_mod);
 	fprintf(f, " Mtu             : %u[B]\n", h->mtu);
@@ -155,5 +160,7 @@ const char *perf_title(int mode, int atomic)
 	if (mode == 3)
 		return atomic ? "Atomic CMP_AND_SWAP Latency Test" :
 				"Atomic FETCH_AND_ADD Latency Test";
+	if (mode == 7)
+		return atomic ? "Atomic CMP_AND_SWAP BW Test" : "Atomic FETCH_AND_ADD BW Test";
 	return mode >= 0 && mode < 7 ? titles[mode] : "?";
 }

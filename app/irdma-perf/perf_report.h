@@ -75,6 +75,11 @@ struct perf_header {
 	const char *device;
 	bool show_tx_depth;        /**< the client's block */
 	uint32_t tx_depth;
+	uint32_t post_list;        /**< printed when above 1 */
+	bool srq;                  /**< "Using SRQ : ON" */
+	bool ud;                   /**< "Connection type : UD" */
+	bool show_rx_depth;        /**< the receiving side of the send tests */
+	uint32_t rx_depth;
 	bool bw;                   /**< adds "CQ Moderation" */
 	uint32_t cq_mod;
 	uint32_t mtu;

@@ -10,7 +10,15 @@
 #include <rte_common.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_cycles.h>
 #include <rte_random.h>
+
+#include <poll.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "perf_opts.h"
+#include "tool_gid.h"
 
 int perf_mtu_enum(uint32_t bytes)
 {
@@ -44,20 +52,33 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 	uint32_t access;
 	int rc;
 
+	uint32_t inline_size = cfg->inline_size;
+
 	memset(r, 0, sizeof(*r));
 	r->dev = dev;
-	r->gid_index = cfg->gid_index;
+	r->evfd = -1;
+	r->qp_timeout = cfg->qp_timeout;
+	r->sl = cfg->sl;
+	r->tos = cfg->tos;
+	r->hop_limit = cfg->hop_limit;
 	rc = rte_pmd_irdma_dev_info(dev, &r->info);
 	if (rc < 0)
 		FAIL(rc, "device info: %s", strerror(-rc));
-	rc = rte_pmd_irdma_query_gid(dev, (unsigned int)cfg->gid_index, &r->gid);
+	r->gid_index = cfg->gid_index < 0 ? tool_best_gid_index(dev) : cfg->gid_index;
+	rc = rte_pmd_irdma_query_gid(dev, (unsigned int)r->gid_index, &r->gid);
 	if (rc < 0)
-		FAIL(rc, "-x %d: the device has no GID at that index", cfg->gid_index);
-	if (cfg->inline_size > r->info.max_inline_data)
-		FAIL(-EINVAL, "-I %u: the device allows at most %u bytes inline", cfg->inline_size,
+		FAIL(rc, "-x %d: the device has no GID at that index", r->gid_index);
+	if (cfg->inline_auto)
+		inline_size = RTE_MIN(perf_default_inline((enum perf_mode)cfg->mode,
+							  r->info.gen), r->info.max_inline_data);
+	if (inline_size > r->info.max_inline_data)
+		FAIL(-EINVAL, "-I %u: the device allows at most %u bytes inline", inline_size,
 		     r->info.max_inline_data);
 
-	r->slot = RTE_ALIGN_CEIL(RTE_MAX(cfg->max_size, (uint64_t)64), (uint64_t)4096);
+	r->ud = cfg->ud;
+	/* a UD receive lands after a 40-byte GRH area */
+	r->slot = RTE_ALIGN_CEIL(RTE_MAX(cfg->max_size + (cfg->ud ? PERF_UD_GRH : 0), (uint64_t)64),
+				 (uint64_t)4096);
 	r->buf = rte_zmalloc_socket("irdma_perf_buf", 2 * r->slot, 4096, r->info.socket_id);
 	if (!r->buf)
 		FAIL(-ENOMEM, "cannot allocate 2 x %" PRIu64 " bytes of buffer", r->slot);
@@ -72,24 +93,44 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 	if (!r->mr)
 		FAIL(-rte_errno, "MR of %" PRIu64 " bytes: %s", 2 * r->slot,
 		     rte_strerror(rte_errno));
+	if (cfg->events) {
+		r->evfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
+		if (r->evfd < 0)
+			FAIL(-errno, "-e: eventfd: %s", strerror(errno));
+		cqa.comp_fd = r->evfd;
+	}
 	cqa.cqe = cfg->tx_depth + cfg->rx_depth + 16;
 	r->cq = rte_pmd_irdma_cq_create(dev, &cqa);
 	if (!r->cq)
 		FAIL(-rte_errno, "CQ of %u entries: %s", cqa.cqe, rte_strerror(rte_errno));
 
+	if (cfg->use_srq) {
+		struct rte_pmd_irdma_srq_init_attr sa = {
+			.attr = { .max_wr = cfg->rx_depth, .max_sge = 1 },
+		};
+
+		if (!(r->info.cap_flags & RTE_PMD_IRDMA_CAP_SRQ))
+			FAIL(-EOPNOTSUPP, "--use-srq: the device (gen=%u) has no shared receive "
+			     "queues; they need gen=3", r->info.gen);
+		r->srq = rte_pmd_irdma_srq_create(r->pd, &sa);
+		if (!r->srq)
+			FAIL(-rte_errno, "SRQ of %u receives: %s", cfg->rx_depth,
+			     rte_strerror(rte_errno));
+	}
 	memset(&qpa, 0, sizeof(qpa));
+	qpa.srq = r->srq;
 	qpa.send_cq = r->cq;
 	qpa.recv_cq = r->cq;
-	qpa.qp_type = RTE_PMD_IRDMA_QPT_RC;
+	qpa.qp_type = cfg->ud ? RTE_PMD_IRDMA_QPT_UD : RTE_PMD_IRDMA_QPT_RC;
 	qpa.cap.max_send_wr = cfg->tx_depth;
-	qpa.cap.max_recv_wr = cfg->rx_depth;
+	qpa.cap.max_recv_wr = r->srq ? 0 : cfg->rx_depth;
 	qpa.cap.max_send_sge = 1;
 	qpa.cap.max_recv_sge = 1;
-	qpa.cap.max_inline_data = cfg->inline_size;
+	qpa.cap.max_inline_data = inline_size;
 	r->qp = rte_pmd_irdma_qp_create(r->pd, &qpa);
 	if (!r->qp)
 		FAIL(-rte_errno, "RC QP (send %u, recv %u, inline %u): %s", cfg->tx_depth,
-		     cfg->rx_depth, cfg->inline_size, rte_strerror(rte_errno));
+		     cfg->rx_depth, inline_size, rte_strerror(rte_errno));
 	r->max_inline = qpa.cap.max_inline_data;
 
 	memset(&attr, 0, sizeof(attr));
@@ -97,13 +138,17 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 	attr.pkey_index = 0;
 	attr.port_num = 1;
 	attr.qp_access_flags = access & ~RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE;
+	attr.qkey = PERF_UD_QKEY;
 	rc = rte_pmd_irdma_qp_modify(r->qp, &attr,
 				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-				     RTE_PMD_IRDMA_QP_PORT | RTE_PMD_IRDMA_QP_ACCESS_FLAGS);
+				     RTE_PMD_IRDMA_QP_PORT |
+				     (cfg->ud ? RTE_PMD_IRDMA_QP_QKEY : RTE_PMD_IRDMA_QP_ACCESS_FLAGS));
 	if (rc < 0)
 		FAIL(rc, "QP RESET -> INIT: %s", strerror(-rc));
 	r->psn = (uint32_t)rte_rand() & 0xffffff;
 	r->out_reads = cfg->reads ? RTE_MIN(r->info.max_qp_rd_atom, 128u) : 1;
+	if (cfg->reads && cfg->out_reads)
+		r->out_reads = RTE_MIN(cfg->out_reads, r->out_reads);
 	if (!r->out_reads)
 		r->out_reads = 1;
 	return 0;
@@ -129,6 +174,33 @@ int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int
 	int rc;
 
 	memset(&a, 0, sizeof(a));
+	if (r->ud) {
+		struct rte_pmd_irdma_ah_attr ah;
+
+		a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
+		rc = rte_pmd_irdma_qp_modify(r->qp, &a, RTE_PMD_IRDMA_QP_STATE);
+		if (rc < 0)
+			FAIL(rc, "UD QP INIT -> RTR: %s", strerror(-rc));
+		a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
+		a.sq_psn = r->psn;
+		rc = rte_pmd_irdma_qp_modify(r->qp, &a,
+					     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN);
+		if (rc < 0)
+			FAIL(rc, "UD QP RTR -> RTS: %s", strerror(-rc));
+		memset(&ah, 0, sizeof(ah));
+		ah.is_global = 1;
+		ah.port_num = 1;
+		ah.sl = r->sl;
+		ah.grh.hop_limit = r->hop_limit;
+		ah.grh.traffic_class = r->tos;
+		ah.grh.sgid_index = (uint8_t)r->gid_index;
+		memcpy(ah.grh.dgid.raw, remote->gid, 16);
+		r->ah = rte_pmd_irdma_ah_create(r->pd, &ah);
+		if (!r->ah)
+			FAIL(-rte_errno, "address handle to the peer: %s", rte_strerror(rte_errno));
+		r->remote_qpn = remote->qpn;
+		return 0;
+	}
 	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
 	a.path_mtu = (enum rte_pmd_irdma_mtu)mtu_enum;
 	a.dest_qp_num = remote->qpn;
@@ -138,7 +210,9 @@ int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int
 	a.ah_attr.is_global = 1;
 	a.ah_attr.port_num = 1;
 	a.ah_attr.grh.sgid_index = (uint8_t)r->gid_index;
-	a.ah_attr.grh.hop_limit = 64;
+	a.ah_attr.grh.hop_limit = r->hop_limit;
+	a.ah_attr.grh.traffic_class = r->tos;
+	a.ah_attr.sl = r->sl;
 	memcpy(a.ah_attr.grh.dgid.raw, remote->gid, 16);
 	rc = rte_pmd_irdma_qp_modify(r->qp, &a,
 				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
@@ -153,7 +227,7 @@ int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
 	a.sq_psn = r->psn;
-	a.timeout = 14;
+	a.timeout = r->qp_timeout;
 	a.retry_cnt = 7;
 	a.rnr_retry = 7;
 	a.max_rd_atomic = (uint8_t)RTE_MIN(RTE_MIN((uint32_t)remote->out_reads,
@@ -170,16 +244,47 @@ int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int
 	return 0;
 }
 
+int perf_res_wait_event(struct perf_res *r, uint64_t deadline)
+{
+	struct pollfd p = { .fd = r->evfd, .events = POLLIN };
+	bool inline_engine = r->info.engine == RTE_PMD_IRDMA_ENGINE_INLINE;
+	uint64_t v;
+	int rc;
+
+	rc = rte_pmd_irdma_cq_req_notify(r->cq, 0);
+	if (rc < 0)
+		return rc;
+	/* A completion that landed before the arm is found by the next poll anyway. */
+	while (rte_rdtsc() < deadline) {
+		/* the inline engine runs only when we call it: no real sleep there */
+		if (poll(&p, 1, inline_engine ? 0 : 1) > 0) {
+			if (read(r->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
+				return -errno;
+			return 0;
+		}
+		if (inline_engine && rte_pmd_irdma_progress(r->dev, 64) > 0)
+			return 0;
+	}
+	return 0;
+}
+
 void perf_res_destroy(struct perf_res *r)
 {
 	if (r->qp)
 		rte_pmd_irdma_qp_destroy(r->qp);
+	if (r->srq)
+		rte_pmd_irdma_srq_destroy(r->srq);
+	if (r->ah)
+		rte_pmd_irdma_ah_destroy(r->ah);
 	if (r->cq)
 		rte_pmd_irdma_cq_destroy(r->cq);
 	if (r->mr)
 		rte_pmd_irdma_dereg_mr(r->mr);
 	if (r->pd)
 		rte_pmd_irdma_pd_free(r->pd);
+	if (r->evfd >= 0)
+		close(r->evfd);
 	rte_free(r->buf);
 	memset(r, 0, sizeof(*r));
+	r->evfd = -1;
 }

@@ -21,19 +21,32 @@ struct perf_res {
 	struct rte_pmd_irdma_cq *cq;
 	struct rte_pmd_irdma_qp *qp;
 	struct rte_pmd_irdma_mr *mr;
+	struct rte_pmd_irdma_srq *srq; /**< --use-srq: the QP's receives come from here */
+	struct rte_pmd_irdma_ah *ah;   /**< UD: the way to the peer */
+	uint32_t remote_qpn;       /**< UD: the peer's QP */
+	bool ud;
+	int evfd;                  /**< -e: the CQ's completion eventfd (-1: none) */
 	uint8_t *buf;
 	uint64_t slot;             /**< bytes per half; buf + slot is the send half */
 	uint32_t max_inline;       /**< granted */
 	uint32_t psn;              /**< our initial send PSN (random, 24 bits) */
 	uint32_t out_reads;        /**< reads/atomics we accept in flight (responder side) */
-	int gid_index;
+	int gid_index;             /**< the one in use */
+	uint8_t qp_timeout, sl, tos, hop_limit;
 	union rte_pmd_irdma_gid gid;
 };
 
 struct perf_res_cfg {
 	uint64_t max_size;         /**< largest message */
 	uint32_t tx_depth, rx_depth, inline_size;
-	int gid_index;
+	bool inline_auto;          /**< -I not given: perftest's default for the device */
+	int mode;                  /**< enum perf_mode (the inline default depends on it) */
+	int gid_index;             /**< -1: the best RoCE v2 GID */
+	uint32_t out_reads;        /**< -o (0: the device's maximum) */
+	uint8_t qp_timeout, sl, tos, hop_limit;
+	bool use_srq;              /**< receive through an SRQ */
+	bool ud;                   /**< a UD QP (perftest's -c UD) */
+	bool events;               /**< give the CQ an eventfd */
 	bool atomics;              /**< grant remote atomic access */
 	bool reads;                /**< a read or atomic test: offer the device's read depth
 				    *   (perftest says 1 outstanding read for the others) */
@@ -53,8 +66,16 @@ void perf_res_local_dest(const struct perf_res *r, struct perftest_dest *d);
 int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int mtu_enum,
 		     char *err, size_t errlen);
 
+/** Arm the CQ and wait for its event, driving an inline engine meanwhile, until
+ *  @p deadline (TSC). @return 0 (an event or a timeout: poll again), or -errno. */
+int perf_res_wait_event(struct perf_res *r, uint64_t deadline);
+
 /** Destroy in reverse order; tolerates a partly created @p r. */
 void perf_res_destroy(struct perf_res *r);
+
+/** perftest's Q_Key for UD, and the GRH area in front of every UD receive. */
+#define PERF_UD_QKEY 0x11111111u
+#define PERF_UD_GRH 40u
 
 /** Bytes of a path MTU <-> ibv_mtu enum (0 when not a valid MTU). */
 int perf_mtu_enum(uint32_t bytes);

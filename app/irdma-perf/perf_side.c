@@ -12,6 +12,8 @@
 #include <rte_cycles.h>
 #include <rte_malloc.h>
 
+#include "tool_hints.h"
+
 #define POLL_BURST 32
 #define POST_BURST 32
 
@@ -46,9 +48,10 @@ bool perf_side_measures(const struct perf_side *s)
 	switch (s->p->mode) {
 	case PERF_WRITE_LAT:
 	case PERF_SEND_LAT:
+	case PERF_SEND_BW:
 		return true;
 	default:
-		return s->client;
+		return s->client || s->p->duplex;
 	}
 }
 
@@ -61,8 +64,11 @@ int perf_side_init(struct perf_side *s, struct perf_res *res, const struct perf_
 	s->client = client;
 	s->remote_addr = remote_addr;
 	s->rkey = rkey;
-	s->tposted = rte_zmalloc("irdma_perf_tposted", p->iters * sizeof(uint64_t), 64);
-	s->tcompleted = rte_zmalloc("irdma_perf_tcompl", p->iters * sizeof(uint64_t), 64);
+	/* -D runs an unknown number of WRs: no per-WR timestamps then (perftest reports no
+	 * peak in that mode either) */
+	s->ts_cap = p->duration_tsc ? 1 : p->iters;
+	s->tposted = rte_zmalloc("irdma_perf_tposted", s->ts_cap * sizeof(uint64_t), 64);
+	s->tcompleted = rte_zmalloc("irdma_perf_tcompl", s->ts_cap * sizeof(uint64_t), 64);
 	if (!s->tposted || !s->tcompleted) {
 		perf_side_fini(s);
 		return -ENOMEM;
@@ -88,7 +94,7 @@ static int post_recvs(struct perf_side *s, uint64_t n)
 	struct rte_pmd_irdma_recv_wr wr[POST_BURST];
 	struct rte_pmd_irdma_sge sge = {
 		.addr = (uint64_t)(uintptr_t)recv_half(s),
-		.length = (uint32_t)s->p->size,
+		.length = (uint32_t)s->p->size + (s->res->ud ? PERF_UD_GRH : 0),
 		.lkey = s->res->mr->lkey,
 	};
 	uint16_t i, k, taken;
@@ -101,7 +107,8 @@ static int post_recvs(struct perf_side *s, uint64_t n)
 			wr[i].sg_list = &sge;
 			wr[i].num_sge = 1;
 		}
-		taken = rte_pmd_irdma_post_recv(s->res->qp, wr, k, &err);
+		taken = s->res->srq ? rte_pmd_irdma_srq_post_recv(s->res->srq, wr, k, &err) :
+				      rte_pmd_irdma_post_recv(s->res->qp, wr, k, &err);
 		s->rposted += taken;
 		n -= taken;
 		if (taken < k)
@@ -121,7 +128,7 @@ int perf_side_prepare(struct perf_side *s, unsigned int seed)
 	/* The peer polls the last byte (write_lat) and adds to the first 8 (atomics). */
 	if (s->p->mode == PERF_WRITE_LAT)
 		recv_half(s)[s->p->size - 1] = 0;
-	if (s->p->mode == PERF_ATOMIC_LAT)
+	if (s->p->mode == PERF_ATOMIC_LAT || s->p->mode == PERF_ATOMIC_BW)
 		memset(recv_half(s), 0, 8);
 	rte_smp_wmb();
 	s->last_progress = rte_rdtsc();
@@ -176,6 +183,11 @@ static int post_one(struct perf_side *s, bool signaled)
 	case PERF_SEND_LAT:
 	case PERF_SEND_BW:
 		wr.opcode = RTE_PMD_IRDMA_WR_SEND;
+		if (s->res->ud) {
+			wr.wr.ud.ah = s->res->ah;
+			wr.wr.ud.remote_qpn = s->res->remote_qpn;
+			wr.wr.ud.remote_qkey = PERF_UD_QKEY;
+		}
 		break;
 	case PERF_READ_LAT:
 	case PERF_READ_BW:
@@ -220,14 +232,32 @@ static int post_bw_burst(struct perf_side *s)
 	struct rte_pmd_irdma_sge sge;
 	uint64_t room = p->tx_depth - (s->scnt - s->ccnt), left = p->iters - s->scnt, now;
 	uint16_t k, i, taken;
+	bool last = false;
 	int err = 0;
 
+	if (p->duration_tsc) {
+		if (s->limit)
+			return 0; /* the time is up: only completions are awaited */
+		now = rte_rdtsc();
+		if (s->scnt && now >= s->deadline)
+			last = true;
+	}
+
 	k = (uint16_t)RTE_MIN(RTE_MIN(room, left), (uint64_t)POST_BURST);
+	/* -l: exactly that many WRs per call, and only once that many fit */
+	if (p->post_list) {
+		if (k < p->post_list && left >= p->post_list)
+			return 0;
+		k = (uint16_t)RTE_MIN((uint64_t)k, (uint64_t)p->post_list);
+	}
 	if (!k)
 		return 0;
 	sge.lkey = s->res->mr->lkey;
 	sge.length = (uint32_t)p->size;
-	sge.addr = (uint64_t)(uintptr_t)(p->mode == PERF_READ_BW ? recv_half(s) : send_half(s));
+	/* READ data and atomic results land in the receive half; with -b the peer reads that
+	 * very half at the same time, so they land in the send half instead. */
+	sge.addr = (uint64_t)(uintptr_t)((p->mode == PERF_READ_BW || p->mode == PERF_ATOMIC_BW) &&
+					 !p->duplex ? recv_half(s) : send_half(s));
 	memset(wr, 0, sizeof(wr[0]) * k);
 	for (i = 0; i < k; i++) {
 		uint64_t idx = s->scnt + i;
@@ -235,10 +265,21 @@ static int post_bw_burst(struct perf_side *s)
 		wr[i].wr_id = idx;
 		wr[i].sg_list = &sge;
 		wr[i].num_sge = p->size ? 1 : 0;
-		if (idx % p->cq_mod == p->cq_mod - 1 || idx == p->iters - 1)
+		if (idx % p->cq_mod == p->cq_mod - 1 || idx == p->iters - 1 || (last && i == k - 1))
 			wr[i].send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
 		if (p->mode == PERF_SEND_BW) {
 			wr[i].opcode = RTE_PMD_IRDMA_WR_SEND;
+		} else if (p->mode == PERF_ATOMIC_BW) {
+			wr[i].num_sge = 1;
+			wr[i].wr.atomic.remote_addr = s->remote_addr;
+			wr[i].wr.atomic.rkey = s->rkey;
+			if (p->atomic == PERF_CMP_AND_SWAP) {
+				/* compare 0, swap 0: the target keeps its value */
+				wr[i].opcode = RTE_PMD_IRDMA_WR_ATOMIC_CMP_AND_SWP;
+			} else {
+				wr[i].opcode = RTE_PMD_IRDMA_WR_ATOMIC_FETCH_AND_ADD;
+				wr[i].wr.atomic.compare_add = 1;
+			}
 		} else {
 			wr[i].opcode = p->mode == PERF_READ_BW ? RTE_PMD_IRDMA_WR_RDMA_READ :
 								 RTE_PMD_IRDMA_WR_RDMA_WRITE;
@@ -246,14 +287,21 @@ static int post_bw_burst(struct perf_side *s)
 			wr[i].wr.rdma.rkey = s->rkey;
 		}
 		if (p->size && p->size <= s->res->max_inline && p->size <= p->inline_size &&
-		    p->mode != PERF_READ_BW)
+		    p->mode != PERF_READ_BW && p->mode != PERF_ATOMIC_BW)
 			wr[i].send_flags |= RTE_PMD_IRDMA_SEND_INLINE;
 	}
 	now = rte_rdtsc();
 	taken = rte_pmd_irdma_post_send(s->res->qp, wr, k, &err);
-	for (i = 0; i < taken; i++)
+	if (taken && !s->scnt) {
+		s->t_first = now;
+		s->deadline = now + p->duration_tsc;
+		s->next_tick = now + rte_get_tsc_hz();
+	}
+	for (i = 0; i < taken && s->scnt + i < s->ts_cap; i++)
 		s->tposted[s->scnt + i] = now;
 	s->scnt += taken;
+	if (last && taken == k)
+		s->limit = s->scnt;
 	/* A full SQ (its completions are not polled yet) is not an error: retry later. */
 	if (taken < k && err != -ENOMEM)
 		return fail(s, err, "post_send", strerror(-err));
@@ -276,13 +324,19 @@ static int poll_completions(struct perf_side *s)
 		const struct rte_pmd_irdma_wc *w = &wc[i];
 
 		if (unlikely(w->status != RTE_PMD_IRDMA_WC_SUCCESS)) {
-			char d[96];
+			char d[448];
+			bool first = w->status == RTE_PMD_IRDMA_WC_RETRY_EXC_ERR && s->ccnt == 0 &&
+				     s->rcnt == 0;
 
-			snprintf(d, sizeof(d), "%s completion of WR %" PRIu64 " (vendor_err %#x)",
-				 rte_pmd_irdma_wc_status_str(w->status), w->wr_id, w->vendor_err);
+			snprintf(d, sizeof(d), "%s completion of WR %" PRIu64 " (vendor_err %#x)%s%s",
+				 rte_pmd_irdma_wc_status_str(w->status), w->wr_id, w->vendor_err,
+				 first ? "; " : "", first ? TOOL_HINT_RETRY_EXC : "");
 			return fail(s, -EIO, "completion", d);
 		}
 		if (w->opcode & RTE_PMD_IRDMA_WC_RECV) {
+			/* send_bw's server measures its receives, as perftest's does */
+			if (s->rcnt < s->p->iters)
+				s->tcompleted[s->rcnt] = now;
 			s->rcnt++;
 			if (s->rposted < s->p->iters && post_recvs(s, 1) < 0)
 				return s->error;
@@ -290,7 +344,9 @@ static int poll_completions(struct perf_side *s)
 		}
 		/* A send-side completion also retires the unsignaled WRs before it. */
 		s->ccnt = w->wr_id + 1;
-		s->tcompleted[w->wr_id] = now;
+		s->t_last = now;
+		if (w->wr_id < s->ts_cap)
+			s->tcompleted[w->wr_id] = now;
 		if (s->p->mode == PERF_ATOMIC_LAT && s->p->verify) {
 			uint64_t old;
 
@@ -305,6 +361,24 @@ static int poll_completions(struct perf_side *s)
 		}
 	}
 	return n;
+}
+
+/* -D: once a second, what the last second moved. */
+static void progress_tick(struct perf_side *s)
+{
+	const struct perf_params *p = s->p;
+	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
+	double unit = p->gbits ? 125000000.0 : (double)0x100000, el;
+
+	if (now < s->next_tick)
+		return;
+	el = (double)(now - s->next_tick + hz) / (double)hz;
+	s->ticks++;
+	fprintf(stderr, "irdma-perf: %u s: %.2f %s, %" PRIu64 " messages so far\n", s->ticks,
+		(double)(s->ccnt - s->tick_ccnt) * (double)p->size / el / unit,
+		p->gbits ? "Gb/sec" : "MB/sec", s->ccnt);
+	s->tick_ccnt = s->ccnt;
+	s->next_tick = now + hz;
 }
 
 int perf_side_step(struct perf_side *s)
@@ -369,7 +443,8 @@ int perf_side_step(struct perf_side *s)
 	case PERF_WRITE_BW:
 	case PERF_READ_BW:
 	case PERF_SEND_BW:
-		if (!s->client) {
+	case PERF_ATOMIC_BW:
+		if (!s->client && !p->duplex) {
 			if (p->mode != PERF_SEND_BW || s->rcnt == p->iters)
 				s->done = true;
 			break;
@@ -378,7 +453,9 @@ int perf_side_step(struct perf_side *s)
 		if (n < 0)
 			return n;
 		moved = moved || n > 0;
-		if (s->ccnt == p->iters)
+		if (p->duration_tsc && p->progress && s->scnt)
+			progress_tick(s);
+		if (s->ccnt == (s->limit ? s->limit : p->iters))
 			s->done = true;
 		break;
 	default:

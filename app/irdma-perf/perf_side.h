@@ -34,7 +34,12 @@ struct perf_params {
 	uint32_t rx_depth;
 	uint32_t inline_size;
 	uint32_t cq_mod;           /**< BW: one signaled WR every cq_mod */
+	uint32_t post_list;        /**< WRs per post call (-l) */
 	bool verify;               /**< check atomic results as they come (peer starts at 0) */
+	uint64_t duration_tsc;     /**< -D: post for this long (0: iters WRs); no timestamps */
+	bool progress;             /**< -D: a progress line per second on stderr */
+	bool gbits;                /**< ... in Gb/s */
+	bool duplex;               /**< -b: the passive side initiates too */
 };
 
 struct perf_side {
@@ -50,9 +55,17 @@ struct perf_side {
 	uint64_t rcnt;             /**< messages received (recv completions or polled bytes) */
 	uint64_t rposted;          /**< receives posted */
 	uint64_t last_progress;    /**< TSC of the last thing that happened */
+	uint64_t ts_cap;           /**< entries of tposted/tcompleted */
+	uint64_t watch_tsc;        /**< while waiting for the peer: give up after this long
+				    *   without device activity (0: the wait's own timeout) */
+	uint64_t t_first, t_last;  /**< first post, last send completion */
+	uint64_t limit;            /**< -D: WRs posted when the time was up (0: not yet) */
+	uint64_t deadline;         /**< -D: TSC after which nothing more is posted */
+	uint64_t next_tick, tick_ccnt; /**< -D: the progress line's clock and count */
+	unsigned int ticks;
 	bool done;
 	int error;                 /**< negative errno once failed */
-	char err[192];
+	char err[640];
 };
 
 /** Timestamp arrays and the test's starting state. @return 0 or -ENOMEM. */

@@ -13,41 +13,164 @@ void pp_opts_usage(const char *prog, bool ud)
 {
 	printf("Usage: %s [EAL options] -- [options] [server host]\n"
 	       "Ping-pong over %s QPs on the irdma PMD, exchange- and wire-compatible with "
-	       "ibv_%s_pingpong.\n\n"
+	       "ibv_%s_pingpong (see irdma-pingpong(1)).\n"
+	       "Tool options go after \"--\"; before it, EAL's (-l, --no-huge, --vdev, ...).\n\n"
 	       "  --devargs <string>     the device, e.g. soft,port=net_memif0,ip=198.18.0.2 (needed)\n"
-	       "  --ud | --rc            transport (default from the program name, else RC)\n"
+	       "  --ud | --rc            transport: UD (ibv_ud_pingpong; messages up to the path MTU,\n"
+	       "                         -s 2048 by default, so use -m 2048 or a smaller -s) or RC\n"
+	       "                         (default from the program name, else RC)\n"
+	       "  [server host]          client mode: the kernel address of the server's TCP exchange\n"
+	       "                         (127.0.0.1 on one machine); none: server mode\n"
 	       "  -p, --port <port>      TCP port of the exchange (18515)\n"
-	       "  -s, --size <bytes>     message size (RC 4096, UD 2048)\n"
+	       "  -s, --size <bytes>     message size (RC 4096, UD 2048); both sides must agree\n"
 	       "  -m, --mtu <bytes>      path MTU 256..4096 (1024)\n"
 	       "  -r, --rx-depth <n>     receives kept posted (500)\n"
 	       "  -n, --iters <n>        exchanges (1000)\n"
-	       "  -g, --gid-idx <n>      local GID index (0)\n"
+	       "  -g, --gid-idx <n>      local GID index (default: the best RoCE v2 GID, the\n"
+	       "                         IPv4-mapped one when the device has ip=)\n"
 	       "  -e, --events           sleep on CQ events instead of busy polling\n"
-	       "  -d, --ib-dev <name>    accepted and ignored;  -i, --ib-port <1>;  -l, --sl <n>\n"
-	       "  --timeout <s>          bound on every exchange step and on the run (30)\n",
+	       "  -c, --chk              check the received payload (the peer must use -c too)\n"
+	       "  -l, --sl <n>           service level (checked, no effect on RoCE without VLAN)\n"
+	       "  -d, --ib-dev <name>    accepted and ignored;  -i, --ib-port <1>\n"
+	       "  --timeout <s>          bound on every exchange step and on the run (30)\n"
+	       "Not supported: -o -O -P (ODP), -t (timestamps), -j (device memory), -N (new send).\n",
 	       prog, ud ? "UD" : "RC", ud ? "ud" : "rc");
 }
 
 /* Long-only options get ids above the character range. */
-enum { O_DEVARGS = 256, O_UD, O_RC, O_TIMEOUT };
+enum { O_DEVARGS = 256, O_UD, O_RC, O_TIMEOUT, O_UNSUP };
+
+#define NO(s, l, a, why) { s, l, a, O_UNSUP, why }
 
 static const struct cli_opt defs[] = {
-	{ 'p', "port", true, 'p' },      { 's', "size", true, 's' },
-	{ 'm', "mtu", true, 'm' },       { 'r', "rx-depth", true, 'r' },
-	{ 'n', "iters", true, 'n' },     { 'g', "gid-idx", true, 'g' },
-	{ 'e', "events", false, 'e' },   { 'd', "ib-dev", true, 'd' },
-	{ 'i', "ib-port", true, 'i' },   { 'l', "sl", true, 'l' },
-	{ 'h', "help", false, 'h' },     { 0, "devargs", true, O_DEVARGS },
-	{ 0, "ud", false, O_UD },        { 0, "rc", false, O_RC },
-	{ 0, "timeout", true, O_TIMEOUT },
+	{ 'p', "port", true, 'p', NULL },      { 's', "size", true, 's', NULL },
+	{ 'm', "mtu", true, 'm', NULL },       { 'r', "rx-depth", true, 'r', NULL },
+	{ 'n', "iters", true, 'n', NULL },     { 'g', "gid-idx", true, 'g', NULL },
+	{ 'e', "events", false, 'e', NULL },   { 'd', "ib-dev", true, 'd', NULL },
+	{ 'i', "ib-port", true, 'i', NULL },   { 'l', "sl", true, 'l', NULL },
+	{ 'c', "chk", false, 'c', NULL },
+	{ 'h', "help", false, 'h', NULL },     { 0, "devargs", true, O_DEVARGS, NULL },
+	{ 0, "ud", false, O_UD, NULL },        { 0, "rc", false, O_RC, NULL },
+	{ 0, "timeout", true, O_TIMEOUT, NULL },
+	NO('o', "odp", false, "there is no on-demand paging: memory is registered up front"),
+	NO('O', "iodp", false, "there is no on-demand paging: memory is registered up front"),
+	NO('P', "prefetch", false, "there is no on-demand paging to prefetch for"),
+	NO('t', "ts", false, "completions carry no timestamps"),
+	NO('j', "dm", false, "there is no device memory"),
+	NO('N', "new_send", false, "there is only one post API (rte_pmd_irdma_post_send)"),
 };
+
+const struct cli_opt *pp_opts_table(size_t *n)
+{
+	*n = sizeof(defs) / sizeof(defs[0]);
+	return defs;
+}
+
+static int apply(void *ctx, const struct cli_opt *d, const char *name, const char *val,
+		 char *err, size_t errlen)
+{
+	struct pp_opts *o = ctx;
+	uint64_t v;
+
+	if (!d) {
+		if (o->server_host)
+			return cli_errf(err, errlen, "unexpected argument '%s' (server host is '%s')",
+					val, o->server_host);
+		o->server_host = val;
+		return 0;
+	}
+	switch (d->id) {
+	case 'p':
+		if (cli_parse_u64(val, 1, 65535, &v))
+			return cli_errf(err, errlen, "%s: TCP port '%s' is not 1..65535", name, val);
+		o->tcp_port = (uint16_t)v;
+		break;
+	case 's':
+		if (cli_parse_u64(val, 1, 1u << 30, &v))
+			return cli_errf(err, errlen, "%s: size '%s' is not a number of bytes 1..2^30",
+				    name, val);
+		o->size = (uint32_t)v;
+		o->size_set = true;
+		break;
+	case 'm':
+		if (cli_parse_u64(val, 256, 4096, &v) || (v & (v - 1)))
+			return cli_errf(err, errlen, "%s: MTU '%s' is not one of 256 512 1024 2048 4096",
+				    name, val);
+		o->mtu = (uint32_t)v;
+		o->mtu_set = true;
+		break;
+	case 'r':
+		if (cli_parse_u64(val, 1, 32768, &v))
+			return cli_errf(err, errlen, "%s: rx depth '%s' is not 1..32768", name, val);
+		o->rx_depth = (uint32_t)v;
+		break;
+	case 'n':
+		if (cli_parse_u64(val, 1, 1u << 31, &v))
+			return cli_errf(err, errlen, "%s: iterations '%s' is not 1..2^31", name, val);
+		o->iters = (uint32_t)v;
+		break;
+	case 'g':
+		if (cli_parse_u64(val, 0, 255, &v))
+			return cli_errf(err, errlen, "%s: GID index '%s' is not 0..255", name, val);
+		o->gid_index = (int)v;
+		break;
+	case 'e':
+		o->use_events = true;
+		break;
+	case 'c':
+		o->check = true;
+		break;
+	case 'd':
+		break;
+	case 'i':
+		if (cli_parse_u64(val, 1, 1, &v))
+			return cli_errf(err, errlen, "%s: the device has one port (1), not '%s'",
+				    name, val);
+		break;
+	case 'l':
+		if (cli_parse_u64(val, 0, 15, &v))
+			return cli_errf(err, errlen, "%s: service level '%s' is not 0..15", name, val);
+		break;
+	case 'h':
+		return 1;
+	case O_UD:
+		o->ud = true;
+		break;
+	case O_RC:
+		o->ud = false;
+		break;
+	case O_DEVARGS:
+		if (!*val)
+			return cli_errf(err, errlen, "--devargs: empty device string");
+		o->devargs = val;
+		break;
+	case O_TIMEOUT:
+		if (cli_parse_u64(val, 1, 3600, &v))
+			return cli_errf(err, errlen, "%s: timeout '%s' is not 1..3600 seconds", name,
+				    val);
+		o->timeout_s = (unsigned int)v;
+		break;
+	}
+	return 0;
+}
+
+static bool devargs_is_loop(const char *d)
+{
+	const char *p = strstr(d, "port=");
+
+	while (p && p != d && p[-1] != ',')
+		p = strstr(p + 1, "port=");
+	if (!p)
+		return true;
+	p += 5;
+	return strncmp(p, "loop", 4) == 0 && (p[4] == '\0' || p[4] == ',');
+}
 
 int pp_opts_parse(struct pp_opts *o, const char *prog, int argc, char **argv, char *err,
 		  size_t errlen)
 {
 	const char *base = strrchr(prog, '/');
-	uint64_t v;
-	int i;
+	int rc;
 
 	base = base ? base + 1 : prog;
 	memset(o, 0, sizeof(*o));
@@ -56,99 +179,26 @@ int pp_opts_parse(struct pp_opts *o, const char *prog, int argc, char **argv, ch
 	o->mtu = 1024;
 	o->rx_depth = 500;
 	o->iters = 1000;
+	o->gid_index = -1;
 	o->timeout_s = 30;
 	err[0] = '\0';
 
-	for (i = 1; i < argc; i++) {
-		struct cli_arg arg;
-		const char *name, *val;
-		int rc;
-
-		rc = cli_next(defs, sizeof(defs) / sizeof(defs[0]), argc, argv, &i, &arg, err, errlen);
-		if (rc)
-			return rc;
-		if (!arg.opt) {
-			if (o->server_host)
-				return cli_errf(err, errlen, "unexpected argument '%s' (server host is '%s')",
-						arg.val, o->server_host);
-			o->server_host = arg.val;
-			continue;
-		}
-		name = arg.name;
-		val = arg.val;
-		switch (arg.opt->id) {
-		case 'p':
-			if (cli_parse_u64(val, 1, 65535, &v))
-				return cli_errf(err, errlen, "%s: TCP port '%s' is not 1..65535", name, val);
-			o->tcp_port = (uint16_t)v;
-			break;
-		case 's':
-			if (cli_parse_u64(val, 1, 1u << 30, &v))
-				return cli_errf(err, errlen, "%s: size '%s' is not a number of bytes 1..2^30",
-					    name, val);
-			o->size = (uint32_t)v;
-			o->size_set = true;
-			break;
-		case 'm':
-			if (cli_parse_u64(val, 256, 4096, &v) || (v & (v - 1)))
-				return cli_errf(err, errlen, "%s: MTU '%s' is not one of 256 512 1024 2048 4096",
-					    name, val);
-			o->mtu = (uint32_t)v;
-			break;
-		case 'r':
-			if (cli_parse_u64(val, 1, 32768, &v))
-				return cli_errf(err, errlen, "%s: rx depth '%s' is not 1..32768", name, val);
-			o->rx_depth = (uint32_t)v;
-			break;
-		case 'n':
-			if (cli_parse_u64(val, 1, 1u << 31, &v))
-				return cli_errf(err, errlen, "%s: iterations '%s' is not 1..2^31", name, val);
-			o->iters = (uint32_t)v;
-			break;
-		case 'g':
-			if (cli_parse_u64(val, 0, 255, &v))
-				return cli_errf(err, errlen, "%s: GID index '%s' is not 0..255", name, val);
-			o->gid_index = (int)v;
-			break;
-		case 'e':
-			o->use_events = true;
-			break;
-		case 'd':
-			break;
-		case 'i':
-			if (cli_parse_u64(val, 1, 1, &v))
-				return cli_errf(err, errlen, "%s: the device has one port (1), not '%s'",
-					    name, val);
-			break;
-		case 'l':
-			if (cli_parse_u64(val, 0, 15, &v))
-				return cli_errf(err, errlen, "%s: service level '%s' is not 0..15", name, val);
-			break;
-		case 'h':
-			return 1;
-		case O_UD:
-			o->ud = true;
-			break;
-		case O_RC:
-			o->ud = false;
-			break;
-		case O_DEVARGS:
-			if (!*val)
-				return cli_errf(err, errlen, "--devargs: empty device string");
-			o->devargs = val;
-			break;
-		case O_TIMEOUT:
-			if (cli_parse_u64(val, 1, 3600, &v))
-				return cli_errf(err, errlen, "%s: timeout '%s' is not 1..3600 seconds", name,
-					    val);
-			o->timeout_s = (unsigned int)v;
-			break;
-		}
-	}
+	rc = cli_parse(defs, sizeof(defs) / sizeof(defs[0]), argc, argv, apply, o, err, errlen);
+	if (rc)
+		return rc;
 	if (!o->size_set)
 		o->size = o->ud ? 2048 : 4096;
 	if (!o->devargs)
 		return cli_errf(err, errlen, "--devargs soft,port=<ethdev>,ip=<address> is needed "
-				     "(the device to ping-pong on)");
+				     "after \"--\" (the device to ping-pong on)");
+	return 0;
+}
+
+int pp_opts_check_port(const struct pp_opts *o, char *err, size_t errlen)
+{
+	if (devargs_is_loop(o->devargs))
+		return cli_errf(err, errlen, "--devargs %s: port=loop joins devices inside one process "
+				"and cannot reach a peer in another; use port=<ethdev> (net_memif, "
+				"net_af_packet, ...)", o->devargs);
 	return 0;
 }

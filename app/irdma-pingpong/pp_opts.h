@@ -16,9 +16,11 @@ struct pp_opts {
 	uint32_t size;             /**< -s (RC 4096, UD 2048) */
 	bool size_set;
 	uint32_t mtu;              /**< -m bytes (1024) */
+	bool mtu_set;              /**< -m given: the device's MTU ceiling follows it */
 	uint32_t rx_depth;         /**< -r (500) */
 	uint32_t iters;            /**< -n (1000) */
-	int gid_index;             /**< -g (0) */
+	int gid_index;             /**< -g; -1: the best RoCE v2 GID */
+	bool check;                /**< -c: check the received payload */
 	bool use_events;           /**< -e */
 	unsigned int timeout_s;    /**< --timeout: every exchange step and the run (30) */
 	const char *server_host;   /**< positional: client mode */
@@ -31,5 +33,13 @@ struct pp_opts {
 int pp_opts_parse(struct pp_opts *o, const char *prog, int argc, char **argv, char *err,
 		  size_t errlen);
 void pp_opts_usage(const char *prog, bool ud);
+
+/** A process of its own cannot ping-pong over port=loop (it reaches this process only).
+ *  @return 0 or -EINVAL with @p err set. */
+int pp_opts_check_port(const struct pp_opts *o, char *err, size_t errlen);
+
+/** The option table (for the EAL-side check of tool options given before "--"). */
+struct cli_opt;
+const struct cli_opt *pp_opts_table(size_t *n);
 
 #endif

@@ -32,6 +32,8 @@
 
 #include "pingpong_exchange.h"
 #include "pp_session.h"
+#include "tool_gid.h"
+#include "tool_hints.h"
 
 #define WRID_RECV 1
 #define WRID_SEND 2
@@ -102,8 +104,24 @@ static int post_send(struct pp_ctx *c)
 	return rte_pmd_irdma_post_send(c->qp, &wr, 1, &err) == 1 ? 0 : err;
 }
 
+/* -c, as ibv_*_pingpong checks: the first byte of every page of the message is 0 (what
+ * both sides send: the buffer is zeroed and never written by the program). */
+static void check_payload(struct pp_ctx *c, unsigned int msg)
+{
+	const uint32_t grh = c->o->ud ? PINGPONG_GRH_LEN : 0;
+	uint32_t i;
+
+	for (i = 0; i < c->o->size; i += 4096)
+		if (c->buf[grh + i] != 0) {
+			if (c->bad_pages++ == 0)
+				fprintf(stderr, PROG ": -c: invalid data in page %u of message %u\n",
+					i / 4096, msg);
+		}
+}
+
 int pp_session_init(struct pp_ctx *c, const struct pp_opts *o)
 {
+	char devargs[600];
 	struct rte_pmd_irdma_cq_init_attr cqa = { .cqe = o->rx_depth + 1, .comp_fd = -1 };
 	struct rte_pmd_irdma_qp_init_attr qpa;
 	struct rte_pmd_irdma_qp_attr a;
@@ -113,10 +131,16 @@ int pp_session_init(struct pp_ctx *c, const struct pp_opts *o)
 	memset(c, 0, sizeof(*c));
 	c->o = o;
 	c->evfd = -1;
-	c->dev = rte_pmd_irdma_dev_create(o->devargs);
+	/* -m: the device's MTU ceiling follows it (the port refuses what it cannot carry) */
+	if (o->mtu_set && !strstr(o->devargs, "mtu="))
+		snprintf(devargs, sizeof(devargs), "%s,mtu=%u", o->devargs, o->mtu);
+	else
+		snprintf(devargs, sizeof(devargs), "%s", o->devargs);
+	c->dev = rte_pmd_irdma_dev_create(devargs);
 	if (!c->dev)
-		return die("cannot create the device '%s': %s", o->devargs, rte_strerror(rte_errno));
+		return die("cannot create the device '%s': %s", devargs, rte_strerror(rte_errno));
 	rte_pmd_irdma_dev_info(c->dev, &c->info);
+	c->gid_index = o->gid_index < 0 ? tool_best_gid_index(c->dev) : o->gid_index;
 	if (o->ud && o->size > c->info.active_mtu)
 		return die("-s %u: a UD message must fit the port MTU (%u bytes)", o->size,
 			   c->info.active_mtu);
@@ -205,7 +229,7 @@ static int ctx_connect(struct pp_ctx *c, const struct pingpong_dest *rem, uint32
 	/* ibv_rc_pingpong asks for 1, but for RoCEv2 the kernel puts the route's hop limit in
 	 * the AV (rxe sends TTL 64); the PMD sends what the AV says, so ask for that. */
 	ah.grh.hop_limit = 64;
-	ah.grh.sgid_index = (uint8_t)c->o->gid_index;
+	ah.grh.sgid_index = (uint8_t)c->gid_index;
 	memcpy(ah.grh.dgid.raw, rem->gid, 16);
 	c->remote_qpn = rem->qpn;
 
@@ -331,14 +355,21 @@ static int run(struct pp_ctx *c, bool client)
 		}
 		last = rte_rdtsc();
 		for (i = 0; i < n; i++) {
-			if (wc[i].status != RTE_PMD_IRDMA_WC_SUCCESS)
-				return die("%s completion with status %s (vendor_err %#x)",
+			if (wc[i].status != RTE_PMD_IRDMA_WC_SUCCESS) {
+				bool first = wc[i].status == RTE_PMD_IRDMA_WC_RETRY_EXC_ERR &&
+					     scnt == 0 && rcnt == 0;
+
+				return die("%s completion with status %s (vendor_err %#x)%s%s",
 					   wc[i].wr_id == WRID_SEND ? "send" : "receive",
 					   rte_pmd_irdma_wc_status_str(wc[i].status),
-					   wc[i].vendor_err);
+					   wc[i].vendor_err, first ? "; " : "",
+					   first ? TOOL_HINT_RETRY_EXC : "");
+			}
 			if (wc[i].wr_id == WRID_SEND) {
 				scnt++;
 			} else if (wc[i].wr_id == WRID_RECV) {
+				if (o->check)
+					check_payload(c, rcnt);
 				if (--c->routs <= 1) {
 					c->routs += post_recvs(c, (int)o->rx_depth - c->routs);
 					if (c->routs < (int)o->rx_depth)
@@ -365,6 +396,9 @@ static int run(struct pp_ctx *c, bool client)
 	       (double)o->size * o->iters * 2 * 8 / usec);
 	printf("%u iters in %.2f seconds = %.2f usec/iter\n", o->iters, usec / 1e6,
 	       usec / o->iters);
+	if (c->bad_pages)
+		return die("-c: %u page(s) of the received messages held unexpected data",
+			   c->bad_pages);
 	return 0;
 }
 
@@ -399,8 +433,8 @@ int pp_session_run(struct pp_ctx *c)
 	const char *step = NULL;
 	int fd, lfd, rc;
 
-	if (rte_pmd_irdma_query_gid(c->dev, (unsigned int)o->gid_index, &gid) < 0)
-		return die("-g %d: the device has no GID at that index", o->gid_index);
+	if (rte_pmd_irdma_query_gid(c->dev, (unsigned int)c->gid_index, &gid) < 0)
+		return die("-g %d: the device has no GID at that index", c->gid_index);
 	memset(&my, 0, sizeof(my));
 	my.qpn = c->qp->qp_num;
 	my.psn = (uint32_t)rte_rand() & 0xffffff;
@@ -423,12 +457,13 @@ int pp_session_run(struct pp_ctx *c)
 		lfd = oob_listen(o->tcp_port);
 		if (lfd < 0)
 			return die("cannot listen on TCP port %u: %s", o->tcp_port, strerror(-lfd));
-		fd = oob_accept(lfd, tmo);
+		/* the device keeps being served while nobody is there yet */
+		fd = oob_accept_idle(lfd, tmo, serve, c);
 		close(lfd);
 		if (fd < 0)
 			return die("no client connected to port %u within %u s", o->tcp_port,
 				   o->timeout_s);
-		rc = pingpong_server_receive(fd, &rem, tmo, &step);
+		rc = pingpong_server_receive_idle(fd, &rem, tmo, &step, serve, c);
 		if (rc == 0 && ctx_connect(c, &rem, my.psn) < 0) {
 			close(fd);
 			return -1;

@@ -31,6 +31,8 @@ struct pp_ctx {
 	uint32_t max_inline;
 	uint32_t remote_qpn;
 	int routs;                 /* receives posted */
+	int gid_index;             /* -g, or the best RoCE v2 GID */
+	unsigned int bad_pages;    /* -c: pages that failed the payload check */
 };
 
 /** Create the device from o->devargs and the QP, and post the receives.

@@ -18,6 +18,8 @@
 
 extern char **environ;
 
+int run_tool_pid;
+
 static int remove_one(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
 {
 	(void)sb;
@@ -39,8 +41,8 @@ static void slurp(int fd, char *buf, size_t len)
 	close(fd);
 }
 
-int run_tool(const char *exe, const char *name, const char *lcores, const char *const *args,
-	     int limit_ms, struct tool_result *r)
+static int run(const char *exe, const char *name, const char *lcores, const char *const *args,
+	       bool sep, int limit_ms, struct tool_result *r)
 {
 	char prefix[96], prefix_arg[128], dir[160], lcores_arg[64];
 	char out_tmpl[] = "/tmp/irdma_app_outXXXXXX", err_tmpl[] = "/tmp/irdma_app_errXXXXXX";
@@ -52,7 +54,8 @@ int run_tool(const char *exe, const char *name, const char *lcores, const char *
 	pid_t pid, w;
 
 	memset(r, 0, sizeof(*r));
-	snprintf(prefix, sizeof(prefix), "irdma_app_%s_%d", name, (int)getpid());
+	snprintf(prefix, sizeof(prefix), "irdma_app_%s_%d", name,
+		 run_tool_pid ? run_tool_pid : (int)getpid());
 	snprintf(prefix_arg, sizeof(prefix_arg), "--file-prefix=%s", prefix);
 	argv[argc++] = exe;
 	if (lcores) {
@@ -75,8 +78,10 @@ int run_tool(const char *exe, const char *name, const char *lcores, const char *
 			argv[argc++] = lcores;
 		}
 		argv[argc++] = "--log-level=lib.eal:notice";
+		argv[argc++] = "--vdev=net_null0";
 	}
-	argv[argc++] = "--";
+	if (sep)
+		argv[argc++] = "--";
 	while (*args && argc < 63)
 		argv[argc++] = *args++;
 	argv[argc] = NULL;
@@ -117,4 +122,16 @@ int run_tool(const char *exe, const char *name, const char *lcores, const char *
 	snprintf(dir, sizeof(dir), "/var/run/dpdk/%s", prefix);
 	nftw(dir, remove_one, 8, FTW_DEPTH | FTW_PHYS);
 	return 0;
+}
+
+int run_tool(const char *exe, const char *name, const char *lcores, const char *const *args,
+	     int limit_ms, struct tool_result *r)
+{
+	return run(exe, name, lcores, args, true, limit_ms, r);
+}
+
+int run_tool_nosep(const char *exe, const char *name, const char *lcores,
+		   const char *const *args, int limit_ms, struct tool_result *r)
+{
+	return run(exe, name, lcores, args, false, limit_ms, r);
 }

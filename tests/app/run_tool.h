@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Runs one of the tools as a child process with the project's EAL rules (--no-pci,
- * --no-huge -m 512 --no-shconf, a unique --file-prefix removed afterwards), captures its
+ * --no-huge -m 512 --no-shconf, a unique --file-prefix removed afterwards, and a
+ * net_null0 port for client/server runs that need no real peer), captures its
  * stdout and stderr, and kills it if it outlives its time limit.
  */
 #ifndef IRDMA_TEST_RUN_TOOL_H
@@ -18,6 +19,10 @@ struct tool_result {
 	char err[8192];
 };
 
+/** The pid in the --file-prefix (0: the caller's): a forked child sets its parent's to share
+ *  a prefix with it on purpose. */
+extern int run_tool_pid;
+
 /**
  * Run @p exe with EAL arguments (@p lcores: "0-1" for -l, "0@0,1@0" for --lcores,
  * "service:" for lcore 0 plus service lcore 1) for test @p name, then "--" and the
@@ -26,5 +31,10 @@ struct tool_result {
  */
 int run_tool(const char *exe, const char *name, const char *lcores, const char *const *args,
 	     int limit_ms, struct tool_result *r);
+
+/** run_tool() without the "--": @p args follow the EAL arguments directly (the mistake
+ *  the tools must name). */
+int run_tool_nosep(const char *exe, const char *name, const char *lcores,
+		   const char *const *args, int limit_ms, struct tool_result *r);
 
 #endif

@@ -69,8 +69,38 @@ T_CASE(perf_options_defaults_and_aliases)
 	T_EQ(perf_mode_from_name("ib_send_lat"), PERF_SEND_LAT);
 	T_EQ(perf_mode_from_name("irdma-perf"), PERF_MODE_NONE);
 
-	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--all")), 0);
-	T_CHECK(o.all_tests && o.loop);
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--demo")), 0);
+	T_CHECK(o.all_tests && o.loop && !o.all_sizes);
+	/* perftest's -a/--all: every size, in client/server mode too */
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--all", "--devargs", "soft,port=p0", "h")), 0);
+	T_CHECK(o.all_sizes && !o.all_tests && !o.loop);
+	/* perftest's defaults: the best GID (-1 until the device is known), inline in the
+	 * write and send latency tests (101 B for E810-class irdma, 48 B for X722) */
+	T_EQ(o.gid_index, -1);
+	T_EQ(perf_default_inline(PERF_WRITE_LAT, 2), 101);
+	T_EQ(perf_default_inline(PERF_SEND_LAT, 3), 101);
+	T_EQ(perf_default_inline(PERF_SEND_LAT, 1), 48);
+	T_EQ(perf_default_inline(PERF_READ_LAT, 2), 0);
+	T_EQ(perf_default_inline(PERF_WRITE_BW, 2), 0);
+	/* getopt_long as perftest: grouped flags, abbreviated long names, K/M sizes */
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop", "-aFN", "--iter", "7", "--te",
+						    "send_bw", "-Q", "10", "-l4", "--output=bandwidth")),
+	     0);
+	T_CHECK(o.all_sizes && o.cpu_freq_ok && o.no_peak);
+	T_EQ(o.iters, 7);
+	T_EQ(o.mode, PERF_SEND_BW);
+	T_EQ(o.cq_mod, 10);
+	T_EQ(o.post_list, 4);
+	T_EQ(o.output, PERF_OUT_BANDWIDTH);
+	T_EQ(perf_parse(&o, "irdma_atomic_bw", PERF_ARGS("--loop", "-s", "8", "-o", "4", "-u", "16",
+							"-S", "2", "-T", "32", "-L", "9")), 0);
+	T_EQ(o.mode, PERF_ATOMIC_BW);
+	T_EQ(o.out_reads, 4);
+	T_CHECK(o.qp_timeout == 16 && o.sl == 2 && o.tos == 32 && o.hop_limit == 9);
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop", "-s", "64K", "-HU")), 0);
+	T_EQ(o.size, 65536);
+	T_CHECK(o.histogram && o.unsorted);
+	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("-V")), 2);
 	/* no test: write_lat; no host and no device: both sides here */
 	T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("-s", "8", "-n", "200")), 0);
 	T_EQ(o.mode, PERF_WRITE_LAT);
@@ -107,18 +137,57 @@ T_CASE(perf_option_errors_name_the_problem)
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "atomic_lat", "-s", "16"),
 			  "8 bytes");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-c", "UD"),
-			  "connection type 'UD'");
+			  "-c UD: UD carries SENDs only");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "send_lat", "-c", "XX"),
+			  "connection type 'XX' is not RC or UD");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-p", "0"),
 			  "TCP port '0'");
 	expect_perf_error("irdma-perf", PERF_ARGS("--test", "write_lat", "host"),
 			  "needs --devargs");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "host"),
 			  "takes no server host");
-	expect_perf_error("irdma-perf", PERF_ARGS("--all", "--test", "read_lat"), "exclusive");
+	expect_perf_error("irdma-perf", PERF_ARGS("--demo", "--test", "read_lat"), "exclusive");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--t", "x"), "ambiguous option '--t'");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-D", "5"),
+			  "-D: a duration is supported in write_bw, read_bw and atomic_bw, not yet in "
+			  "write_lat");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-a", "-D", "5"),
+			  "with one size");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-D", "0"),
+			  "duration '0'");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--use-srq"),
+			  "--use-srq: only the send tests receive, not write_lat");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "send_lat", "-e"),
+			  "-e: completion events need client/server mode");
+	expect_perf_error("irdma-perf", PERF_ARGS("--devargs", "soft,port=p0", "-e"),
+			  "-e: write_lat watches memory");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--run_infinitely"),
+			  "--run_infinitely is not supported: ");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-aR"), "-R/--rdma_cm is not supported");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-q", "2"), "several QPs");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--output", "x"), "'x' is not bandwidth");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "read_lat", "-I", "8"),
+			  "-I: inline data is for WRITE and SEND");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-H"),
+			  "latency tests only");
+	{
+		struct perf_opts o;
+
+		/* a process of its own on port=loop cannot reach its peer */
+		T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--devargs", "soft,port=loop", "h")), 0);
+		T_EQ(perf_opts_check_port(&o, err, sizeof(err)), -EINVAL);
+		T_CHECK(strstr(err, "port=loop joins devices inside one process") != NULL);
+		T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--devargs", "soft,ip=198.18.0.1")), 0);
+		T_EQ(perf_opts_check_port(&o, err, sizeof(err)), -EINVAL);
+		T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--devargs", "soft,port=net_memif0")), 0);
+		T_EQ(perf_opts_check_port(&o, err, sizeof(err)), 0);
+		T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop")), 0);
+		T_EQ(perf_opts_check_port(&o, err, sizeof(err)), 0);
+	}
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-s", "0"),
 			  "at least 1 byte");
-	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-F=1"),
-			  "-F takes no value");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "--CPU-freq=1"),
+			  "--CPU-freq takes no value");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_lat", "-i", "2"),
 			  "one port");
 }
@@ -155,11 +224,24 @@ T_CASE(pingpong_options)
 	T_CHECK(o.use_events);
 	T_EQ(o.tcp_port, 12345);
 	T_CHECK(o.server_host && strcmp(o.server_host, "peer") == 0);
-	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--ud", "--devargs=soft", "-s", "64",
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--ud", "--devargs=soft,port=p0", "-s", "64",
 						      "--timeout", "2")), 0);
 	T_CHECK(o.ud);
 	T_EQ(o.size, 64);
 	T_EQ(o.timeout_s, 2);
+	T_EQ(o.gid_index, -1); /* the best GID, chosen on the device */
+	T_CHECK(!o.check);
+	/* getopt_long: grouped flags and abbreviations, as rdma-core's */
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--devargs", "soft,port=p0", "-ecg1",
+						      "--iter", "9")), 0);
+	T_CHECK(o.use_events && o.check);
+	T_EQ(o.gid_index, 1);
+	T_EQ(o.iters, 9);
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--devargs", "soft,port=loop", "h")), 0);
+	T_EQ(pp_opts_check_port(&o, err, sizeof(err)), -EINVAL);
+	T_CHECK(strstr(err, "port=loop joins devices inside one process") != NULL);
+	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("--devargs", "soft,port=p0", "-o")), -EINVAL);
+	T_CHECK(strstr(err, "-o/--odp is not supported") != NULL);
 
 	T_EQ(pp_parse(&o, "irdma-pingpong", PERF_ARGS("-s", "64")), -EINVAL);
 	T_CHECK(strstr(err, "--devargs") != NULL);

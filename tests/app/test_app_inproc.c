@@ -8,6 +8,7 @@
  *   - irdma-perf client/server (perftest's exchange) for every test.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <unistd.h>
@@ -19,6 +20,7 @@
 #include "irdma_test.h"
 #include "oob_sock.h"
 #include "perf_run.h"
+#include "pingpong_exchange.h"
 #include "pp_session.h"
 
 static unsigned int worker;
@@ -64,8 +66,9 @@ static uint16_t free_port(void)
 	return (uint16_t)port;
 }
 
-/* Tool output goes to a file while the sessions run, so TAP stays clean. */
-static int saved_stdout = -1, capture_fd = -1;
+/* Tool output (stdout and stderr) goes to a file while the sessions run, so TAP stays
+ * clean. */
+static int saved_stdout = -1, saved_stderr = -1, capture_fd = -1;
 static char captured[65536];
 
 static void quiet(void)
@@ -76,7 +79,9 @@ static void quiet(void)
 	capture_fd = mkstemp(tmpl);
 	unlink(tmpl);
 	saved_stdout = dup(1);
+	saved_stderr = dup(2);
 	dup2(capture_fd, 1);
+	dup2(capture_fd, 2);
 }
 
 static void loud(void)
@@ -84,8 +89,11 @@ static void loud(void)
 	ssize_t n;
 
 	fflush(stdout);
+	fflush(stderr);
 	dup2(saved_stdout, 1);
+	dup2(saved_stderr, 2);
 	close(saved_stdout);
+	close(saved_stderr);
 	lseek(capture_fd, 0, SEEK_SET);
 	n = read(capture_fd, captured, sizeof(captured) - 1);
 	captured[n > 0 ? n : 0] = '\0';
@@ -116,6 +124,10 @@ static int pp_server_main(void *arg)
 	return 0;
 }
 
+/* Set: the client's payload gets a non-zero byte where -c wants 0 (both sides check). */
+static bool corrupt_client;
+
+/* Both sides run with -c (rdma-core's payload check). */
 static void pingpong(bool ud, bool events, uint32_t size, struct pp_ctx *srv, struct pp_ctx *cli,
 		     struct pp_arg *sa, int *crc)
 {
@@ -123,10 +135,10 @@ static void pingpong(bool ud, bool events, uint32_t size, struct pp_ctx *srv, st
 	char port[8];
 	char *const sargv[] = { "--", "--devargs", "soft,port=loop,name=pp_srv,ip=198.18.0.1",
 				"-g", "1", "-n", "50", "-s", NULL, "-p", port, "--timeout", "10",
-				ud ? "--ud" : "--rc", events ? "-e" : "-i1", NULL };
+				ud ? "--ud" : "--rc", events ? "-ec" : "-c", NULL };
 	char *const cargv[] = { "--", "--devargs", "soft,port=loop,name=pp_cli,ip=198.18.0.2",
 				"-g", "1", "-n", "50", "-s", NULL, "-p", port, "--timeout", "10",
-				ud ? "--ud" : "--rc", events ? "-e" : "-i1", "127.0.0.1", NULL };
+				ud ? "--ud" : "--rc", events ? "-ec" : "-c", "127.0.0.1", NULL };
 	char sz[12], err[256];
 	char **sv = (char **)sargv, **cv = (char **)cargv;
 
@@ -142,6 +154,7 @@ static void pingpong(bool ud, bool events, uint32_t size, struct pp_ctx *srv, st
 	sa->rc = -1;
 	quiet();
 	if (pp_session_init(srv, &so) == 0 && pp_session_init(cli, &co) == 0 &&
+	    (!corrupt_client || (cli->buf[ud ? PINGPONG_GRH_LEN : 0] = 0x5a)) &&
 	    rte_eal_remote_launch(pp_server_main, sa, worker) == 0) {
 		if (wait_listening(so.tcp_port, 5000))
 			*crc = pp_session_run(cli);
@@ -181,6 +194,24 @@ T_CASE(pingpong_rc_with_completion_events)
 	T_EQ(sa.rc, 0);
 	T_EQ(crc, 0);
 	T_EQ(count(captured, "6400 bytes in "), 2);
+	pp_session_fini(&cli);
+	pp_session_fini(&srv);
+}
+
+/* -c notices a payload that is not what rdma-core's -c sends, and the run fails. */
+T_CASE(pingpong_check_catches_a_bad_payload)
+{
+	struct pp_ctx srv, cli;
+	struct pp_arg sa;
+	int crc;
+
+	corrupt_client = true;
+	pingpong(false, false, 5000, &srv, &cli, &sa, &crc);
+	corrupt_client = false;
+	T_EQ(sa.rc, -1);
+	T_EQ(crc, -1);
+	T_EQ(count(captured, "irdma-pingpong: -c: invalid data in page 0 of message 0"), 2);
+	T_EQ(count(captured, "page(s) of the received messages held unexpected data"), 2);
 	pp_session_fini(&cli);
 	pp_session_fini(&srv);
 }
@@ -229,18 +260,23 @@ static int perf_server_main(void *arg)
 	return 0;
 }
 
-static void perf_client_server(const char *mode)
+/* @p all: perftest's -a (every size, 5 iterations each) on both sides; @p extra: one more
+ * option for both sides (NULL: none). */
+static void perf_client_server_opt(const char *mode, bool all, const char *extra)
 {
 	static struct perf_arg s, c;
 	char port[8], err[256];
-	char *sargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", "20",
-			  "-p", port, "--timeout", "10", NULL };
-	char *cargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", "20",
-			  "-p", port, "--timeout", "10", "127.0.0.1", NULL };
+	char *iters = all ? "5" : "20", *sizes = all ? "-a" : "-F";
+	char *x = (char *)(extra ? extra : "-F");
+	char *sargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", iters,
+			  "-p", port, "--timeout", "10", sizes, x, NULL };
+	char *cargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", iters,
+			  "-p", port, "--timeout", "10", sizes, x, "127.0.0.1", NULL };
+	bool one_table = strstr(mode, "read_lat") || strstr(mode, "atomic_lat");
 
 	snprintf(port, sizeof(port), "%u", free_port());
-	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 11, sargv, err, sizeof(err)), 0);
-	T_EQ(perf_opts_parse(&c.o, "irdma-perf", 12, cargv, err, sizeof(err)), 0);
+	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 13, sargv, err, sizeof(err)), 0);
+	T_EQ(perf_opts_parse(&c.o, "irdma-perf", 14, cargv, err, sizeof(err)), 0);
 	s.dev = rte_pmd_irdma_dev_create("soft,port=loop,gen=3,name=pt_srv,ip=198.18.0.1");
 	c.dev = rte_pmd_irdma_dev_create("soft,port=loop,gen=3,name=pt_cli,ip=198.18.0.2");
 	T_CHECK(s.dev && c.dev);
@@ -259,13 +295,45 @@ static void perf_client_server(const char *mode)
 	 * client of read/atomic, and for bandwidth the client and the server (the client's
 	 * results, received through the exchange). */
 	T_EQ(count(captured, " local address: LID 0000"), 2);
-	T_EQ(count(captured, "#bytes"), strstr(mode, "read_lat") || strstr(mode, "atomic") ? 1 : 2);
+	T_EQ(count(captured, "#bytes"), one_table ? 1 : 2);
 	T_EQ(count(captured, "Data ex. method : Ethernet"), 2);
+	if (all) {
+		/* every size from 2 B to 8 MiB on the measuring side(s); the server of the
+		 * client-driven bandwidth tests prints the last size it was sent */
+		unsigned long sz;
+		char row[32];
+
+		for (sz = 2; sz <= 8388608; sz *= 2) {
+			bool both = !one_table && (strstr(mode, "send") || strstr(mode, "write_lat") ||
+						   sz == 8388608);
+
+			if (strstr(mode, "_bw"))
+				snprintf(row, sizeof(row), "\n %-7lu    5 ", sz);
+			else
+				snprintf(row, sizeof(row), "\n %-7lu 5 ", sz);
+			T_CHECK_MSG(count(captured, row) == (both ? 2 : 1), "%s -a: size %lu printed %d "
+				    "times", mode, sz, count(captured, row));
+		}
+	}
+	/* perftest prints the RX depth on the receiving side of the send tests only */
+	T_EQ(count(captured, " RX depth        : "), strstr(mode, "send") ? 1 : 0);
+	if (extra && !strcmp(extra, "--use-srq"))
+		T_EQ(count(captured, "Using SRQ      : ON\n"), 2);
 out:
 	if (c.dev)
 		T_EQ(rte_pmd_irdma_dev_close(c.dev), 0);
 	if (s.dev)
 		T_EQ(rte_pmd_irdma_dev_close(s.dev), 0);
+}
+
+static void perf_client_server_sizes(const char *mode, bool all)
+{
+	perf_client_server_opt(mode, all, NULL);
+}
+
+static void perf_client_server(const char *mode)
+{
+	perf_client_server_sizes(mode, false);
 }
 
 T_CASE(perf_client_server_write_lat)  { perf_client_server("write_lat"); }
@@ -275,6 +343,135 @@ T_CASE(perf_client_server_atomic_lat) { perf_client_server("atomic_lat"); }
 T_CASE(perf_client_server_write_bw)   { perf_client_server("write_bw"); }
 T_CASE(perf_client_server_read_bw)    { perf_client_server("read_bw"); }
 T_CASE(perf_client_server_send_bw)    { perf_client_server("send_bw"); }
+T_CASE(perf_client_server_atomic_bw)  { perf_client_server("atomic_bw"); }
+/* --use-srq: the send tests' receives come from a shared receive queue (gen=3) */
+T_CASE(perf_send_lat_through_an_srq)  { perf_client_server_opt("send_lat", false, "--use-srq"); }
+T_CASE(perf_send_bw_through_an_srq)   { perf_client_server_opt("send_bw", false, "--use-srq"); }
+/* -e: both sides sleep on completion events when their CQ is empty */
+T_CASE(perf_send_lat_with_events)     { perf_client_server_opt("send_lat", false, "-e"); }
+T_CASE(perf_read_bw_with_events)      { perf_client_server_opt("read_bw", false, "-e"); }
+/* -D: the client posts for a second, the server prints what the client reports */
+T_CASE(perf_write_bw_for_a_duration)  { perf_client_server_opt("write_bw", false, "--duration=1"); }
+/* -c UD: send_lat between UD QPs through perftest's exchange */
+T_CASE(perf_send_lat_over_ud)         { perf_client_server_opt("send_lat", false, "--connection=UD"); }
+/* The passive server of a client-driven test waits for the whole run, longer than its
+ * --timeout, as long as its device keeps working (the client writes for 3 s here). */
+T_CASE(perf_server_waits_out_a_client_run_longer_than_its_timeout)
+{
+	static struct perf_arg s, c;
+	char port[8], err[256];
+	char *sargv[] = { "--", "--devargs", "soft,port=loop", "--test", "write_bw", "-p", port,
+			  "--timeout", "1", "-D", "3", NULL };
+	char *cargv[] = { "--", "--devargs", "soft,port=loop", "--test", "write_bw", "-p", port,
+			  "--timeout", "10", "-D", "3", "--quiet", "127.0.0.1", NULL };
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 11, sargv, err, sizeof(err)), 0);
+	T_EQ(perf_opts_parse(&c.o, "irdma-perf", 13, cargv, err, sizeof(err)), 0);
+	s.dev = rte_pmd_irdma_dev_create("soft,port=loop,name=pl_srv,ip=198.18.0.1");
+	c.dev = rte_pmd_irdma_dev_create("soft,port=loop,name=pl_cli,ip=198.18.0.2");
+	T_CHECK(s.dev && c.dev);
+	if (!s.dev || !c.dev)
+		goto out;
+	s.rc = c.rc = -1;
+	quiet();
+	if (rte_eal_remote_launch(perf_server_main, &s, worker) == 0) {
+		if (wait_listening(s.o.tcp_port, 5000))
+			c.rc = perf_run_remote(&c.o, c.dev);
+		rte_eal_wait_lcore(worker);
+	}
+	loud();
+	T_CHECK_MSG(s.rc == 0 && c.rc == 0, "server %d, client %d", s.rc, c.rc);
+	T_EQ(count(captured, "#bytes"), 2);
+out:
+	if (c.dev)
+		T_EQ(rte_pmd_irdma_dev_close(c.dev), 0);
+	if (s.dev)
+		T_EQ(rte_pmd_irdma_dev_close(s.dev), 0);
+}
+
+/* -b: both sides initiate and print the sum of both directions */
+T_CASE(perf_write_bw_both_ways)       { perf_client_server_opt("write_bw", false, "-b"); }
+T_CASE(perf_read_bw_both_ways)        { perf_client_server_opt("read_bw", false, "-b"); }
+T_CASE(perf_atomic_bw_both_ways)      { perf_client_server_opt("atomic_bw", false, "-b"); }
+T_CASE(perf_all_sizes_write_lat)      { perf_client_server_sizes("write_lat", true); }
+T_CASE(perf_all_sizes_send_lat)       { perf_client_server_sizes("send_lat", true); }
+T_CASE(perf_all_sizes_read_lat)       { perf_client_server_sizes("read_lat", true); }
+T_CASE(perf_all_sizes_write_bw)       { perf_client_server_sizes("write_bw", true); }
+T_CASE(perf_all_sizes_send_bw)        { perf_client_server_sizes("send_bw", true); }
+
+/* One device counter by name (UINT64_MAX when there is none). */
+static uint64_t xstat(struct rte_pmd_irdma_dev *dev, const char *name)
+{
+	struct rte_pmd_irdma_xstat_name names[256];
+	struct rte_pmd_irdma_xstat vals[256];
+	int n = rte_pmd_irdma_xstats_get_names(dev, names, 256), i;
+
+	if (n <= 0 || n > 256 || rte_pmd_irdma_xstats_get(dev, vals, (unsigned int)n) != n)
+		return UINT64_MAX;
+	for (i = 0; i < n; i++)
+		if (strcmp(names[vals[i].id].name, name) == 0)
+			return vals[i].value;
+	return UINT64_MAX;
+}
+
+/* A server that waits for its client (TCP accept, then the exchange) keeps driving its
+ * device: it answers ARP/ND and drains frames meanwhile. Nobody connects here: the device's
+ * engine must still run, and the server gives up after --timeout. */
+T_CASE(servers_waiting_for_a_client_keep_serving_their_device)
+{
+	static struct perf_arg s;
+	static struct pp_opts so;
+	static struct pp_ctx srv;
+	static struct pp_arg sa;
+	char port[8], err[256];
+	char *pargv[] = { "--", "--devargs", "soft,port=loop", "--test", "send_lat", "-p", port,
+			  "--timeout", "2", NULL };
+	char *qargv[] = { "--", "--devargs", "soft,port=loop,name=pp_wait,ip=198.18.0.7", "-p",
+			  port, "--timeout", "2", NULL };
+	uint64_t a, b;
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 9, pargv, err, sizeof(err)), 0);
+	s.dev = rte_pmd_irdma_dev_create("soft,port=loop,name=pt_wait,ip=198.18.0.1");
+	T_CHECK(s.dev != NULL);
+	if (!s.dev)
+		return;
+	quiet();
+	if (rte_eal_remote_launch(perf_server_main, &s, worker) == 0) {
+		wait_listening(s.o.tcp_port, 5000);
+		a = xstat(s.dev, "polls");
+		usleep(300 * 1000);
+		b = xstat(s.dev, "polls");
+		rte_eal_wait_lcore(worker);
+		loud();
+		T_CHECK_MSG(a != UINT64_MAX && b > a + 100, "irdma-perf: polls %" PRIu64 " -> %" PRIu64
+			    " while waiting in accept", a, b);
+		T_EQ(s.rc, -ETIMEDOUT);
+	} else {
+		loud();
+	}
+	T_EQ(rte_pmd_irdma_dev_close(s.dev), 0);
+
+	T_EQ(pp_opts_parse(&so, "irdma-pingpong", 7, qargv, err, sizeof(err)), 0);
+	sa.c = &srv;
+	quiet();
+	if (pp_session_init(&srv, &so) == 0 &&
+	    rte_eal_remote_launch(pp_server_main, &sa, worker) == 0) {
+		wait_listening(so.tcp_port, 5000);
+		a = xstat(srv.dev, "polls");
+		usleep(300 * 1000);
+		b = xstat(srv.dev, "polls");
+		rte_eal_wait_lcore(worker);
+		loud();
+		T_CHECK_MSG(a != UINT64_MAX && b > a + 100, "irdma-pingpong: polls %" PRIu64 " -> %"
+			    PRIu64 " while waiting in accept", a, b);
+		T_EQ(sa.rc, -1);
+	} else {
+		loud();
+	}
+	pp_session_fini(&srv);
+}
 
 static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)
 {

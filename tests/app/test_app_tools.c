@@ -7,6 +7,8 @@
  * Usage: test_app_tools <irdma-perf> <irdma-pingpong> [case filter]
  */
 #include <errno.h>
+#include <stdlib.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "irdma_test.h"
@@ -18,7 +20,9 @@ static const char *perf_exe, *pp_exe;
 static struct tool_result r;
 
 #define ARGS(...) ((const char *const[]){ __VA_ARGS__, NULL })
-#define LOOPDEV "soft,port=loop,ip=198.18.0.9,engine=inline"
+/* Client/server runs against scripted peers: a port that goes nowhere (port=loop is refused
+ * there, it cannot reach another process). */
+#define LOOPDEV "soft,port=net_null0,ip=198.18.0.9,engine=inline"
 
 /* Exactly one line on stderr starting with @p prog, containing @p needle. */
 static void check_one_line_error(const char *prog, const char *needle)
@@ -35,6 +39,12 @@ static void check_one_line_error(const char *prog, const char *needle)
 	T_CHECK(!r.timed_out);
 	T_CHECK_MSG(strncmp(line, prog, strlen(prog)) == 0 && strstr(line, needle),
 		    "last stderr line '%s' lacks '%s: ...%s...'", line, prog, needle);
+}
+
+/* The run lasted at least @p ms (a lower bound only: timings are noisy). */
+static bool elapsed_at_least(int64_t ms)
+{
+	return r.elapsed_ms >= ms;
 }
 
 static uint16_t free_port(void)
@@ -64,6 +74,216 @@ T_CASE(bad_options_fail_before_eal_with_one_line)
 	T_EQ(run_tool(perf_exe, "opt", NULL, ARGS("--help"), 5000, &r), 0);
 	T_EQ(r.status, 0);
 	T_CHECK(strstr(r.out, "Usage:") != NULL);
+}
+
+static void check_table(const char *head, unsigned int nfields, unsigned long size,
+			unsigned long iters);
+
+/* The traps of issue 9: each wrong command line ends in one line naming what is wrong. */
+T_CASE(tool_options_before_the_separator_are_named)
+{
+	/* without "--": EAL takes -n 4 (memory channels) and leaves the host over */
+	T_EQ(run_tool_nosep(perf_exe, "trap", "0", ARGS("-n", "4", "127.0.0.1"), 20000, &r), 0);
+	check_one_line_error("irdma-perf: ", "'127.0.0.1' is not an EAL option and comes before "
+			     "\"--\": tool options go after \"--\"");
+	/* a long tool option before "--" is named before EAL sees it (--all would be --allow) */
+	T_EQ(run_tool_nosep(perf_exe, "trap", "0", ARGS("--all", "--test", "write_bw"), 20000, &r),
+	     0);
+	check_one_line_error("irdma-perf: ", "'--all' is an irdma-perf option: tool options go "
+			     "after \"--\"");
+	T_CHECK(strstr(r.err, "EAL:") == NULL); /* EAL never ran */
+	T_EQ(run_tool_nosep(pp_exe, "trap", "0", ARGS("--devargs", LOOPDEV, "127.0.0.1"), 20000,
+			    &r), 0);
+	check_one_line_error("irdma-pingpong: ", "'--devargs' is an irdma-pingpong option: tool "
+			     "options go after \"--\"");
+	T_EQ(run_tool_nosep(pp_exe, "trap", "0", ARGS("-n", "4", "127.0.0.1"), 20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "'127.0.0.1' is not an EAL option");
+	/* an option EAL rejects: the reason, and where tool options go */
+	T_EQ(run_tool_nosep(pp_exe, "trap", "0", ARGS("-Z"), 20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "EAL initialisation failed: Invalid argument "
+			     "(EAL rejected an option: tool options go after \"--\")");
+}
+
+/* EAL cannot get its hugepages: rte_errno's reason, and the two ways out. */
+T_CASE(hugepage_failures_say_what_to_do)
+{
+	char prefix[64];
+
+	/* run_tool removes /var/run/dpdk/irdma_app_<name>_<pid> afterwards */
+	snprintf(prefix, sizeof(prefix), "--file-prefix=irdma_app_huge_%d", (int)getpid());
+	T_EQ(run_tool_nosep(perf_exe, "huge", NULL, ARGS("--no-pci", prefix, "-l", "0",
+							  "--huge-dir=/nonexistent", "--", "--loop"),
+			    20000, &r), 0);
+	check_one_line_error("irdma-perf: ", "EAL initialisation failed: ");
+	T_CHECK_MSG(strstr(r.err, "Success") == NULL, "stderr: %s", r.err);
+	T_CHECK_MSG(strstr(r.err, "no usable hugepages: reserve 2 MiB hugepages as README.md says "
+			    "(/proc/sys/vm/nr_hugepages) or run without them (--no-huge -m 512)"),
+		    "stderr: %s", r.err);
+}
+
+T_CASE(port_loop_cannot_reach_another_process)
+{
+	T_EQ(run_tool(perf_exe, "loopsrv", "0", ARGS("--devargs", "soft,port=loop", "127.0.0.1"),
+		      20000, &r), 0);
+	check_one_line_error("irdma-perf: ", "port=loop joins devices inside one process");
+	T_CHECK(strchr(r.err, '\n') == strrchr(r.err, '\n'));
+	T_EQ(run_tool(pp_exe, "loopsrv", "0", ARGS("--devargs", "soft,port=loop,ip=198.18.0.9"),
+		      20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "port=loop joins devices inside one process");
+}
+
+T_CASE(unsupported_perftest_options_say_why)
+{
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-b"), 5000, &r),
+	     0);
+	check_one_line_error("irdma-perf: ", "-b: both directions are supported in write_bw, "
+			     "read_bw and atomic_bw, not yet in send_bw");
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-q", "2"), 5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "several QPs per test are not supported yet");
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-c", "UD"), 5000,
+		      &r), 0);
+	check_one_line_error("irdma-perf: ", "-c UD: not supported yet in send_bw");
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-c", "XRC"), 5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "connection type 'XRC' is not applicable");
+	T_EQ(run_tool(pp_exe, "unsup", NULL, ARGS("--devargs", LOOPDEV, "-t"), 5000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "-t/--ts is not supported: ");
+	T_EQ(run_tool(perf_exe, "ver", NULL, ARGS("-V"), 5000, &r), 0);
+	T_EQ(r.status, 0);
+	T_CHECK(strstr(r.out, "Version: 6.06") != NULL);
+}
+
+/* --loop -m 4096: the loop devices' MTU follows -m; grouped flags as perftest (-aF would
+ * be all sizes; -NF keeps it short). */
+T_CASE(loop_mtu_follows_m_and_flags_group)
+{
+	T_EQ(run_tool(perf_exe, "mtu", "0-1", ARGS("--loop", "--test", "write_bw", "-m", "4096",
+						   "-n", "20", "-NF", "--output=bandwidth"),
+		      60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	/* --output: only the figure */
+	T_CHECK_MSG(strchr(r.out, '\n') == strrchr(r.out, '\n') && atof(r.out) > 0,
+		    "output:\n%s", r.out);
+	T_EQ(run_tool(perf_exe, "mtu", "0-1", ARGS("--loop", "--test", "send_lat", "-m", "4096",
+						   "-s", "4000", "-n", "20"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, " Mtu             : 4096[B]\n") != NULL);
+	/* perftest's defaults: the IPv4-mapped GID, 101 bytes inline for send_lat */
+	T_CHECK(strstr(r.out, " GID index       : 1\n") != NULL);
+	T_CHECK(strstr(r.out, " Max inline data : 101[B]\n") != NULL);
+	check_table(" #bytes #iterations", 9, 4000, 20);
+}
+
+/* The installed irdma_<mode> links select the mode as perftest's ib_<mode> binaries. */
+T_CASE(a_link_named_after_a_mode_runs_that_mode)
+{
+	char dir[] = "/tmp/irdma_app_linkXXXXXX", link[64], abs[4096];
+
+	T_CHECK(mkdtemp(dir) != NULL);
+	T_CHECK(realpath(perf_exe, abs) != NULL);
+	snprintf(link, sizeof(link), "%s/irdma_send_bw", dir);
+	T_EQ(symlink(abs, link), 0);
+	T_EQ(run_tool(link, "link", "0", ARGS("-n", "20", "-s", "512"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, "Send BW Test") != NULL);
+	T_CHECK(strstr(r.out, "1 test passed (send_bw)") != NULL);
+	unlink(link);
+	rmdir(dir);
+}
+
+/* Two irdma processes on one CPU, with one --file-prefix and --no-shconf: the second one
+ * warns about both (it reads /proc), and still runs. */
+T_CASE(a_second_process_on_the_same_cpu_and_prefix_is_warned)
+{
+	struct tool_result srv;
+	char port[8];
+	pid_t pid;
+	int st;
+
+	snprintf(port, sizeof(port), "%u", free_port());
+	run_tool_pid = (int)getpid();
+	pid = fork();
+	if (pid == 0) {
+		/* a server that busy-polls CPU 0 while it waits for a client */
+		run_tool(pp_exe, "twin", "0", ARGS("--devargs", LOOPDEV, "-p", port, "--timeout", "3"),
+			 10000, &srv);
+		_exit(0);
+	}
+	T_CHECK(pid > 0);
+	usleep(1500 * 1000);
+	T_EQ(run_tool(perf_exe, "twin", "0", ARGS("--loop", "--test", "send_lat", "-n", "20"),
+		      30000, &r), 0);
+	T_EQ(r.status, 0);
+	T_CHECK_MSG(strstr(r.err, "irdma-perf: warning: CPU 0 is also busy-polled by process ") &&
+		    strstr(r.err, "give each process its own CPUs (EAL -l)"), "stderr: %s", r.err);
+	T_CHECK_MSG(strstr(r.err, "irdma-perf: warning: process ") &&
+		    strstr(r.err, "--no-shconf: nothing stops the two from sharing runtime files"),
+		    "stderr: %s", r.err);
+	if (pid > 0)
+		waitpid(pid, &st, 0);
+	run_tool_pid = 0;
+}
+
+/* -D: post for a duration; a progress line per second on stderr unless --quiet; the row
+ * counts what was done, with no peak (as perftest). */
+T_CASE(duration_runs_for_its_seconds_with_progress_lines)
+{
+	unsigned long b = 0, it = 0;
+	double peak = -1, avg = 0;
+	const char *h;
+
+	T_EQ(run_tool(perf_exe, "dur", "0-1", ARGS("--loop", "--test", "write_bw", "-D", "2",
+						   "-s", "1024"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK_MSG(strstr(r.err, "irdma-perf: 1 s: ") && strstr(r.err, " MB/sec, "),
+		    "stderr: %s", r.err);
+	T_CHECK(elapsed_at_least(2000));
+	h = strstr(r.out, " #bytes     #iterations");
+	T_CHECK(h != NULL);
+	if (h)
+		T_EQ(sscanf(strchr(h, '\n') + 1, " %lu %lu %lf %lf", &b, &it, &peak, &avg), 4);
+	T_EQ(b, 1024);
+	T_CHECK(it > 0 && peak == 0 && avg > 0);
+	T_CHECK(strstr(r.out, "1 test passed (write_bw), data verified") != NULL);
+	T_EQ(run_tool(perf_exe, "dur", "0-1", ARGS("--loop", "--test", "read_bw", "-D", "1",
+						   "--quiet"), 60000, &r), 0);
+	T_EQ(r.status, 0);
+	T_CHECK_MSG(strstr(r.err, " s: ") == NULL, "stderr: %s", r.err);
+	T_EQ(run_tool(perf_exe, "dur", NULL, ARGS("--loop", "--test", "send_lat", "-D", "1"),
+		      5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "-D: a duration is supported in write_bw, read_bw and "
+			     "atomic_bw, not yet in send_lat");
+}
+
+/* -m raises the device's MTU ceiling too (here a port without a frame limit): UD messages
+ * of the default 2048 bytes fit with -m 2048, and are refused in one line without it. */
+T_CASE(pingpong_m_raises_the_device_mtu)
+{
+	T_EQ(run_tool(pp_exe, "udmtu", "0", ARGS("--devargs", LOOPDEV, "--ud", "--timeout", "1"),
+		      20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "-s 2048: a UD message must fit the port MTU "
+			     "(1024 bytes)");
+	T_EQ(run_tool(pp_exe, "udmtu", "0", ARGS("--devargs", LOOPDEV, "--ud", "-m", "2048",
+						  "--timeout", "1"), 20000, &r), 0);
+	check_one_line_error("irdma-pingpong: ", "no client connected");
+}
+
+/* -w/-y: perftest's pass/fail limits (the report's own unit): far above any result fails
+ * with perftest's line and status 1, far below passes. */
+T_CASE(bandwidth_limits_pass_or_fail_the_run)
+{
+	T_EQ(run_tool(perf_exe, "lim", "0-1", ARGS("--loop", "--test", "write_bw", "-n", "50",
+						   "-w", "1e12"), 60000, &r), 0);
+	check_one_line_error("irdma-perf: ", "the result is below the limit of -w/-y");
+	T_CHECK_MSG(strstr(r.err, "irdma-perf: Error: BW result is below bw limit"), "stderr: %s",
+		    r.err);
+	T_EQ(run_tool(perf_exe, "lim", "0-1", ARGS("--loop", "--test", "read_bw", "-n", "50",
+						   "-y", "1e9"), 60000, &r), 0);
+	T_CHECK_MSG(strstr(r.err, "irdma-perf: Error: Msg rate is below msg_rate limit"),
+		    "stderr: %s", r.err);
+	T_EQ(r.status, 1);
+	T_EQ(run_tool(perf_exe, "lim", "0-1", ARGS("--loop", "--test", "write_bw", "-n", "50",
+						   "-w", "1e-9", "-y", "1e-12"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
 }
 
 T_CASE(unreachable_peer_fails_fast)
@@ -158,6 +378,10 @@ T_CASE(silent_peers_time_out)
 		T_CHECK_MSG(strstr(r.err, "irdma-pingpong: send completion with status") ||
 			    strstr(r.err, "irdma-pingpong: no completion for 2 s"),
 			    "stderr: %s", r.err);
+		/* the first WR gave up: the line names what to check */
+		if (strstr(r.err, "RETRY_EXC"))
+			T_CHECK_MSG(strstr(r.err, "check that both sides use a GID of the same kind"),
+				    "stderr: %s", r.err);
 		T_CHECK(r.elapsed_ms < 15000);
 	}
 
@@ -254,6 +478,38 @@ T_CASE(server_write_bw_prints_the_clients_results_like_perftest)
 				  "2.06   \t\t   0.000719\n") != NULL, "output:\n%s", r.out);
 }
 
+/* A peer that goes through perftest's whole exchange but whose device never answers (our
+ * port goes nowhere): the first READ ends in RETRY_EXC_ERR, and the line says what to
+ * check. -u 8 keeps the retries short (7 x 1 ms). */
+T_CASE(a_silent_peer_device_names_the_likely_causes)
+{
+	static const char s_dest[108] = "0000:0080:000019:c7dd2e:00000c94:000055d55b117000:00:00:"
+					"00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
+	const struct sp_step srv[] = {
+		{ SP_READ, NULL, 16 }, { SP_WRITE, VER, 16 },  { SP_READ, NULL, 4 },
+		{ SP_WRITE, CYC, 4 },  { SP_READ, NULL, 4 },   { SP_WRITE, CLN, 4 },
+		{ SP_READ, NULL, 2 },  { SP_WRITE, MTU3, 2 },
+		{ SP_READ, NULL, 108 }, { SP_WRITE, s_dest, 108 },
+		{ SP_READ, NULL, 108 }, { SP_WRITE, s_dest, 108 },
+		{ SP_READ, NULL, 108 }, { SP_WRITE, s_dest, 108 },
+		{ SP_READ, NULL, 108 }, { SP_WRITE, s_dest, 108 },
+		{ SP_SLEEP_MS, NULL, 3000 },
+	};
+	struct scripted_peer p;
+	char port[8];
+
+	T_EQ(sp_start_server(&p, srv, sizeof(srv) / sizeof(srv[0])), 0);
+	snprintf(port, sizeof(port), "%u", p.port);
+	T_EQ(run_tool(perf_exe, "retry", "0", ARGS("--devargs", LOOPDEV ",neigh=198.18.0.12@02:00:00:00:00:0c",
+						   "--test", "read_lat", "-u", "8", "-p", port,
+						   "--timeout", "10", "127.0.0.1"), 30000, &r), 0);
+	sp_join(&p);
+	check_one_line_error("irdma-perf: ", "RETRY_EXC_ERR completion of WR 0");
+	T_CHECK_MSG(strstr(r.err, "nothing came back from the peer: check that both sides use a GID "
+			   "of the same kind (-x/-g; the IPv4-mapped one by default), the same path "
+			   "MTU (-m), that the peer's MAC resolves"), "stderr: %s", r.err);
+}
+
 /* The table under the last head line: @p nfields numbers, the iterations in field 2. */
 static void check_table(const char *head, unsigned int nfields, unsigned long size,
 			unsigned long iters)
@@ -316,6 +572,24 @@ T_CASE(loop_atomic_cmp_and_swap_one_lcore)
 T_CASE(loop_write_bw)   { loop_run("write_bw", "0-1", 65536, NULL); }
 T_CASE(loop_read_bw)    { loop_run("read_bw", "0-1", 4096, "-s4096"); }
 T_CASE(loop_send_bw)    { loop_run("send_bw", "0", 1024, "--size=1024"); }
+/* -b: both directions at once, their sum in the row, each with --report-both; the data
+ * each side received is checked */
+T_CASE(loop_write_bw_bidirectional)
+{
+	loop_run("write_bw", "0-1", 65536, "-b");
+	T_EQ(run_tool(perf_exe, "bidi", "0", ARGS("--loop", "--test", "read_bw", "-b", "-n", "20",
+						  "--report-both"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, "\n Local results: \n") && strstr(r.out, "\n Remote results: \n"));
+	T_CHECK(strstr(r.out, "1 test passed (read_bw), data verified") != NULL);
+}
+
+/* -c UD: send_lat over UD QPs (the data check skips the 40-byte GRH area) */
+T_CASE(loop_send_lat_ud)
+{
+	loop_run("send_lat", "0-1", 2, "--connection=UD");
+	T_CHECK(strstr(r.out, " Connection type : UD\t\tUsing SRQ      : OFF\n") != NULL);
+}
 
 /* Two lcores on one CPU: no two spinning pollers there, both sides from one loop. */
 T_CASE(loop_lcores_sharing_a_cpu_run_one_loop)
@@ -371,7 +645,7 @@ T_CASE(loop_all_on_one_lcore)
 					     "RDMA_Write BW Test" };
 	unsigned int i;
 
-	T_EQ(run_tool(perf_exe, "all", "0", ARGS("--all", "-n", "20", "-s", "64"), 60000, &r), 0);
+	T_EQ(run_tool(perf_exe, "all", "0", ARGS("--demo", "-n", "20", "-s", "64"), 60000, &r), 0);
 	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
 	for (i = 0; i < 5; i++)
 		T_CHECK_MSG(strstr(r.out, heads[i]) != NULL, "no '%s'", heads[i]);
@@ -384,7 +658,7 @@ T_CASE(gen2_has_no_atomics_and_says_so)
 	T_EQ(run_tool(perf_exe, "gen2", "0", ARGS("--loop", "--test", "atomic_lat", "--devargs",
 						  "soft,port=loop,gen=2"), 30000, &r), 0);
 	check_one_line_error("irdma-perf: ", "atomics need gen=3");
-	T_EQ(run_tool(perf_exe, "gen2", "0", ARGS("--all", "-n", "10", "--devargs",
+	T_EQ(run_tool(perf_exe, "gen2", "0", ARGS("--demo", "-n", "10", "--devargs",
 						  "soft,port=loop,gen=2"), 60000, &r), 0);
 	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
 	T_CHECK(strstr(r.out, "4 tests passed (write_lat send_lat read_lat write_bw), data "

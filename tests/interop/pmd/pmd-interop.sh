@@ -14,12 +14,18 @@
 #   3. irdma-perf as perftest's client against ib_write_lat (64 B and 3000 B, 3 packets),
 #      ib_read_lat (2500 B, 3 responses) and ib_atomic_lat (FETCH_AND_ADD, CMP_AND_SWAP)
 #      servers in the guest, and as the server for the guest's perftest clients; the same
-#      with ib_send_lat (SEND 3000 B) through perftest's exchange;
+#      with ib_send_lat (SEND 3000 B, and 512 B over UD with -c UD) through perftest's
+#      exchange;
 #   4. the atomic ACKs on the wire: rxe's FETCH_ADD results to our client are consecutive
 #      values, and ours to the guest's client are too (our device added 1 each time);
 #      CMP_SWAP (compare 0, swap 0) leaves the word as it was;
 #   5. tshark dissects every frame our device sent, with no malformed frame or expert error;
-#   6. nothing is left behind: namespace, QEMU, EAL runtime directories.
+#   6. irdma-perf against ib_write_bw, ib_read_bw and ib_send_bw (64 B, 64 KiB, 1 MiB) and
+#      ib_atomic_bw, both roles: both sides print a row for the same size and iterations,
+#      the servers of the client-driven tests print exactly the client's figures, send_bw's
+#      two averages agree within a factor of 10; write_bw and read_bw with -b (both sides
+#      print the same sum of the two directions);
+#   7. nothing is left behind: namespace, QEMU, EAL runtime directories.
 #
 # Each side's exit status and output are checked: the pingpong summary lines with the exact
 # byte count (size x iters x 2) on both sides, perftest's result row.
@@ -147,7 +153,7 @@ report() {
 	fi
 }
 
-# --- 1 and 2: ibv_rc_pingpong and ibv_ud_pingpong (-c: the guest validates what it got)
+# --- 1 and 2: ibv_rc_pingpong and ibv_ud_pingpong (-c: both sides validate what they got)
 # pp_case rc|ud client|server SIZE ITERS [ARGS FOR BOTH SIDES...]
 pp_case() {
 	local t=$1 role=$2 size=$3 iters=$4 kind flag=() title
@@ -161,8 +167,9 @@ pp_case() {
 		title="$t $size B x $iters: ibv_${t}_pingpong client, irdma-pingpong server"
 	fi
 	[ $# -gt 0 ] && title="$title ($*)"
+	# -c on both sides: each checks the other's payload the way rdma-core does
 	run_case "$role" "$kind" -s "$size" -n "$iters" -c "$@" -- "$pingpong" "${flag[@]}" \
-		-g 1 -s "$size" -n "$iters" --timeout 20 "$@"
+		-g 1 -c -s "$size" -n "$iters" --timeout 20 "$@"
 	# both print rdma-core's summary: size x iters x 2 bytes, iters iterations
 	report "$title" "^$((size * iters * 2)) bytes in [0-9.]+ seconds" \
 		"^$((size * iters * 2)) bytes in [0-9.]+ seconds" "^$iters iters in [0-9.]+ seconds"
@@ -184,7 +191,8 @@ pp_case rc server 4096 16 -e
 # A UD message larger than the path MTU cannot be sent: one line, status 1, no hang.
 out=$(ours udbig "$pingpong" --devargs "$dev_base" --ud -g 1 -s 1025 -n 1 --timeout 5 "$guest" 2>&1)
 rc=$?
-out=$(grep -v -e '^EAL: ' -e '^TELEMETRY: ' <<<"$out")
+# (a warning about another process on our CPU is not this case's concern)
+out=$(grep -v -e '^EAL: ' -e '^TELEMETRY: ' -e '^irdma-[a-z]*: warning: ' <<<"$out")
 if [ $rc -eq 1 ] && [ "$(wc -l <<<"$out")" -eq 1 ] && grep -q 'port MTU (1024 bytes)' <<<"$out"; then
 	sed 's/^/#   ours:  /' <<<"$out"
 	ok "ud 1025 B (over the path MTU 1024) refused in one line, status 1"
@@ -240,6 +248,8 @@ for role in client server; do
 	perf_case "$role" atomic_lat 8 10
 	perf_case "$role" atomic_cs_lat 8 10
 	perf_case "$role" send_lat 3000 10
+	# perftest's -c UD: SENDs between UD QPs (Q_Key 0x11111111, a GRH area in receives)
+	perf_case "$role" send_lat 512 10 -c UD
 done
 
 iop_capture_stop
@@ -323,7 +333,77 @@ for op in 0 1 2 4 6 7 8 10 12 13 14 15 17 18 19 20 100; do
 done
 check "our device sent every opcode these runs need${missing:+ (missing:$missing)}" [ -z "$missing" ]
 
-# --- 6: teardown
+# --- 6: the bandwidth tests against perftest's ib_*_bw, both roles, after the captured part
+# (their frames are not in the checks above). Both sides print a row for the same size and
+# iteration count. write/read/atomic_bw: the server prints the client's figures, which it got
+# through perftest's results exchange, so the two rows are equal. send_bw: each side measures
+# its own end; the two averages must be within a factor of 10 of each other (unless the
+# guest's clock is uncalibrated under TCG and it prints inf or nan).
+# bw_avg SIZE ITERS: the average bandwidth of the row for SIZE and ITERS in stdin.
+bw_avg() { awk -v s="$1" -v n="$2" '$1 == s && $2 == n && NF >= 5 { print $4; exit }'; }
+perf_bw_case() {
+	local role=$1 test=$2 size=$3 iters=$4 gargs=() oargs=() title o_avg g_avg verdict
+	shift 4
+	devargs=$dev_base
+	gargs=(-n "$iters")
+	oargs=(--test "$test" -x 1 -n "$iters" --timeout 20)
+	if [ "$test" = atomic_bw ]; then
+		devargs=$dev_gen3
+	else
+		gargs+=(-s "$size")
+		oargs+=(-s "$size")
+	fi
+	gargs+=("$@")
+	oargs+=("$@")
+	if [ "$role" = client ]; then
+		title="$test $size B x $iters: irdma-perf client, ib_$test server"
+	else
+		title="$test $size B x $iters: ib_$test client, irdma-perf server"
+	fi
+	[ $# -gt 0 ] && title="$title ($*)"
+	run_case "$role" "$test" "${gargs[@]}" -- "$perf" "${oargs[@]}"
+	o_avg=$(bw_avg "$size" "$iters" <<<"$case_ours")
+	g_avg=$(bw_avg "$size" "$iters" <<<"$case_guest")
+	verdict=$(python3 - "$test" "${o_avg:-none}" "${g_avg:-none}" <<'PY'
+import math, sys
+test, o, g = sys.argv[1:]
+if o == "none" or g == "none":
+    sys.exit("no row for this size and iteration count on %s" % ("our side" if o == "none" else "the guest"))
+if test != "send_bw":
+    # the server printed the client's figures (-b: both the same sum): the same numbers
+    sys.exit(0 if o == g else "the server's row (%s) is not the client's (%s)" % (o, g))
+try:
+    fo, fg = float(o), float(g)
+except ValueError:
+    sys.exit("not numbers: %s %s" % (o, g))
+if not math.isfinite(fg) or fg <= 0:
+    print("guest figure %s (clock uncalibrated under TCG): not compared" % g)
+    sys.exit(0)
+if fo <= 0 or not 0.1 <= fo / fg <= 10:
+    sys.exit("averages %s and %s MB/s are more than a factor 10 apart" % (o, g))
+print("averages %s (ours) and %s (guest) MB/s" % (o, g))
+PY
+) || { case_rc=${case_rc:-0}; [ "$case_rc" -eq 0 ] && case_rc=99; }
+	[ -n "$verdict" ] && echo "#   $verdict"
+	report "$title" "$(row "$size" "$iters")" "$(row "$size" "$iters")"
+}
+for role in client server; do
+	for test in write_bw read_bw send_bw; do
+		# enough small messages that the first round trip does not dominate send_bw's
+		# two averages (each side times only its own end)
+		perf_bw_case "$role" "$test" 64 $([ "$test" = send_bw ] && echo 1000 || echo 20)
+		perf_bw_case "$role" "$test" 65536 20
+		perf_bw_case "$role" "$test" 1048576 5
+	done
+	perf_bw_case "$role" atomic_bw 8 20
+	# -b: both sides initiate; each prints the sum of both directions (the same numbers).
+	# Both devices are busy in both directions here: -u 18 (1 s ACK timeout instead of
+	# 67 ms) keeps a loaded TCG guest from looking dead.
+	perf_bw_case "$role" write_bw 65536 20 -b -u 18
+	perf_bw_case "$role" read_bw 65536 20 -b -u 18
+done
+
+# --- 7: teardown
 qpid=$(iop_guest_pid 1)
 ns=$IOP_NS
 eal_cleanup
