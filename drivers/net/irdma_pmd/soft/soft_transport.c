@@ -202,7 +202,7 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 		struct rte_mbuf *m;
 		uint8_t *pay;
 
-		m = soft_wire_alloc(dev, &tx.pkt, &pay);
+		m = soft_wire_alloc(dev, &tx.pkt, tx.tmpl, &pay);
 		if (unlikely(m == NULL))
 			break; /* lost like on a wire: RC resends it */
 		if (tx.pl_src == ROCE_PL_SQ && len) {

@@ -196,7 +196,8 @@ static inline struct rte_mbuf *wire_mbuf_get(struct soft_dev *dev, struct soft_w
 	return rte_pktmbuf_alloc(dev->pool);
 }
 
-struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p, uint8_t **payload)
+struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
+				 const struct roce_tmpl *tmpl, uint8_t **payload)
 {
 	struct rte_mbuf *m = wire_mbuf_get(dev, dev->wire);
 	uint8_t *buf;
@@ -206,7 +207,8 @@ struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p, uint8
 		return NULL;
 	p->ip_id = dev->wire->ip_id++; /* in place: a copy of the whole roce_pkt cost more */
 	buf = rte_pktmbuf_mtod(m, uint8_t *);
-	hl = roce_pkt_write_hdrs(p, buf, rte_pktmbuf_tailroom(m));
+	hl = tmpl != NULL ? roce_tmpl_write_hdrs(tmpl, p, buf, rte_pktmbuf_tailroom(m)) :
+			    roce_pkt_write_hdrs(p, buf, rte_pktmbuf_tailroom(m));
 	if (unlikely(hl < 0 ||
 		     (uint32_t)hl + p->paylen + 3 + ROCE_ICRC_LEN > rte_pktmbuf_tailroom(m))) {
 		SOFT_LOG(ERR, "%s: cannot build opcode 0x%02x (%d)", dev->name, p->opcode, hl);
