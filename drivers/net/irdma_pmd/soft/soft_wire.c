@@ -38,6 +38,10 @@ struct soft_wire {
 	unsigned int n_backlog;
 	struct rte_mbuf *backlog[SOFT_WIRE_BACKLOG];
 	struct soft_wire *dst[SOFT_WIRE_BACKLOG]; /* loop: the device each frame goes to */
+	/* loop: the last destination looked up, valid while loop_gen is unchanged */
+	uint8_t last_gid[16];
+	struct soft_wire *last_dst;
+	uint32_t last_gen;
 };
 
 /* Devices on the loop. Changed only by open/close (control path), read by the engines:
@@ -45,6 +49,9 @@ struct soft_wire {
  * requires all QPs destroyed, and a frame in flight to it is dropped at lookup). */
 static struct soft_wire *loop_head;
 static rte_spinlock_t loop_lock = RTE_SPINLOCK_INITIALIZER;
+/* Bumped (under loop_lock) whenever a device joins or leaves the loop: the engines' cached
+ * lookups (soft_wire.last_dst) are void from then on. Starts at 1: a zeroed cache is void. */
+static uint32_t loop_gen = 1;
 
 static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
 {
@@ -123,6 +130,7 @@ int soft_wire_open(struct soft_dev *dev)
 	rte_spinlock_lock(&loop_lock);
 	w->next = loop_head;
 	loop_head = w;
+	__atomic_store_n(&loop_gen, loop_gen + 1, __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&loop_lock);
 	return 0;
 }
@@ -146,6 +154,7 @@ void soft_wire_close(struct soft_dev *dev)
 				break;
 			}
 		}
+		__atomic_store_n(&loop_gen, loop_gen + 1, __ATOMIC_RELEASE);
 		rte_spinlock_unlock(&loop_lock);
 		while (rte_ring_dequeue(w->rx_ring, (void **)&m) == 0)
 			rte_pktmbuf_free(m);
@@ -157,24 +166,42 @@ void soft_wire_close(struct soft_dev *dev)
 	dev->wire = NULL;
 }
 
-static bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16])
+static inline bool gid_eq(const uint8_t *a, const uint8_t *b)
+{
+	uint64_t a0, a1, b0, b1;
+
+	memcpy(&a0, a, 8);
+	memcpy(&a1, a + 8, 8);
+	memcpy(&b0, b, 8);
+	memcpy(&b1, b + 8, 8);
+	return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
+static inline bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16])
 {
 	uint32_t i;
 
 	for (i = 0; i < dev->n_gids; i++)
-		if (memcmp(dev->gid[i], gid, 16) == 0)
+		if (gid_eq(dev->gid[i], gid))
 			return true;
 	return false;
 }
 
-static struct soft_wire *loop_lookup(const uint8_t gid[16])
+/* The device on the loop that owns gid, or NULL; the last answer is cached per sender. */
+static struct soft_wire *loop_lookup(struct soft_wire *from, const uint8_t gid[16])
 {
+	uint32_t gen = __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE);
 	struct soft_wire *w;
 
+	if (likely(from->last_gen == gen && gid_eq(from->last_gid, gid)))
+		return from->last_dst;
 	for (w = loop_head; w; w = w->next)
 		if (dev_owns_gid(w->dev, gid))
-			return w;
-	return NULL;
+			break;
+	memcpy(from->last_gid, gid, 16);
+	from->last_dst = w;
+	from->last_gen = gen;
+	return w;
 }
 
 bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n)
@@ -295,7 +322,7 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	m->pkt_len = len;
 	dev->st.tx_packets++;
 	dev->st.tx_bytes += len;
-	dst = w->port == &loop_port ? loop_lookup(p->dgid) : NULL;
+	dst = w->port == &loop_port ? loop_lookup(w, p->dgid) : NULL;
 	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
 		return;
 	backlog_add(w, m, dst);
