@@ -328,13 +328,12 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	backlog_add(w, m, dst);
 }
 
-unsigned int soft_wire_flush(struct soft_dev *dev)
+/* Out of line: an engine step with nothing to send returns from soft_wire_flush() without
+ * paying this function's register saves. */
+static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, struct soft_wire *w)
 {
-	struct soft_wire *w = dev->wire;
 	unsigned int done;
 
-	if (w->n_backlog == 0)
-		return 0;
 	done = w->port->tx(w, w->backlog, w->n_backlog);
 	if (done && done < w->n_backlog) {
 		memmove(w->backlog, w->backlog + done, (w->n_backlog - done) * sizeof(w->backlog[0]));
@@ -344,6 +343,15 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
 	if (w->n_backlog == SOFT_WIRE_BACKLOG)
 		dev->st.tx_backlog_full++;
 	return done;
+}
+
+unsigned int soft_wire_flush(struct soft_dev *dev)
+{
+	struct soft_wire *w = dev->wire;
+
+	if (w->n_backlog == 0)
+		return 0;
+	return wire_flush_backlog(dev, w);
 }
 
 /* Hands a parsed frame to its QP's transport, which checks it against the QP (state,
@@ -360,16 +368,14 @@ static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_
 	soft_xport_settle(qp);
 }
 
-unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
+/* Out of line, like wire_flush_backlog(): the idle check in soft_wire_rx() stays cheap. */
+static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct soft_wire *w,
+						 unsigned int budget)
 {
-	struct soft_wire *w = dev->wire;
 	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
 	unsigned int n, i;
 	uint64_t now;
 
-	/* port=loop: an empty ring (every idle step) costs two loads, not a burst call */
-	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
-		return 0;
 	if (budget > SOFT_WIRE_RX_BURST)
 		budget = SOFT_WIRE_RX_BURST;
 	n = w->port->rx(w, pkts, budget);
@@ -406,6 +412,16 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 	else
 		rte_pktmbuf_free_bulk(pkts, n);
 	return n;
+}
+
+unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
+{
+	struct soft_wire *w = dev->wire;
+
+	/* port=loop: an empty ring (every idle step) costs two loads, not a burst call */
+	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
+		return 0;
+	return wire_rx_burst(dev, w, budget);
 }
 
 /* wire branch: accessors for ports (soft_port.h) */
