@@ -187,6 +187,12 @@ struct soft_recv_ctx {
 	bool active;
 	bool from_srq;
 	struct soft_rwqe rwqe;
+	/* The R_Key range mr_check just allowed for RDMA WRITE, so the mem_write of the same
+	 * packet need not look the key up again; void after each frame (soft_xport_rx). */
+	uint32_t wchk_rkey;
+	uint32_t wchk_len; /* 0: none */
+	uint64_t wchk_va;
+	uint8_t *wchk_host;
 };
 
 struct soft_qp_stats {
