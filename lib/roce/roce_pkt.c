@@ -307,6 +307,31 @@ int roce_pkt_build(const struct roce_pkt *p, uint8_t *buf, size_t cap)
 	return (int)(end + ROCE_ICRC_LEN - buf);
 }
 
+/* ::ffff:a.b.c.d, inline: the parser writes two per IPv4 frame. */
+static inline void gid_v4mapped(uint8_t gid[16], const uint8_t *ip)
+{
+	static const uint8_t pre[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF };
+
+	memcpy(gid, pre, sizeof(pre));
+	memcpy(gid + 12, ip, 4);
+}
+
+/* An IPv4 header without options sums (one's complement, with its checksum) to 0xFFFF.
+ * Native-order 32-bit words, as roce_ip_csum(); inline for the parser. */
+static inline int ipv4_csum_ok(const uint8_t *h)
+{
+	uint32_t v[5];
+	uint64_t sum;
+
+	memcpy(v, h, sizeof(v));
+	sum = (uint64_t)v[0] + v[1] + v[2] + v[3] + v[4];
+	sum = (sum & 0xFFFFFFFFu) + (sum >> 32);
+	sum = (sum & 0xFFFFu) + (sum >> 16);
+	sum = (sum & 0xFFFFu) + (sum >> 16);
+	sum = (sum & 0xFFFFu) + (sum >> 16);
+	return sum == 0xFFFFu;
+}
+
 /* UDP checksum over the IPv4/IPv6 pseudo header and the datagram; 0 when correct. */
 static uint16_t udp_csum_check(const uint8_t *l3, int ipv6, const uint8_t *udp, uint32_t ulen)
 {
@@ -371,7 +396,7 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 			return -ROCE_R_IP_LEN;
 		if (unlikely(len < off + tot))
 			return -ROCE_R_TRUNC;
-		if (!(flags & ROCE_PARSE_NO_CSUM) && unlikely(roce_ip_csum(l3, ROCE_IPV4_HLEN)))
+		if (!(flags & ROCE_PARSE_NO_CSUM) && unlikely(!ipv4_csum_ok(l3)))
 			return -ROCE_R_IP_CSUM;
 		p->ipv6 = 0;
 		p->tclass = l3[1];
@@ -379,8 +404,8 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 		p->ip_frag = roce_get_be16(l3 + 6);
 		p->hop_limit = l3[8];
 		p->flow_label = 0;
-		roce_gid_from_ipv4(p->sgid, l3 + 12);
-		roce_gid_from_ipv4(p->dgid, l3 + 16);
+		gid_v4mapped(p->sgid, l3 + 12);
+		gid_v4mapped(p->dgid, l3 + 16);
 		off += ROCE_IPV4_HLEN;
 		avail = tot - ROCE_IPV4_HLEN;
 	} else if (etype == ROCE_ETHERTYPE_IPV6) {
