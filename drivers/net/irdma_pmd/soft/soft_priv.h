@@ -180,6 +180,8 @@ struct soft_swqe {
 	enum soft_swqe_state state;
 	uint8_t status;        /* 0 = success, else an irdma flush code */
 	uint8_t fail;          /* device-detected cause that overrides the transport's */
+	bool inl;              /* inline data: the payload is read from the WQE at idx, */
+	uint32_t inline_len;   /* without decoding the WQE again */
 };
 
 /* The receive WQE of the message in progress (lib/roce's recv cookie). */
@@ -336,8 +338,12 @@ const char *soft_mr_err_str(enum soft_mr_err e);
 /* 1: *w filled from the SQ head; 0: no valid WQE there; -EINVAL: malformed (still taken). */
 int soft_sq_fetch(struct soft_qp *qp, struct soft_wqe *w);
 int soft_sq_decode(const struct soft_qp *qp, uint32_t idx, struct soft_wqe *w);
-uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const struct soft_wqe *w,
-			     uint64_t off, uint8_t *dst, uint32_t len);
+uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const uint8_t *wqe, uint64_t off,
+			     uint8_t *dst, uint32_t len);
+static inline const uint8_t *soft_sq_wqe_at(const struct soft_qp *qp, uint32_t idx)
+{
+	return qp->sq_base + (size_t)idx * IRDMA_QP_WQE_MIN_SIZE;
+}
 void soft_sq_consumed(struct soft_qp *qp, uint16_t quanta);
 
 /* soft_rq.c */
