@@ -202,8 +202,12 @@ int roce_qp_post_send(struct roce_qp *qp, const struct roce_send_wr *wr)
 		     qp->state != ROCE_QPS_ERR))
 		return -EINVAL;
 	w = roce_swqe_at(qp, qp->req.tail);
-	memset(w, 0, sizeof(*w));
-	w->wr = *wr;
+	w->wr = *wr; /* and the tracking fields cleared one by one: no memset of the slot */
+	w->first_psn = 0;
+	w->last_psn = 0;
+	w->done = 0;
+	w->orig = 0;
+	w->started = 0;
 	qp->req.tail++;
 	if (qp->state == ROCE_QPS_ERR)
 		flush_sq(qp);
