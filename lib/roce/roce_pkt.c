@@ -363,8 +363,10 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 
 	if (unlikely(len < ROCE_ETH_HLEN))
 		return -ROCE_R_TRUNC;
-	memcpy(p->dmac, f, 6);
-	memcpy(p->smac, f + 6, 6);
+	/* dmac and smac in one copy: they are adjacent in struct roce_pkt too */
+	_Static_assert(offsetof(struct roce_pkt, smac) == offsetof(struct roce_pkt, dmac) + 6,
+		       "smac follows dmac");
+	memcpy((uint8_t *)p + offsetof(struct roce_pkt, dmac), f, 12);
 	etype = roce_get_be16(f + 12);
 	p->has_vlan = 0;
 	p->vlan_tci = 0;
@@ -385,10 +387,8 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 
 		if (unlikely(len < off + ROCE_IPV4_HLEN))
 			return -ROCE_R_TRUNC;
-		if (unlikely((l3[0] >> 4) != 4))
-			return -ROCE_R_IP_VERSION;
-		if (unlikely((l3[0] & 0x0F) != 5 || (roce_get_be16(l3 + 6) & 0x3FFFu)))
-			return -ROCE_R_IP_HDR;
+		if (unlikely(l3[0] != 0x45 || (roce_get_be16(l3 + 6) & 0x3FFFu)))
+			return (l3[0] >> 4) != 4 ? -ROCE_R_IP_VERSION : -ROCE_R_IP_HDR;
 		if (unlikely(l3[9] != ROCE_IPPROTO_UDP))
 			return -ROCE_R_NOT_UDP;
 		tot = roce_get_be16(l3 + 2);

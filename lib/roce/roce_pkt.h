@@ -38,7 +38,7 @@ struct roce_deth {
 };
 
 struct roce_pkt {
-	/* Ethernet */
+	/* Ethernet (dmac and smac adjacent, as on the wire: the parser copies both at once) */
 	uint8_t dmac[6];
 	uint8_t smac[6];
 	uint8_t has_vlan;
