@@ -181,7 +181,9 @@ static inline bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16
 {
 	uint32_t i;
 
-	for (i = 0; i < dev->n_gids; i++)
+	/* Last first: the configured IP addresses follow the link-local GID, and RoCEv2
+	 * traffic is addressed to them. */
+	for (i = dev->n_gids; i-- > 0;)
 		if (gid_eq(dev->gid[i], gid))
 			return true;
 	return false;
