@@ -37,7 +37,8 @@ int bench_ep_create(struct bench_ep *ep, struct rte_pmd_irdma_dev *dev, size_t l
 	struct rte_pmd_irdma_qp_init_attr qpa;
 	struct rte_pmd_irdma_qp_attr attr;
 	struct rte_pmd_irdma_dev_info info;
-	uint32_t access = RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE;
+	uint32_t access = RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE |
+			  RTE_PMD_IRDMA_ACCESS_REMOTE_READ; /* irdma-icount read */
 	unsigned int i;
 	int rc;
 
@@ -91,7 +92,7 @@ int bench_ep_create(struct bench_ep *ep, struct rte_pmd_irdma_dev *dev, size_t l
 	memset(&attr, 0, sizeof(attr));
 	attr.qp_state = RTE_PMD_IRDMA_QPS_INIT;
 	attr.port_num = 1;
-	attr.qp_access_flags = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE;
+	attr.qp_access_flags = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_READ;
 	rc = rte_pmd_irdma_qp_modify(ep->qp, &attr, RTE_PMD_IRDMA_QP_STATE |
 				     RTE_PMD_IRDMA_QP_PKEY_INDEX | RTE_PMD_IRDMA_QP_PORT |
 				     RTE_PMD_IRDMA_QP_ACCESS_FLAGS);

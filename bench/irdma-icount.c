@@ -7,9 +7,12 @@
  *   post (A) -> A: doorbell, WQE, frame -> B: frame checks, write to memory, ACK -> A: ACK,
  *   CQE -> poll_cq (A).
  *
- *   irdma-icount -l 0 --no-pci --no-huge -m 512 --no-shconf --file-prefix=X -- N [BURST]
+ *   irdma-icount -l 0 --no-pci --no-huge -m 512 --no-shconf --file-prefix=X -- N [BURST [MODE]]
  * With BURST > 1 each iteration posts BURST writes with one doorbell, only the last one
  * signaled (the message-rate pattern), and the figures are per write still.
+ * MODE: write (default), send (8-byte inline SENDs into receives B posts before each
+ * iteration and polls after it: two more stages, bic_post_recv and bic_poll_b) or read
+ * (8-byte RDMA READs of B's buffer into A's; not inline).
  * bench/irdma-icount.sh runs it for N and 2N under callgrind; Ir/message is the difference
  * over N. The program prints how many engine steps an iteration took (steps that moved
  * work, and idle ones), since each step has a fixed cost of its own; after each write it
@@ -34,6 +37,26 @@ __attribute__((noinline)) int bic_step_a(struct rte_pmd_irdma_dev *dev);
 __attribute__((noinline)) int bic_step_b(struct rte_pmd_irdma_dev *dev);
 __attribute__((noinline)) int bic_idle(struct rte_pmd_irdma_dev *dev);
 __attribute__((noinline)) int bic_poll(struct rte_pmd_irdma_cq *cq, struct rte_pmd_irdma_wc *wc);
+__attribute__((noinline)) uint16_t bic_post_recv(struct rte_pmd_irdma_qp *qp,
+						 const struct rte_pmd_irdma_recv_wr *wr,
+						 uint16_t n);
+__attribute__((noinline)) int bic_poll_b(struct rte_pmd_irdma_cq *cq,
+					 struct rte_pmd_irdma_wc *wc, uint16_t n);
+
+/* send mode: B's receives for the next iteration */
+uint16_t bic_post_recv(struct rte_pmd_irdma_qp *qp, const struct rte_pmd_irdma_recv_wr *wr,
+		       uint16_t n)
+{
+	int err;
+
+	return rte_pmd_irdma_post_recv(qp, wr, n, &err);
+}
+
+/* send mode: B takes its receive completions (this also steps B's engine once). */
+int bic_poll_b(struct rte_pmd_irdma_cq *cq, struct rte_pmd_irdma_wc *wc, uint16_t n)
+{
+	return rte_pmd_irdma_poll_cq(cq, wc, n);
+}
 
 uint16_t bic_post(struct rte_pmd_irdma_qp *qp, const struct rte_pmd_irdma_send_wr *wr,
 		  uint16_t n)
@@ -72,8 +95,12 @@ int main(int argc, char **argv)
 	struct bench_ep_addr a[2];
 	struct rte_pmd_irdma_send_wr wr[32];
 	struct rte_pmd_irdma_sge sge;
-	struct rte_pmd_irdma_wc wc;
+	struct rte_pmd_irdma_wc wc, rwc[32];
+	struct rte_pmd_irdma_recv_wr rwr[32];
+	struct rte_pmd_irdma_sge rsge;
 	uint64_t n, i, busy = 0, idle = 0, burst, t0;
+	const char *mode = "write";
+	int is_send, is_read;
 	char err[256], devargs[160];
 	uint32_t svc;
 	int rc, k, status = 1;
@@ -86,8 +113,12 @@ int main(int argc, char **argv)
 	}
 	n = argc - rc > 1 ? strtoull(argv[rc + 1], NULL, 0) : 10000;
 	burst = argc - rc > 2 ? strtoull(argv[rc + 2], NULL, 0) : 1;
-	if (!n || !burst || burst > 32) {
-		fprintf(stderr, "irdma-icount: N > 0 and 1 <= BURST <= 32\n");
+	if (argc - rc > 3)
+		mode = argv[rc + 3];
+	is_send = strcmp(mode, "send") == 0;
+	is_read = strcmp(mode, "read") == 0;
+	if (!n || !burst || burst > 32 || (!is_send && !is_read && strcmp(mode, "write") != 0)) {
+		fprintf(stderr, "irdma-icount: N > 0, 1 <= BURST <= 32, MODE write|send|read\n");
 		goto out;
 	}
 	for (k = 0; k < 2; k++) {
@@ -106,21 +137,35 @@ int main(int argc, char **argv)
 	sge.addr = (uint64_t)(uintptr_t)(ep[0].buf + 64);
 	sge.length = 8;
 	sge.lkey = ep[0].mr->lkey;
+	rsge.addr = (uint64_t)(uintptr_t)(ep[1].buf + 128);
+	rsge.length = 64;
+	rsge.lkey = ep[1].mr->lkey;
 	for (k = 0; k < (int)burst; k++) {
 		wr[k].sg_list = &sge;
 		wr[k].num_sge = 1;
-		wr[k].opcode = RTE_PMD_IRDMA_WR_RDMA_WRITE;
-		wr[k].send_flags = RTE_PMD_IRDMA_SEND_INLINE |
+		wr[k].opcode = is_send ? RTE_PMD_IRDMA_WR_SEND :
+			       is_read ? RTE_PMD_IRDMA_WR_RDMA_READ : RTE_PMD_IRDMA_WR_RDMA_WRITE;
+		wr[k].send_flags = (is_read ? 0 : RTE_PMD_IRDMA_SEND_INLINE) |
 				   (k == (int)burst - 1 ? RTE_PMD_IRDMA_SEND_SIGNALED : 0);
 		wr[k].wr.rdma.remote_addr = a[1].addr;
 		wr[k].wr.rdma.rkey = a[1].rkey;
+		rwr[k].wr_id = (uint64_t)k;
+		rwr[k].sg_list = &rsge;
+		rwr[k].num_sge = 1;
 	}
 	t0 = rte_rdtsc();
 	for (i = 0; i < n; i++) {
 		uint64_t spins = 0;
 
 		wr[burst - 1].wr_id = i;
-		memcpy(ep[0].buf + 64, &i, 8);
+		if (is_read)
+			memcpy(ep[1].buf, &i, 8); /* what A reads into buf + 64 */
+		else
+			memcpy(ep[0].buf + 64, &i, 8);
+		if (is_send && bic_post_recv(ep[1].qp, rwr, (uint16_t)burst) != burst) {
+			snprintf(err, sizeof(err), "post_recv %" PRIu64 " refused", i);
+			goto fail;
+		}
 		if (bic_post(ep[0].qp, wr, (uint16_t)burst) != burst) {
 			snprintf(err, sizeof(err), "post_send %" PRIu64 " refused", i);
 			goto fail;
@@ -138,20 +183,45 @@ int main(int argc, char **argv)
 				goto fail;
 			}
 		}
+		if (is_send) {
+			int got = 0;
+
+			while (got < (int)burst) {
+				rc = bic_poll_b(ep[1].cq, rwc, (uint16_t)(burst - (uint64_t)got));
+				if (rc < 0 || ++spins > 1000000) {
+					snprintf(err, sizeof(err), "send %" PRIu64 " never received", i);
+					goto fail;
+				}
+				for (k = 0; k < rc; k++)
+					if (rwc[k].status != RTE_PMD_IRDMA_WC_SUCCESS)
+						break;
+				if (k < rc) {
+					snprintf(err, sizeof(err), "receive %" PRIu64 ": %s", i,
+						 rte_pmd_irdma_wc_status_str(rwc[k].status));
+					goto fail;
+				}
+				got += rc;
+			}
+		}
 		for (k = 0; k < 4; k++)
 			if (bic_idle(dev[0]) != 0)
 				busy++;
-		if (wc.status != RTE_PMD_IRDMA_WC_SUCCESS || memcmp(ep[1].buf, &i, 8) != 0) {
-			snprintf(err, sizeof(err), "write %" PRIu64 ": %s, data %s", i,
-				 rte_pmd_irdma_wc_status_str(wc.status),
-				 memcmp(ep[1].buf, &i, 8) ? "wrong" : "right");
-			goto fail;
+		{
+			const uint8_t *landed = is_send ? ep[1].buf + 128 :
+						is_read ? ep[0].buf + 64 : ep[1].buf;
+
+			if (wc.status != RTE_PMD_IRDMA_WC_SUCCESS || memcmp(landed, &i, 8) != 0) {
+				snprintf(err, sizeof(err), "%s %" PRIu64 ": %s, data %s", mode, i,
+					 rte_pmd_irdma_wc_status_str(wc.status),
+					 memcmp(landed, &i, 8) ? "wrong" : "right");
+				goto fail;
+			}
 		}
 	}
 	t0 = rte_rdtsc() - t0;
-	printf("irdma-icount: %" PRIu64 " writes (%" PRIu64 " per doorbell), %.2f busy + %.2f idle "
+	printf("irdma-icount: %" PRIu64 " %ss (%" PRIu64 " per doorbell), %.2f busy + %.2f idle "
 	       "engine steps per doorbell; %.0f ns per write on one CPU (post to completion, "
-	       "both devices; meaningless under valgrind)\n", n * burst, burst,
+	       "both devices; meaningless under valgrind)\n", n * burst, mode, burst,
 	       (double)busy / (double)n, (double)idle / (double)n,
 	       (double)t0 * 1e9 / (double)rte_get_tsc_hz() / (double)(n * burst));
 	status = 0;

@@ -3,7 +3,11 @@
 #
 # Instructions per RDMA WRITE 8 B on the device path, counted by callgrind (no PMU here).
 #
-#   bench/irdma-icount.sh [N [BURST]]   (default N = 2000, BURST = 1)
+#   bench/irdma-icount.sh [N [BURST [MODE]]]   (default N = 2000, BURST = 1, MODE = write)
+#
+# MODE write: RDMA WRITE 8 B inline; send: SEND 8 B inline into a receive B posts before
+# (two more stages: B posting its receives, B polling their completions); read: RDMA READ
+# 8 B (A reads B's buffer).
 #
 # bench/irdma-icount runs N and 2N writes (one lcore, two port=loop devices, engine=inline);
 # callgrind collects only inside the bench's stage wrappers (--toggle-collect=bic_*), and
@@ -16,6 +20,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build-perf}
 n=${1:-2000}
 burst=${2:-1}
+mode=${3:-write}
 command -v valgrind >/dev/null || { echo "irdma-icount: valgrind is not installed" >&2; exit 1; }
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" "$root" -Dbuildtype=release -Db_sanitize=none -Dtests=false \
@@ -29,7 +34,7 @@ trap 'rm -rf "$tmp" /var/run/dpdk/${tag}*' EXIT
 run() { # iterations -> callgrind file
 	valgrind --tool=callgrind --toggle-collect='bic_*' --callgrind-out-file="$tmp/cg.$1" \
 		"$build/bench/irdma-icount" -l 0 --no-pci --no-huge -m 512 --no-shconf \
-		--file-prefix=${tag}_$1 --log-level=lib.eal:error -- "$1" "$burst" >"$tmp/out.$1" 2>"$tmp/vg.$1" ||
+		--file-prefix=${tag}_$1 --log-level=lib.eal:error -- "$1" "$burst" "$mode" >"$tmp/out.$1" 2>"$tmp/vg.$1" ||
 		{ cat "$tmp/vg.$1" "$tmp/out.$1" >&2; exit 1; }
 }
 # inclusive Ir of one function in a callgrind file
@@ -42,8 +47,11 @@ run $((2 * n))
 grep -h 'irdma-icount:' "$tmp/out.$((2 * n))"
 printf '| stage | Ir/write |\n|---|--:|\n'
 total=0
-for f in bic_post:post_send bic_step_a:"engine A (sends the WRITE)" bic_step_b:"engine B (receives, writes, ACKs)" \
-	 bic_poll:"poll_cq (engine A takes the ACK, CQE)"; do
+stages=(bic_post:post_send bic_step_a:"engine A (sends the request)"
+	bic_step_b:"engine B (receives, executes, responds)"
+	bic_poll:"poll_cq (engine A takes the response, CQE)")
+[ "$mode" = send ] && stages+=(bic_post_recv:"B: post_recv" bic_poll_b:"B: poll_cq (receive CQEs)")
+for f in "${stages[@]}"; do
 	fn=${f%%:*} label=${f#*:}
 	a=$(incl "$tmp/cg.$n" "$fn"); b=$(incl "$tmp/cg.$((2 * n))" "$fn")
 	v=$(awk -v a="${a:-0}" -v b="${b:-0}" -v n="$((n * burst))" 'BEGIN { printf "%.0f", (b - a) / n }')

@@ -187,6 +187,104 @@ int roce_pkt_write_hdrs(const struct roce_pkt *p, uint8_t *buf, size_t cap)
 	return (int)hl;
 }
 
+static inline uint32_t csum_fold(uint32_t s)
+{
+	s = (s & 0xFFFFu) + (s >> 16);
+	return (s & 0xFFFFu) + (s >> 16);
+}
+
+int roce_tmpl_init(struct roce_tmpl *t, const struct roce_pkt *proto)
+{
+	struct roce_pkt p = *proto;
+	int hl;
+
+	memset(t, 0, sizeof(*t));
+	p.opcode = ROCE_OP_RC_SEND_ONLY; /* no extension header: the template ends at the BTH */
+	p.paylen = 0;
+	p.payload = NULL;
+	p.ip_id = 0;
+	p.psn = 0;
+	p.se = p.mig = p.ackreq = p.bth_b4 = 0;
+	hl = roce_pkt_write_hdrs(&p, t->hdr, sizeof(t->hdr));
+	if (hl < 0)
+		return hl;
+	t->proto = *proto;
+	t->ipv6 = p.ipv6 ? 1 : 0;
+	t->l3_off = (uint8_t)l2_len(&p);
+	t->bth_off = (uint8_t)(hl - ROCE_BTH_LEN);
+	if (!t->ipv6) {
+		uint8_t h[ROCE_IPV4_HLEN];
+
+		/* The checksum of the invariant words; length and id are added per frame. The
+		 * sum is never zero (version/IHL), so the incremental fold lands on the same
+		 * representative as roce_ip_csum() over the whole header. */
+		memcpy(h, t->hdr + t->l3_off, sizeof(h));
+		memset(h + 2, 0, 4);
+		memset(h + 10, 0, 2);
+		t->csum_base = (uint16_t)~roce_ip_csum(h, sizeof(h));
+	}
+	t->valid = 1;
+	return 0;
+}
+
+int roce_tmpl_write_hdrs(const struct roce_tmpl *t, const struct roce_pkt *p, uint8_t *buf,
+			 size_t cap)
+{
+	const struct roce_opcode_info *oi = &roce_opcode_table[p->opcode];
+	uint32_t ext = oi->ext_len, hl = t->bth_off + ROCE_BTH_LEN + ext;
+	uint32_t pad = roce_pad_len(p->paylen), udp_len;
+	uint8_t *h;
+
+	if (unlikely(!(oi->flags & ROCE_OPF_VALID) ||
+		     (p->paylen && !(oi->flags & ROCE_OPF_PAYLOAD))))
+		return -EINVAL;
+	if (unlikely(cap < ROCE_TMPL_HDR_MAX || cap < hl))
+		return -ENOSPC;
+	udp_len = ROCE_UDP_HLEN + ROCE_BTH_LEN + ext + p->paylen + pad + ROCE_ICRC_LEN;
+	if (unlikely(udp_len > 0xFFFFu - ROCE_IPV6_HLEN))
+		return -EINVAL;
+	memcpy(buf, t->hdr, ROCE_TMPL_HDR_MAX);
+	h = buf + t->l3_off;
+	if (t->ipv6) {
+		roce_put_be16(h + 4, (uint16_t)udp_len);
+		h += ROCE_IPV6_HLEN;
+	} else {
+		uint32_t tot = ROCE_IPV4_HLEN + udp_len;
+
+		roce_put_be16(h + 2, (uint16_t)tot);
+		roce_put_be16(h + 4, p->ip_id);
+		roce_put_be16(h + 10, (uint16_t)~csum_fold(t->csum_base + tot + p->ip_id));
+		h += ROCE_IPV4_HLEN;
+	}
+	roce_put_be16(h + 4, (uint16_t)udp_len);
+	h += ROCE_UDP_HLEN;
+	h[0] = p->opcode;
+	h[1] = (uint8_t)((p->se ? ROCE_BTH_SE : 0) | (p->mig ? ROCE_BTH_MIG : 0) |
+			 pad << ROCE_BTH_PAD_SHIFT);
+	h[4] = p->bth_b4;
+	h[8] = p->ackreq ? ROCE_BTH_ACKREQ : 0;
+	roce_put_be24(h + 9, p->psn);
+	h += ROCE_BTH_LEN;
+	/* The extension headers of the common frames directly; the table walk for the rest. */
+	switch (oi->flags & ROCE_OPF_HDR_MASK) {
+	case 0:
+		break;
+	case ROCE_OPF_RETH:
+		roce_put_be64(h, p->reth.va);
+		roce_put_be32(h + 8, p->reth.rkey);
+		roce_put_be32(h + 12, p->reth.len);
+		break;
+	case ROCE_OPF_AETH:
+		h[0] = p->aeth.syndrome;
+		roce_put_be24(h + 1, p->aeth.msn);
+		break;
+	default:
+		write_ext(oi, p, h);
+		break;
+	}
+	return (int)hl;
+}
+
 int roce_pkt_build(const struct roce_pkt *p, uint8_t *buf, size_t cap)
 {
 	uint32_t pad = roce_pad_len(p->paylen);
@@ -207,6 +305,31 @@ int roce_pkt_build(const struct roce_pkt *p, uint8_t *buf, size_t cap)
 	crc = roce_icrc_compute(buf + l3o, (size_t)(end - (buf + l3o)), p->ipv6);
 	roce_icrc_put(end, crc);
 	return (int)(end + ROCE_ICRC_LEN - buf);
+}
+
+/* ::ffff:a.b.c.d, inline: the parser writes two per IPv4 frame. */
+static inline void gid_v4mapped(uint8_t gid[16], const uint8_t *ip)
+{
+	static const uint8_t pre[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF };
+
+	memcpy(gid, pre, sizeof(pre));
+	memcpy(gid + 12, ip, 4);
+}
+
+/* An IPv4 header without options sums (one's complement, with its checksum) to 0xFFFF.
+ * Native-order 32-bit words, as roce_ip_csum(); inline for the parser. */
+static inline int ipv4_csum_ok(const uint8_t *h)
+{
+	uint32_t v[5];
+	uint64_t sum;
+
+	memcpy(v, h, sizeof(v));
+	sum = (uint64_t)v[0] + v[1] + v[2] + v[3] + v[4];
+	sum = (sum & 0xFFFFFFFFu) + (sum >> 32);
+	sum = (sum & 0xFFFFu) + (sum >> 16);
+	sum = (sum & 0xFFFFu) + (sum >> 16);
+	sum = (sum & 0xFFFFu) + (sum >> 16);
+	return sum == 0xFFFFu;
 }
 
 /* UDP checksum over the IPv4/IPv6 pseudo header and the datagram; 0 when correct. */
@@ -240,8 +363,10 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 
 	if (unlikely(len < ROCE_ETH_HLEN))
 		return -ROCE_R_TRUNC;
-	memcpy(p->dmac, f, 6);
-	memcpy(p->smac, f + 6, 6);
+	/* dmac and smac in one copy: they are adjacent in struct roce_pkt too */
+	_Static_assert(offsetof(struct roce_pkt, smac) == offsetof(struct roce_pkt, dmac) + 6,
+		       "smac follows dmac");
+	memcpy((uint8_t *)p + offsetof(struct roce_pkt, dmac), f, 12);
 	etype = roce_get_be16(f + 12);
 	p->has_vlan = 0;
 	p->vlan_tci = 0;
@@ -262,10 +387,8 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 
 		if (unlikely(len < off + ROCE_IPV4_HLEN))
 			return -ROCE_R_TRUNC;
-		if (unlikely((l3[0] >> 4) != 4))
-			return -ROCE_R_IP_VERSION;
-		if (unlikely((l3[0] & 0x0F) != 5 || (roce_get_be16(l3 + 6) & 0x3FFFu)))
-			return -ROCE_R_IP_HDR;
+		if (unlikely(l3[0] != 0x45 || (roce_get_be16(l3 + 6) & 0x3FFFu)))
+			return (l3[0] >> 4) != 4 ? -ROCE_R_IP_VERSION : -ROCE_R_IP_HDR;
 		if (unlikely(l3[9] != ROCE_IPPROTO_UDP))
 			return -ROCE_R_NOT_UDP;
 		tot = roce_get_be16(l3 + 2);
@@ -273,7 +396,7 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 			return -ROCE_R_IP_LEN;
 		if (unlikely(len < off + tot))
 			return -ROCE_R_TRUNC;
-		if (!(flags & ROCE_PARSE_NO_CSUM) && unlikely(roce_ip_csum(l3, ROCE_IPV4_HLEN)))
+		if (!(flags & ROCE_PARSE_NO_CSUM) && unlikely(!ipv4_csum_ok(l3)))
 			return -ROCE_R_IP_CSUM;
 		p->ipv6 = 0;
 		p->tclass = l3[1];
@@ -281,8 +404,8 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 		p->ip_frag = roce_get_be16(l3 + 6);
 		p->hop_limit = l3[8];
 		p->flow_label = 0;
-		roce_gid_from_ipv4(p->sgid, l3 + 12);
-		roce_gid_from_ipv4(p->dgid, l3 + 16);
+		gid_v4mapped(p->sgid, l3 + 12);
+		gid_v4mapped(p->dgid, l3 + 16);
 		off += ROCE_IPV4_HLEN;
 		avail = tot - ROCE_IPV4_HLEN;
 	} else if (etype == ROCE_ETHERTYPE_IPV6) {
@@ -353,7 +476,22 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 	rest = ulen - ROCE_UDP_HLEN - ROCE_BTH_LEN - ROCE_ICRC_LEN;
 	if (unlikely(rest < oi->ext_len))
 		return -ROCE_R_HDR_LEN;
-	read_ext(oi, bth + ROCE_BTH_LEN, p);
+	switch (oi->flags & ROCE_OPF_HDR_MASK) { /* the common frames directly */
+	case 0:
+		break;
+	case ROCE_OPF_RETH:
+		p->reth.va = roce_get_be64(bth + ROCE_BTH_LEN);
+		p->reth.rkey = roce_get_be32(bth + ROCE_BTH_LEN + 8);
+		p->reth.len = roce_get_be32(bth + ROCE_BTH_LEN + 12);
+		break;
+	case ROCE_OPF_AETH:
+		p->aeth.syndrome = bth[ROCE_BTH_LEN];
+		p->aeth.msn = roce_get_be24(bth + ROCE_BTH_LEN + 1);
+		break;
+	default:
+		read_ext(oi, bth + ROCE_BTH_LEN, p);
+		break;
+	}
 	rest -= oi->ext_len;
 	if (unlikely(rest && !(oi->flags & ROCE_OPF_PAYLOAD)))
 		return -ROCE_R_PAYLOAD;

@@ -38,7 +38,7 @@ struct roce_deth {
 };
 
 struct roce_pkt {
-	/* Ethernet */
+	/* Ethernet (dmac and smac adjacent, as on the wire: the parser copies both at once) */
 	uint8_t dmac[6];
 	uint8_t smac[6];
 	uint8_t has_vlan;
@@ -122,5 +122,40 @@ int roce_pkt_write_hdrs(const struct roce_pkt *p, uint8_t *buf, size_t cap);
  * -ROCE_R_UDP_PORT.
  */
 int roce_pkt_parse(const uint8_t *frame, size_t len, unsigned int flags, struct roce_pkt *p);
+
+/*
+ * Frame template: the Ethernet/[VLAN]/IP/UDP/BTH bytes of every frame one connection sends,
+ * built once from a prototype packet (roce_tmpl_init) and patched per frame with what
+ * changes (roce_tmpl_write_hdrs): IP total/payload length, IP id, IPv4 header checksum
+ * (incrementally, from the sum of the invariant words), UDP length, the BTH's opcode,
+ * SE/pad byte, AckReq and PSN, and the extension headers. The bytes are those
+ * roce_pkt_write_hdrs() writes for a packet whose address, VLAN, traffic class, hop limit,
+ * flow label, fragment, UDP source port, P_Key, BTH byte 4 and DestQP fields equal the
+ * prototype's.
+ */
+#define ROCE_TMPL_HDR_MAX 80u /* 14 + 4 + 40 + 8 + 12 = 78, rounded up to whole 16 bytes */
+
+struct roce_tmpl {
+	uint8_t valid;
+	uint8_t ipv6;
+	uint8_t l3_off;     /* 14, or 18 with a VLAN tag */
+	uint8_t bth_off;    /* bytes before the BTH */
+	uint32_t csum_base; /* IPv4: sum of the header's 16-bit words, length/id/checksum zero */
+	struct roce_pkt proto; /* the prototype; opcode, PSN, lengths and ext. headers unused */
+	uint8_t hdr[ROCE_TMPL_HDR_MAX]; /* the headers through the BTH of the prototype */
+};
+
+/* Builds t from proto (its L2/L3/UDP fields, P_Key, DestQP). 0 or -EINVAL. */
+int roce_tmpl_init(struct roce_tmpl *t, const struct roce_pkt *proto);
+
+/*
+ * roce_pkt_write_hdrs() for a packet of t's connection, byte for byte the same: writes the
+ * headers of p (opcode, SE, MIG, BTH byte 4, AckReq, PSN, extension headers, paylen,
+ * ip_id; the other fields are taken from the template) and returns their length, or
+ * -EINVAL / -ENOSPC as roce_pkt_write_hdrs(). Writes up to ROCE_TMPL_HDR_MAX bytes plus
+ * the extension headers (cap must allow for that).
+ */
+int roce_tmpl_write_hdrs(const struct roce_tmpl *t, const struct roce_pkt *p, uint8_t *buf,
+			 size_t cap);
 
 #endif /* ROCE_PKT_H */

@@ -95,6 +95,8 @@ void roce_qp_set_error(struct roce_qp *qp, uint8_t status)
 	enter_error(qp, status, 1);
 }
 
+static void tmpl_update(struct roce_qp *qp);
+
 static int valid_mtu(uint32_t mtu)
 {
 	return mtu >= 256 && mtu <= 4096 && !(mtu & (mtu - 1));
@@ -159,6 +161,8 @@ int roce_qp_modify(struct roce_qp *qp, const struct roce_qp_attr *a, uint32_t ma
 		qp->max_rd_atomic = a->max_rd_atomic;
 	if (mask & ROCE_QP_FLAGS)
 		qp->flags = a->flags;
+	if (mask & (ROCE_QP_AV | ROCE_QP_DEST_QPN))
+		tmpl_update(qp);
 
 	if (mask & ROCE_QP_STATE) {
 		if (a->state == ROCE_QPS_RESET) {
@@ -198,8 +202,12 @@ int roce_qp_post_send(struct roce_qp *qp, const struct roce_send_wr *wr)
 		     qp->state != ROCE_QPS_ERR))
 		return -EINVAL;
 	w = roce_swqe_at(qp, qp->req.tail);
-	memset(w, 0, sizeof(*w));
-	w->wr = *wr;
+	w->wr = *wr; /* and the tracking fields cleared one by one: no memset of the slot */
+	w->first_psn = 0;
+	w->last_psn = 0;
+	w->done = 0;
+	w->orig = 0;
+	w->started = 0;
 	qp->req.tail++;
 	if (qp->state == ROCE_QPS_ERR)
 		flush_sq(qp);
@@ -219,12 +227,11 @@ void roce_send_complete(struct roce_qp *qp, struct roce_swqe *w, uint8_t status)
 	qp->ops->send_done(qp, &d);
 }
 
-void roce_tx_init(const struct roce_qp *qp, struct roce_tx *tx, const struct roce_av *av,
-		  uint8_t opcode, uint32_t dqpn, uint32_t psn)
+/* The packet fields every frame to av carries (what the template is built from). */
+static void pkt_proto(const struct roce_qp *qp, struct roce_pkt *p, const struct roce_av *av,
+		      uint32_t dqpn)
 {
-	struct roce_pkt *p = &tx->pkt;
-
-	memset(tx, 0, sizeof(*tx));
+	memset(p, 0, sizeof(*p));
 	memcpy(p->dmac, av->dmac, 6);
 	memcpy(p->smac, av->smac, 6);
 	p->has_vlan = av->has_vlan;
@@ -237,10 +244,43 @@ void roce_tx_init(const struct roce_qp *qp, struct roce_tx *tx, const struct roc
 	memcpy(p->sgid, av->sgid, 16);
 	memcpy(p->dgid, av->dgid, 16);
 	p->sport = av->sport ? av->sport : roce_udp_sport(qp->qpn, dqpn, av->flow_label);
-	p->opcode = opcode;
-	p->oi = &roce_opcode_table[opcode];
 	p->pkey = ROCE_PKEY_DEFAULT;
 	p->dqpn = dqpn;
+}
+
+/* RC/UC: the template of frames to the connected peer, after av or dest_qpn changed. */
+static void tmpl_update(struct roce_qp *qp)
+{
+	struct roce_pkt p;
+
+	qp->tmpl.valid = 0;
+	if (qp->type == ROCE_QPT_UD)
+		return;
+	pkt_proto(qp, &p, &qp->av, qp->dest_qpn);
+	if (roce_tmpl_init(&qp->tmpl, &p) != 0)
+		qp->tmpl.valid = 0; /* frames take the general builder */
+}
+
+void roce_tx_init(const struct roce_qp *qp, struct roce_tx *tx, const struct roce_av *av,
+		  uint8_t opcode, uint32_t dqpn, uint32_t psn)
+{
+	struct roce_pkt *p = &tx->pkt;
+
+	if (likely(av == &qp->av && dqpn == qp->dest_qpn && qp->tmpl.valid)) {
+		*p = qp->tmpl.proto;
+		tx->tmpl = &qp->tmpl;
+	} else {
+		pkt_proto(qp, p, av, dqpn);
+		tx->tmpl = NULL;
+	}
+	tx->pl_src = ROCE_PL_NONE;
+	tx->retransmit = 0;
+	tx->wr_id = 0;
+	tx->offset = 0;
+	tx->rkey = 0;
+	tx->va = 0;
+	p->opcode = opcode;
+	p->oi = &roce_opcode_table[opcode];
 	p->psn = psn;
 }
 

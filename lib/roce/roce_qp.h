@@ -252,6 +252,10 @@ struct roce_tx {
 	uint32_t offset;
 	uint32_t rkey;
 	uint64_t va;
+	/* The QP's frame template when the packet goes to the connected peer (RC/UC), else
+	 * NULL: roce_tmpl_write_hdrs(tmpl, &pkt, ...) writes what roce_pkt_write_hdrs(&pkt)
+	 * would, with less work. */
+	const struct roce_tmpl *tmpl;
 };
 
 /* Counters a device exports as per-QP xstats. */
@@ -330,6 +334,7 @@ struct roce_qp {
 	struct roce_av av;
 	const struct roce_qp_ops *ops;
 	void *user;
+	struct roce_tmpl tmpl;     /* frames to av / dest_qpn (RC/UC), rebuilt when they change */
 
 	/* requester + completer */
 	struct {

@@ -390,12 +390,76 @@ static int uc_resync(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 	return 0;
 }
 
+/*
+ * The common case without the case analysis below: the next in-order RDMA WRITE ONLY,
+ * MIDDLE or LAST (no immediate) of an RC responder, remote write allowed, lengths as the
+ * general path demands. It does what the general path does for such a packet, in the
+ * same order (key check of the whole message before a byte moves, then the write, MSN,
+ * ACK); anything else returns 1 and takes the general path.
+ */
+static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt)
+{
+	uint32_t n = pkt->paylen, psn = pkt->psn;
+	int last;
+
+	if (qp->type != ROCE_QPT_RC || psn != qp->resp.epsn ||
+	    !(qp->access & ROCE_ACCESS_REMOTE_WRITE) || n > qp->pmtu)
+		return 1;
+	switch (pkt->opcode) {
+	case ROCE_OP_RC_WRITE_ONLY:
+		if (qp->resp.ctx != ROCE_RESP_IDLE || n != pkt->reth.len || n == 0)
+			return 1;
+		qp->resp.nak_sent = 0;
+		if (unlikely(qp->ops->mr_check(qp, pkt->reth.rkey, pkt->reth.va, n,
+					       ROCE_ACCESS_REMOTE_WRITE)))
+			return fatal(qp, ROCE_SYN_NAK_REM_ACC, psn, ROCE_WC_REM_ACCESS_ERR,
+				     ROCE_R_REMOTE_ACCESS);
+		qp->resp.wr_va = pkt->reth.va;
+		qp->resp.wr_rkey = pkt->reth.rkey;
+		qp->resp.wr_left = qp->resp.wr_len = n;
+		last = 1;
+		break;
+	case ROCE_OP_RC_WRITE_MIDDLE:
+		if (qp->resp.ctx != ROCE_RESP_IN_WRITE || n != qp->pmtu || qp->resp.wr_left <= n)
+			return 1;
+		qp->resp.nak_sent = 0;
+		last = 0;
+		break;
+	case ROCE_OP_RC_WRITE_LAST:
+		if (qp->resp.ctx != ROCE_RESP_IN_WRITE || n == 0 || n != qp->resp.wr_left)
+			return 1;
+		qp->resp.nak_sent = 0;
+		last = 1;
+		break;
+	default:
+		return 1;
+	}
+	if (unlikely(qp->ops->mem_write(qp, qp->resp.wr_rkey, qp->resp.wr_va, pkt->payload, n)))
+		return fatal(qp, ROCE_SYN_NAK_REM_ACC, psn, ROCE_WC_REM_ACCESS_ERR,
+			     ROCE_R_REMOTE_ACCESS);
+	qp->resp.wr_va += n;
+	qp->resp.wr_left -= n;
+	qp->resp.epsn = roce_psn_add(psn, 1);
+	qp->resp.ack_psn = psn;
+	if (last) {
+		qp->resp.ctx = ROCE_RESP_IDLE;
+		qp->resp.msn = (qp->resp.msn + 1) & ROCE_MSN_MASK;
+		queue_ack(qp, ROCE_SYN_ACK, psn);
+	} else if (pkt->ackreq) {
+		queue_ack(qp, ROCE_SYN_ACK, psn);
+	}
+	return 0;
+}
+
 int roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t f = pkt->oi->flags, psn = pkt->psn;
 	int uc = qp->type == ROCE_QPT_UC, d, r;
 
 	(void)now;
+	r = resp_fast_write(qp, pkt);
+	if (r <= 0)
+		return r;
 	if (uc) {
 		if (uc_resync(qp, pkt, f))
 			return roce_drop(qp, ROCE_R_UC_DROP);

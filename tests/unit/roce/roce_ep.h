@@ -318,11 +318,17 @@ static inline int ep_post(struct ep *e, struct roce_send_wr *wr, const void *src
 	return roce_qp_post_send(&e->qp, wr);
 }
 
-/* Collects every packet the QP wants to send now into e->tx, as complete frames. */
+/* Frames whose headers were also written from the QP's template (and compared). */
+static unsigned long ep_tmpl_frames;
+
+/* Collects every packet the QP wants to send now into e->tx, as complete frames. Frames to
+ * the connected peer are also written from the QP's frame template, which must give the
+ * same header bytes as the general builder. */
 static inline uint32_t ep_pump(struct ep *e, uint64_t now)
 {
 	struct roce_tx tx;
 	uint32_t n = 0;
+	uint8_t th[ROCE_TMPL_HDR_MAX + 64];
 
 	while (e->ntx < EP_MAX_TX && roce_qp_tx(&e->qp, now, &tx) == 1) {
 		struct ep_frame *f = &e->tx[e->ntx++];
@@ -336,6 +342,11 @@ static inline uint32_t ep_pump(struct ep *e, uint64_t now)
 		tx.pkt.ip_id = e->ip_id++;
 		len = roce_pkt_build(&tx.pkt, f->b, sizeof(f->b));
 		f->len = len > 0 ? (uint32_t)len : 0;
+		if (tx.tmpl != NULL && len > 0) {
+			T_EQ(roce_tmpl_write_hdrs(tx.tmpl, &tx.pkt, th, sizeof(th)), (int)hl);
+			T_MEMEQ(th, f->b, hl);
+			ep_tmpl_frames++;
+		}
 		n++;
 	}
 	/* The final call (returning 0) also completed UD/UC sends whose payload was taken. */

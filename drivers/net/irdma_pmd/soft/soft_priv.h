@@ -181,6 +181,8 @@ struct soft_swqe {
 	enum soft_swqe_state state;
 	uint8_t status;        /* 0 = success, else an irdma flush code */
 	uint8_t fail;          /* device-detected cause that overrides the transport's */
+	bool inl;              /* inline data: the payload is read from the WQE at idx, */
+	uint32_t inline_len;   /* without decoding the WQE again */
 };
 
 /* The receive WQE of the message in progress (lib/roce's recv cookie). */
@@ -188,6 +190,12 @@ struct soft_recv_ctx {
 	bool active;
 	bool from_srq;
 	struct soft_rwqe rwqe;
+	/* The R_Key range mr_check just allowed for RDMA WRITE, so the mem_write of the same
+	 * packet need not look the key up again; void after each frame (soft_xport_rx). */
+	uint32_t wchk_rkey;
+	uint32_t wchk_len; /* 0: none */
+	uint64_t wchk_va;
+	uint8_t *wchk_host;
 };
 
 struct soft_qp_stats {
@@ -332,8 +340,12 @@ const char *soft_mr_err_str(enum soft_mr_err e);
 /* 1: *w filled from the SQ head; 0: no valid WQE there; -EINVAL: malformed (still taken). */
 int soft_sq_fetch(struct soft_qp *qp, struct soft_wqe *w);
 int soft_sq_decode(const struct soft_qp *qp, uint32_t idx, struct soft_wqe *w);
-uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const struct soft_wqe *w,
-			     uint64_t off, uint8_t *dst, uint32_t len);
+uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const uint8_t *wqe, uint64_t off,
+			     uint8_t *dst, uint32_t len);
+static inline const uint8_t *soft_sq_wqe_at(const struct soft_qp *qp, uint32_t idx)
+{
+	return qp->sq_base + (size_t)idx * IRDMA_QP_WQE_MIN_SIZE;
+}
 void soft_sq_consumed(struct soft_qp *qp, uint16_t quanta);
 
 /* soft_rq.c */

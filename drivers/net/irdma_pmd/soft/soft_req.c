@@ -39,6 +39,8 @@ static void req_accept(struct soft_qp *qp, const struct soft_wqe *w, int rc)
 	/* Local invalidate is always fenced (kernel >= 6.19 sets the flag anyway). */
 	s->fence = w->local_fence || w->op == IRDMAQP_OP_LOCAL_INVALIDATE;
 	s->state = SOFT_SWQE_PENDING;
+	s->inl = w->inline_data;
+	s->inline_len = w->inline_len;
 	if (rc < 0) {
 		s->state = SOFT_SWQE_DONE;
 		s->status = FLUSH_LOC_QP_OP_ERR;

@@ -144,6 +144,12 @@ int soft_resp_mr_check(struct roce_qp *rq, uint32_t rkey, uint64_t va, uint32_t 
 	uint8_t *host;
 	enum soft_mr_err e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, access, &host);
 
+	if (e == SOFT_MR_OK && access == ROCE_ACCESS_REMOTE_WRITE) {
+		qp->rctx.wchk_rkey = rkey;
+		qp->rctx.wchk_va = va;
+		qp->rctx.wchk_len = len;
+		qp->rctx.wchk_host = host;
+	}
 	if (e)
 		SOFT_LOG(DEBUG, "%s: QP %u: rkey 0x%x [0x%" PRIx64 ", +%u) access 0x%x: %s",
 			 qp->dev->name, qp->id, rkey, va, len, access, soft_mr_err_str(e));
@@ -159,6 +165,14 @@ int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const vo
 
 	if (len == 0)
 		return 0;
+	/* The first packet of the WRITE, checked for the whole message by mr_check a moment
+	 * ago within the same frame: no second lookup. */
+	if (qp->rctx.wchk_len && rkey == qp->rctx.wchk_rkey && va == qp->rctx.wchk_va &&
+	    len <= qp->rctx.wchk_len) {
+		qp->rctx.wchk_len = 0;
+		memcpy(qp->rctx.wchk_host, data, len);
+		return 0;
+	}
 	e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
 	if (e)
 		return soft_mr_err_errno(e);

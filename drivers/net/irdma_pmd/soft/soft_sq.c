@@ -219,7 +219,7 @@ int soft_sq_decode(const struct soft_qp *qp, uint32_t idx, struct soft_wqe *w)
 }
 
 /* Copies len bytes of a WQE's inline data starting at logical offset off. */
-uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const struct soft_wqe *w, uint64_t off,
+uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const uint8_t *wqe, uint64_t off,
 			     uint8_t *dst, uint32_t len)
 {
 	uint32_t done = 0;
@@ -240,7 +240,7 @@ uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const struct soft_wqe *w,
 		}
 		if (run > len - done)
 			run = len - done;
-		memcpy(dst + done, w->wqe + at, run);
+		memcpy(dst + done, wqe + at, run);
 		done += run;
 	}
 	return done;

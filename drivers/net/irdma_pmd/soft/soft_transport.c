@@ -177,13 +177,20 @@ static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *
 	struct soft_wqe *w = &qp->cur;
 	enum soft_mr_err e;
 
+	/* Inline data (the common small message) straight from the WQE: no decode. */
+	if (qp->swq[slot].inl) {
+		if (unlikely((uint64_t)off + len > qp->swq[slot].inline_len))
+			return FLUSH_LOC_QP_OP_ERR;
+		soft_sq_inline_copy(qp, soft_sq_wqe_at(qp, qp->swq[slot].idx), off, dst, len);
+		return 0;
+	}
 	if (qp->cur_slot != slot) {
 		if (soft_sq_decode(qp, qp->swq[slot].idx, w) < 0)
 			return FLUSH_LOC_QP_OP_ERR;
 		qp->cur_slot = slot;
 	}
 	if (w->inline_data) {
-		soft_sq_inline_copy(qp, w, off, dst, len);
+		soft_sq_inline_copy(qp, w->wqe, off, dst, len);
 		return 0;
 	}
 	e = soft_sges_copy(qp->dev, qp->pd_id, w->sge, w->num_sges, off, dst, len, false);
@@ -202,7 +209,7 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 		struct rte_mbuf *m;
 		uint8_t *pay;
 
-		m = soft_wire_alloc(dev, &tx.pkt, &pay);
+		m = soft_wire_alloc(dev, &tx.pkt, tx.tmpl, &pay);
 		if (unlikely(m == NULL))
 			break; /* lost like on a wire: RC resends it */
 		if (tx.pl_src == ROCE_PL_SQ && len) {
@@ -249,6 +256,7 @@ void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now)
 	qp->st.rx_packets++;
 	qp->st.rx_bytes += p->paylen;
 	roce_qp_rx(&qp->rq, p, now); /* drops are counted in qp->rq.stats */
+	qp->rctx.wchk_len = 0; /* a key check holds for the frame it was made for only */
 }
 
 /* After lib/roce returned: apply an error it raised, retire completed send WQEs. */

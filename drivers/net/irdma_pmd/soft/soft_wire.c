@@ -38,6 +38,10 @@ struct soft_wire {
 	unsigned int n_backlog;
 	struct rte_mbuf *backlog[SOFT_WIRE_BACKLOG];
 	struct soft_wire *dst[SOFT_WIRE_BACKLOG]; /* loop: the device each frame goes to */
+	/* loop: the last destination looked up, valid while loop_gen is unchanged */
+	uint8_t last_gid[16];
+	struct soft_wire *last_dst;
+	uint32_t last_gen;
 };
 
 /* Devices on the loop. Changed only by open/close (control path), read by the engines:
@@ -45,6 +49,9 @@ struct soft_wire {
  * requires all QPs destroyed, and a frame in flight to it is dropped at lookup). */
 static struct soft_wire *loop_head;
 static rte_spinlock_t loop_lock = RTE_SPINLOCK_INITIALIZER;
+/* Bumped (under loop_lock) whenever a device joins or leaves the loop: the engines' cached
+ * lookups (soft_wire.last_dst) are void from then on. Starts at 1: a zeroed cache is void. */
+static uint32_t loop_gen = 1;
 
 static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
 {
@@ -123,6 +130,7 @@ int soft_wire_open(struct soft_dev *dev)
 	rte_spinlock_lock(&loop_lock);
 	w->next = loop_head;
 	loop_head = w;
+	__atomic_store_n(&loop_gen, loop_gen + 1, __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&loop_lock);
 	return 0;
 }
@@ -146,6 +154,7 @@ void soft_wire_close(struct soft_dev *dev)
 				break;
 			}
 		}
+		__atomic_store_n(&loop_gen, loop_gen + 1, __ATOMIC_RELEASE);
 		rte_spinlock_unlock(&loop_lock);
 		while (rte_ring_dequeue(w->rx_ring, (void **)&m) == 0)
 			rte_pktmbuf_free(m);
@@ -157,24 +166,44 @@ void soft_wire_close(struct soft_dev *dev)
 	dev->wire = NULL;
 }
 
-static bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16])
+static inline bool gid_eq(const uint8_t *a, const uint8_t *b)
+{
+	uint64_t a0, a1, b0, b1;
+
+	memcpy(&a0, a, 8);
+	memcpy(&a1, a + 8, 8);
+	memcpy(&b0, b, 8);
+	memcpy(&b1, b + 8, 8);
+	return ((a0 ^ b0) | (a1 ^ b1)) == 0;
+}
+
+static inline bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16])
 {
 	uint32_t i;
 
-	for (i = 0; i < dev->n_gids; i++)
-		if (memcmp(dev->gid[i], gid, 16) == 0)
+	/* Last first: the configured IP addresses follow the link-local GID, and RoCEv2
+	 * traffic is addressed to them. */
+	for (i = dev->n_gids; i-- > 0;)
+		if (gid_eq(dev->gid[i], gid))
 			return true;
 	return false;
 }
 
-static struct soft_wire *loop_lookup(const uint8_t gid[16])
+/* The device on the loop that owns gid, or NULL; the last answer is cached per sender. */
+static struct soft_wire *loop_lookup(struct soft_wire *from, const uint8_t gid[16])
 {
+	uint32_t gen = __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE);
 	struct soft_wire *w;
 
+	if (likely(from->last_gen == gen && gid_eq(from->last_gid, gid)))
+		return from->last_dst;
 	for (w = loop_head; w; w = w->next)
 		if (dev_owns_gid(w->dev, gid))
-			return w;
-	return NULL;
+			break;
+	memcpy(from->last_gid, gid, 16);
+	from->last_dst = w;
+	from->last_gen = gen;
+	return w;
 }
 
 bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n)
@@ -196,7 +225,8 @@ static inline struct rte_mbuf *wire_mbuf_get(struct soft_dev *dev, struct soft_w
 	return rte_pktmbuf_alloc(dev->pool);
 }
 
-struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p, uint8_t **payload)
+struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
+				 const struct roce_tmpl *tmpl, uint8_t **payload)
 {
 	struct rte_mbuf *m = wire_mbuf_get(dev, dev->wire);
 	uint8_t *buf;
@@ -206,7 +236,8 @@ struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p, uint8
 		return NULL;
 	p->ip_id = dev->wire->ip_id++; /* in place: a copy of the whole roce_pkt cost more */
 	buf = rte_pktmbuf_mtod(m, uint8_t *);
-	hl = roce_pkt_write_hdrs(p, buf, rte_pktmbuf_tailroom(m));
+	hl = tmpl != NULL ? roce_tmpl_write_hdrs(tmpl, p, buf, rte_pktmbuf_tailroom(m)) :
+			    roce_pkt_write_hdrs(p, buf, rte_pktmbuf_tailroom(m));
 	if (unlikely(hl < 0 ||
 		     (uint32_t)hl + p->paylen + 3 + ROCE_ICRC_LEN > rte_pktmbuf_tailroom(m))) {
 		SOFT_LOG(ERR, "%s: cannot build opcode 0x%02x (%d)", dev->name, p->opcode, hl);
@@ -285,7 +316,9 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	uint32_t len = m->data_len + p->paylen;
 	struct soft_wire *dst;
 
-	memset(buf + len, 0, pad);
+	/* 0-3 pad bytes as one 4-byte store (no memset call): soft_wire_alloc left room for
+	 * pad and ICRC, and the ICRC written next covers whatever lies past the pad. */
+	memset(buf + len, 0, 4);
 	len += pad;
 	roce_icrc_put(buf + len, roce_icrc_compute(buf + l3, len - l3, p->ipv6));
 	len += ROCE_ICRC_LEN;
@@ -293,19 +326,18 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	m->pkt_len = len;
 	dev->st.tx_packets++;
 	dev->st.tx_bytes += len;
-	dst = w->port == &loop_port ? loop_lookup(p->dgid) : NULL;
+	dst = w->port == &loop_port ? loop_lookup(w, p->dgid) : NULL;
 	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
 		return;
 	backlog_add(w, m, dst);
 }
 
-unsigned int soft_wire_flush(struct soft_dev *dev)
+/* Out of line: an engine step with nothing to send returns from soft_wire_flush() without
+ * paying this function's register saves. */
+static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, struct soft_wire *w)
 {
-	struct soft_wire *w = dev->wire;
 	unsigned int done;
 
-	if (w->n_backlog == 0)
-		return 0;
 	done = w->port->tx(w, w->backlog, w->n_backlog);
 	if (done && done < w->n_backlog) {
 		memmove(w->backlog, w->backlog + done, (w->n_backlog - done) * sizeof(w->backlog[0]));
@@ -315,6 +347,15 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
 	if (w->n_backlog == SOFT_WIRE_BACKLOG)
 		dev->st.tx_backlog_full++;
 	return done;
+}
+
+unsigned int soft_wire_flush(struct soft_dev *dev)
+{
+	struct soft_wire *w = dev->wire;
+
+	if (w->n_backlog == 0)
+		return 0;
+	return wire_flush_backlog(dev, w);
 }
 
 /* Hands a parsed frame to its QP's transport, which checks it against the QP (state,
@@ -336,16 +377,14 @@ static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_
 	soft_xport_settle(qp);
 }
 
-unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
+/* Out of line, like wire_flush_backlog(): the idle check in soft_wire_rx() stays cheap. */
+static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct soft_wire *w,
+						 unsigned int budget)
 {
-	struct soft_wire *w = dev->wire;
 	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
 	unsigned int n, i;
 	uint64_t now;
 
-	/* port=loop: an empty ring (every idle step) costs two loads, not a burst call */
-	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
-		return 0;
 	if (budget > SOFT_WIRE_RX_BURST)
 		budget = SOFT_WIRE_RX_BURST;
 	n = w->port->rx(w, pkts, budget);
@@ -382,6 +421,16 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 	else
 		rte_pktmbuf_free_bulk(pkts, n);
 	return n;
+}
+
+unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
+{
+	struct soft_wire *w = dev->wire;
+
+	/* port=loop: an empty ring (every idle step) costs two loads, not a burst call */
+	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
+		return 0;
+	return wire_rx_burst(dev, w, budget);
 }
 
 /* accessors for ports (soft_port.h) */

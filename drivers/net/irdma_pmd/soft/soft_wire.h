@@ -30,9 +30,11 @@ void soft_wire_close(struct soft_dev *dev);
 /* Room for n more frames in the transmit backlog. */
 bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n);
 
-/* Allocates an mbuf and writes p's headers into it, p->ip_id set to the device's next IP
- * id; *payload points where p->paylen bytes of payload go. NULL when no mbuf is available. */
-struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p, uint8_t **payload);
+/* Allocates an mbuf and writes p's headers into it (from the QP's frame template tmpl when
+ * not NULL), p->ip_id set to the device's next IP id; *payload points where p->paylen
+ * bytes of payload go. NULL when no mbuf is available. */
+struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
+				 const struct roce_tmpl *tmpl, uint8_t **payload);
 
 /* Pads, computes the ICRC and queues the frame for transmission. */
 void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p);

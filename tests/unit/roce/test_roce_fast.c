@@ -1,0 +1,180 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The responder's fast path for in-order RDMA WRITE ONLY/MIDDLE/LAST: what it accepts it
+ * executes exactly as the general path (memory, MSN, ACK), and everything else falls back
+ * to the general path with its own answer: a PSN ahead (one sequence NAK), a duplicate
+ * (re-ACK, memory not written twice), an opcode out of sequence (NAK invalid request), a
+ * bad R_Key (NAK remote access, nothing written), remote write not allowed, a zero-length
+ * WRITE ONLY.
+ */
+#include "irdma_test.h"
+#include "roce_ep.h"
+
+static struct ep A, B;
+static uint64_t now = 1000000;
+
+static void pair(uint32_t mtu)
+{
+	struct ep_conf c = ep_default_conf();
+
+	ep_free(&A);
+	ep_free(&B);
+	c.mtu = mtu;
+	ep_setup(&A, 0x11, 0x12, 1, &c);
+	ep_setup(&B, 0x12, 0x11, 0, &c);
+}
+
+static void post_write(uint32_t id, uint32_t off, uint32_t len, uint32_t rkey, uint8_t seed)
+{
+	struct roce_send_wr wr = {
+		.id = id, .op = ROCE_WR_WRITE, .len = len,
+		.raddr = B.mem_va + off, .rkey = rkey,
+	};
+	uint8_t *src = malloc(len ? len : 1);
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		src[i] = (uint8_t)(seed + i * 3);
+	T_EQ(ep_post(&A, &wr, src), 0);
+	free(src);
+}
+
+static int written(uint32_t off, uint32_t len, uint8_t seed)
+{
+	uint32_t i;
+
+	for (i = 0; i < len; i++)
+		if (B.mem[off + i] != (uint8_t)(seed + i * 3))
+			return 0;
+	return 1;
+}
+
+/* B's single queued response after A's frames went over: its opcode, syndrome, PSN. */
+static void expect_response(uint8_t syn, uint32_t psn)
+{
+	T_EQ(ep_pump(&B, now), 1);
+	T_EQ(fr_op(&B.tx[0]), ROCE_OP_RC_ACK);
+	T_EQ(fr_syndrome(&B.tx[0]), syn);
+	T_EQ(fr_psn(&B.tx[0]), psn);
+	B.ntx = 0;
+}
+
+T_CASE(in_order_only_middle_last)
+{
+	pair(1024);
+	post_write(0, 0, 8, B.rkey, 1);
+	post_write(1, 4096, 3000, B.rkey, 2); /* FIRST, MIDDLE, LAST */
+	T_EQ(ep_pump(&A, now), 4);
+	ep_flush_to(&A, &B, now);
+	T_CHECK(written(0, 8, 1));
+	T_CHECK(written(4096, 3000, 2));
+	T_EQ(B.qp.resp.msn, 2);
+	T_EQ(B.qp.resp.epsn, 0x104);
+	expect_response(ROCE_SYN_ACK, 0x103); /* one ACK for both (coalesced) */
+	T_EQ(B.qp.stats.drops[ROCE_R_PSN_AHEAD] + B.qp.stats.drops[ROCE_R_DUPLICATE], 0);
+}
+
+T_CASE(psn_ahead_one_sequence_nak)
+{
+	pair(1024);
+	post_write(0, 0, 8, B.rkey, 1);
+	post_write(1, 64, 8, B.rkey, 2);
+	post_write(2, 128, 8, B.rkey, 3);
+	T_EQ(ep_pump(&A, now), 3);
+	/* the first is lost: the other two are ahead of the expected PSN */
+	ep_deliver(&B, A.tx[1].b, A.tx[1].len, now);
+	ep_deliver(&B, A.tx[2].b, A.tx[2].len, now);
+	A.ntx = 0;
+	T_CHECK(!written(64, 8, 2) && !written(128, 8, 3));
+	T_EQ(B.qp.stats.drops[ROCE_R_PSN_AHEAD], 2);
+	T_EQ(B.qp.stats.seq_naks_tx, 1);
+	expect_response(ROCE_SYN_NAK_PSN_SEQ, 0x100);
+}
+
+T_CASE(duplicate_re_acked_not_rewritten)
+{
+	pair(1024);
+	post_write(0, 0, 8, B.rkey, 1);
+	T_EQ(ep_pump(&A, now), 1);
+	ep_deliver(&B, A.tx[0].b, A.tx[0].len, now);
+	expect_response(ROCE_SYN_ACK, 0x100);
+	memset(B.mem, 0x77, 8); /* the application reuses the buffer */
+	ep_deliver(&B, A.tx[0].b, A.tx[0].len, now);
+	A.ntx = 0;
+	T_EQ(B.mem[0], 0x77);
+	T_EQ(B.qp.stats.drops[ROCE_R_DUPLICATE], 1);
+	T_EQ(B.qp.resp.msn, 1);
+	expect_response(ROCE_SYN_ACK, 0x100);
+}
+
+T_CASE(middle_without_first_is_invalid)
+{
+	pair(1024);
+	post_write(0, 0, 3000, B.rkey, 1);
+	T_EQ(ep_pump(&A, now), 3);
+	/* FIRST lost and MIDDLE re-numbered to the expected PSN: out of sequence */
+	A.tx[1].b[53] = 0x00; /* PSN 0x101 -> 0x100 */
+	roce_icrc_put(A.tx[1].b + A.tx[1].len - 4,
+		      roce_icrc_compute(A.tx[1].b + 14, A.tx[1].len - 14 - 4, 0));
+	T_EQ(fr_psn(&A.tx[1]), 0x100);
+	T_EQ(ep_deliver(&B, A.tx[1].b, A.tx[1].len, now), -ROCE_R_OPSEQ);
+	A.ntx = 0;
+	T_EQ(B.qp.state, ROCE_QPS_ERR);
+	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
+}
+
+T_CASE(bad_rkey_nothing_written)
+{
+	pair(1024);
+	post_write(0, 0, 8, B.rkey ^ 1, 1);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_REMOTE_ACCESS);
+	A.ntx = 0;
+	T_CHECK(!written(0, 8, 1));
+	T_EQ(B.qp.state, ROCE_QPS_ERR);
+	expect_response(ROCE_SYN_NAK_REM_ACC, 0x100);
+}
+
+T_CASE(bounds_of_the_whole_message_checked_first)
+{
+	pair(1024);
+	/* the first packet fits, the message does not: nothing may be written */
+	post_write(0, B.mem_len - 2048, 3000, B.rkey, 1);
+	T_EQ(ep_pump(&A, now), 3);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_REMOTE_ACCESS);
+	A.ntx = 0;
+	T_CHECK(!written(B.mem_len - 2048, 1024, 1));
+	expect_response(ROCE_SYN_NAK_REM_ACC, 0x100);
+}
+
+T_CASE(remote_write_not_allowed)
+{
+	struct roce_qp_attr a = { .access = ROCE_ACCESS_REMOTE_READ };
+
+	pair(1024);
+	T_EQ(roce_qp_modify(&B.qp, &a, ROCE_QP_ACCESS), 0);
+	post_write(0, 0, 8, B.rkey, 1);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_INVALID_REQ);
+	A.ntx = 0;
+	T_CHECK(!written(0, 8, 1));
+	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
+}
+
+T_CASE(zero_length_write_general_path)
+{
+	pair(1024);
+	post_write(0, 0, 0, 0xDEAD, 1); /* no key check for zero bytes (C9-88) */
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), 0);
+	A.ntx = 0;
+	T_EQ(B.qp.resp.msn, 1);
+	expect_response(ROCE_SYN_ACK, 0x100);
+	ep_free(&A);
+	ep_free(&B);
+}
+
+int main(int argc, char **argv)
+{
+	return t_main(argc, argv);
+}
