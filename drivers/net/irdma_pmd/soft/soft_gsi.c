@@ -89,7 +89,7 @@ int soft_gsi_send(struct irdma_hw_dev *hw, const uint8_t dgid[16], const uint8_t
 	memcpy(path.smac, dev->mac, 6); /* the port fills the destination MAC (ARP/ND) */
 	rte_spinlock_lock(&dev->engine_lock);
 	irdma_cm_gsi_pkt_init(&p, &path, dev->gsi.psn++, 0, NULL);
-	m = soft_wire_tx_room(dev, 1) ? soft_wire_alloc(dev, &p, &payload) : NULL;
+	m = soft_wire_tx_room(dev, 1) ? soft_wire_alloc(dev, &p, NULL, &payload) : NULL;
 	if (m == NULL) {
 		dev->gsi.st.tx_errors++;
 		rte_spinlock_unlock(&dev->engine_lock);
