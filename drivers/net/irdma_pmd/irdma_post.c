@@ -129,10 +129,12 @@ irdma_post_bind(struct irdma_pmd_qp *qp, struct rte_pmd_irdma_mw *mw_pub,
 	return 0;
 }
 
-static __rte_always_inline uint32_t
+/* Summed in 64 bits: 32-bit lengths must not wrap past a size check. */
+static __rte_always_inline uint64_t
 sge_total(const struct rte_pmd_irdma_sge *sg, uint32_t n)
 {
-	uint32_t i, t = 0;
+	uint64_t t = 0;
+	uint32_t i;
 
 	for (i = 0; i < n; i++)
 		t += sg[i].length;
@@ -335,10 +337,10 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 			return ret;
 	}
 	if (inl) {
-		uint32_t total = sge_total(wr->sg_list, wr->num_sge);
+		uint64_t total = sge_total(wr->sg_list, wr->num_sge);
 
 		if (unlikely(total > qp->uk.max_inline_data)) {
-			IRDMA_DP_LOG(tx, ERR, "%s qp %u: %u inline bytes, the QP allows %u",
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: %" PRIu64 " inline bytes, the QP allows %u",
 				     qp->pub.dev->name, qp->pub.qp_num, total, qp->uk.max_inline_data);
 			return -EINVAL;
 		}
