@@ -69,6 +69,59 @@ T_CASE(inline_sge_sum_past_2_32_refused)
 	pair_close(&p);
 }
 
+/*
+ * Defect 2: an SGE of 2^31 bytes or more does not fit the 31-bit length field of GEN_2/3 (it
+ * was encoded as 0 and completed SUCCESS), and a WR over max_msg_sz is not a message: both
+ * are refused at post time, on sends, writes, reads and receives.
+ */
+T_CASE(sge_over_length_field_and_wr_over_max_msg_refused)
+{
+	struct rte_pmd_irdma_dev_info info;
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_recv_wr r;
+	struct rte_pmd_irdma_sge s[2];
+	struct rte_pmd_irdma_wc wc;
+	struct pair p;
+	int err;
+
+	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_RC, &cap, 7), 0);
+	T_EQ(rte_pmd_irdma_dev_info(p.a.dev, &info), 0);
+	T_EQ(info.max_msg_sz, 1u << 31);
+	s[0] = sge_of(&p.a, 0, 0x80000000u);
+	s[1] = sge_of(&p.a, 0, 0x10);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 1, s, 1);
+	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf;
+	wr.wr.rdma.rkey = p.b.mr->rkey;
+	post_refused(p.a.qp, &wr, -EINVAL);
+	wr.opcode = RTE_PMD_IRDMA_WR_SEND;
+	post_refused(p.a.qp, &wr, -EINVAL);
+	wr.opcode = RTE_PMD_IRDMA_WR_RDMA_READ;
+	post_refused(p.a.qp, &wr, -EINVAL);
+	s[0].length = 0xffffffffu;
+	post_refused(p.a.qp, &wr, -EINVAL);
+	/* Each SGE fits the field, the sum is over max_msg_sz. */
+	s[0].length = 0x7fffffffu;
+	wr.num_sge = 2;
+	wr.opcode = RTE_PMD_IRDMA_WR_RDMA_WRITE;
+	post_refused(p.a.qp, &wr, -EINVAL);
+	/* A receive SGE over the field. */
+	s[0].length = 0x80000000u;
+	r = (struct rte_pmd_irdma_recv_wr){ 9, s, 1 };
+	T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, &err), 0);
+	T_EQ(err, -EINVAL);
+	/* Nothing was posted: no completion shows up, and a valid WR still works. */
+	itest_settle(&p, 20);
+	T_EQ(rte_pmd_irdma_poll_cq(p.a.cq, &wc, 1), 0);
+	fill_pattern(p.a.buf, 256, 4);
+	s[0] = sge_of(&p.a, 0, 256);
+	wr.num_sge = 1;
+	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
+	T_EQ(itest_poll(&p, p.a.cq, &wc, 1), 1);
+	T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
+	T_MEMEQ(p.b.buf, p.a.buf, 256);
+	pair_close(&p);
+}
+
 int
 main(int argc, char **argv)
 {

@@ -38,6 +38,42 @@ check_lkeys(const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id,
 	return 0;
 }
 
+/* The largest SGE length the WQE fragment encodes: 31 bits on GEN_2/3, 32 on GEN_1. */
+static __rte_always_inline uint32_t
+sge_len_max(uint8_t gen)
+{
+	return gen == IRDMA_GEN_1 ? UINT32_MAX : (uint32_t)INT32_MAX;
+}
+
+/*
+ * An SGE longer than the fragment's length field would be encoded truncated (2^31 as 0) and
+ * the WR would "succeed" without moving the data; a WR longer than max_msg_sz is not a
+ * message. Returns 0, or -EINVAL after a log line naming the WR's problem.
+ */
+static __rte_always_inline int
+check_lengths(const char *dn, const char *kind, uint32_t id, uint64_t wr_id,
+	      const struct rte_pmd_irdma_sge *sg, uint32_t num, uint32_t len_max, uint64_t msg_max)
+{
+	uint64_t total = 0;
+	uint32_t i;
+
+	for (i = 0; i < num; i++) {
+		if (unlikely(sg[i].length > len_max)) {
+			IRDMA_DP_LOG(tx, ERR, "%s %s %u: wr_id 0x%" PRIx64 ": SGE %u of %u bytes, "
+				     "the SGE length field holds at most %u", dn, kind, id, wr_id,
+				     i, sg[i].length, len_max);
+			return -EINVAL;
+		}
+		total += sg[i].length;
+	}
+	if (unlikely(total > msg_max)) {
+		IRDMA_DP_LOG(tx, ERR, "%s %s %u: wr_id 0x%" PRIx64 ": %" PRIu64 " bytes, over the "
+			     "device's max_msg_sz %" PRIu64, dn, kind, id, wr_id, total, msg_max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static __rte_always_inline bool
 sq_state_ok(enum rte_pmd_irdma_qp_state s)
 {
@@ -285,6 +321,11 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 				     bad - 1, wr->sg_list[bad - 1].lkey);
 			return -EPERM;
 		}
+		ret = check_lengths(qp->pub.dev->name, "qp", qp->pub.qp_num, wr->wr_id, wr->sg_list,
+				    wr->num_sge, sge_len_max(qp->gen),
+				    qp->pub.dev->hw_info.max_msg_size);
+		if (unlikely(ret < 0))
+			return ret;
 	}
 
 	memset(&info, 0, sizeof(info));
@@ -431,7 +472,8 @@ out:
 static __rte_always_inline int
 recv_wr_check(const char *dn, const char *kind, const char *limit_of, uint32_t id, uint16_t i,
 	      const struct rte_pmd_irdma_recv_wr *wr, uint32_t max_sge,
-	      const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id)
+	      const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id,
+	      uint32_t len_max, uint64_t msg_max)
 {
 	int bad;
 
@@ -447,7 +489,7 @@ recv_wr_check(const char *dn, const char *kind, const char *limit_of, uint32_t i
 			     "PD", dn, kind, id, i, bad - 1, wr->sg_list[bad - 1].lkey);
 		return -EPERM;
 	}
-	return 0;
+	return check_lengths(dn, kind, id, wr->wr_id, wr->sg_list, wr->num_sge, len_max, msg_max);
 }
 
 uint16_t
@@ -474,7 +516,8 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	}
 	for (; i < nb_wr; i++) {
 		ret = recv_wr_check(pub->dev->name, "qp", "QP", pub->qp_num, i, &wr[i],
-				    qp->uk.max_rq_frag_cnt, qp->keys, qp->n_keys, qp->pd_id);
+				    qp->uk.max_rq_frag_cnt, qp->keys, qp->n_keys, qp->pd_id,
+				    sge_len_max(qp->gen), pub->dev->hw_info.max_msg_size);
 		if (unlikely(ret < 0))
 			break;
 		info.wr_id = wr[i].wr_id;
@@ -517,7 +560,8 @@ rte_pmd_irdma_srq_post_recv(struct rte_pmd_irdma_srq *pub, const struct rte_pmd_
 	dev = pub->pd->dev;
 	for (; i < nb_wr; i++) {
 		ret = recv_wr_check(dev->name, "srq", "SRQ", pub->handle, i, &wr[i],
-				    srq->uk.max_srq_frag_cnt, dev->keys, dev->n_keys, srq->pd_id);
+				    srq->uk.max_srq_frag_cnt, dev->keys, dev->n_keys, srq->pd_id,
+				    sge_len_max(dev->attrs->hw_rev), dev->hw_info.max_msg_size);
 		if (unlikely(ret < 0))
 			break;
 		info.wr_id = wr[i].wr_id;
