@@ -122,6 +122,37 @@ T_CASE(sge_over_length_field_and_wr_over_max_msg_refused)
 	pair_close(&p);
 }
 
+/* Defect 6: an SRQ of more WRs than dev_info.max_srq_wr is refused; max_srq_wr itself fits. */
+T_CASE(srq_over_max_srq_wr_refused)
+{
+	struct rte_pmd_irdma_srq_init_attr init;
+	struct rte_pmd_irdma_dev_info info;
+	struct rte_pmd_irdma_dev *dev;
+	struct rte_pmd_irdma_srq *srq;
+	struct rte_pmd_irdma_pd *pd;
+
+	dev = itest_dev("gen=3,name=srqlim");
+	T_CHECK(dev != NULL);
+	pd = rte_pmd_irdma_pd_alloc(dev);
+	T_CHECK(pd != NULL);
+	T_EQ(rte_pmd_irdma_dev_info(dev, &info), 0);
+	T_CHECK(info.max_srq_wr > 0);
+	memset(&init, 0, sizeof(init));
+	init.attr.max_sge = 1;
+	init.attr.max_wr = info.max_srq_wr + 1;
+	rte_errno = 0;
+	T_CHECK(rte_pmd_irdma_srq_create(pd, &init) == NULL);
+	T_EQ(rte_errno, EINVAL);
+	init.attr.max_wr = info.max_srq_wr;
+	srq = rte_pmd_irdma_srq_create(pd, &init);
+	T_CHECK(srq != NULL);
+	T_CHECK(init.attr.max_wr >= info.max_srq_wr);
+	if (srq != NULL)
+		T_EQ(rte_pmd_irdma_srq_destroy(srq), 0);
+	T_EQ(rte_pmd_irdma_pd_free(pd), 0);
+	T_EQ(rte_pmd_irdma_dev_close(dev), 0);
+}
+
 int
 main(int argc, char **argv)
 {

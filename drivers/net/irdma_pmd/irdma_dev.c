@@ -314,13 +314,24 @@ rte_pmd_irdma_dev_info(const struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdma
 	info->max_mw = h->max_mw;
 	if (a->feature_flags & IRDMA_FEATURE_SRQ) {
 		info->max_srq = h->max_srq;
-		info->max_srq_wr = (a->max_hw_srq_quanta - IRDMA_RQ_RSVD) >> 3;
+		info->max_srq_wr = irdma_dev_max_srq_wr(dev);
 		info->max_srq_sge = a->max_hw_wq_frags;
 	}
 	info->max_qp_rd_atom = h->max_qp_rd_atom;
 	info->max_qp_init_rd_atom = h->max_qp_init_rd_atom;
 	info->max_msg_sz = h->max_msg_size;
 	return 0;
+}
+
+/* SRQ WRs of the largest SRQ: the quanta less the reserve, at the 8-quanta WQE of max_sge. */
+uint32_t
+irdma_dev_max_srq_wr(const struct rte_pmd_irdma_dev *dev)
+{
+	const struct irdma_uk_attrs *a = dev->attrs;
+
+	if (!(a->feature_flags & IRDMA_FEATURE_SRQ))
+		return 0;
+	return (a->max_hw_srq_quanta - IRDMA_RQ_RSVD) >> 3;
 }
 
 struct rte_pmd_irdma_dev *

@@ -162,6 +162,9 @@ struct rte_pmd_irdma_dev *irdma_registry_next(struct rte_pmd_irdma_dev *dev);
 /* By name; the caller holds the registry lock. */
 struct rte_pmd_irdma_dev *irdma_registry_find(const char *name);
 
+/* dev_info.max_srq_wr (irdma_dev.c): srq_create refuses more. */
+uint32_t irdma_dev_max_srq_wr(const struct rte_pmd_irdma_dev *dev);
+
 /* MR table maintenance (irdma_mr.c). */
 void irdma_keys_set(struct rte_pmd_irdma_dev *dev, uint32_t stag, uint32_t pd_id);
 void irdma_keys_clear(struct rte_pmd_irdma_dev *dev, uint32_t stag);

@@ -34,10 +34,11 @@ rte_pmd_irdma_srq_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_srq_i
 		rte_errno = EOPNOTSUPP;
 		return NULL;
 	}
-	if (init->attr.max_wr == 0 || init->attr.max_sge == 0 ||
-	    init->attr.max_sge > dev->attrs->max_hw_wq_frags) {
-		IRDMA_LOG(ctrl, ERR, "%s: SRQ max_wr %u / max_sge %u: need max_wr >= 1 and "
-			  "1 <= max_sge <= %u", dev->name, init->attr.max_wr, init->attr.max_sge,
+	if (init->attr.max_wr == 0 || init->attr.max_wr > irdma_dev_max_srq_wr(dev) ||
+	    init->attr.max_sge == 0 || init->attr.max_sge > dev->attrs->max_hw_wq_frags) {
+		IRDMA_LOG(ctrl, ERR, "%s: SRQ max_wr %u / max_sge %u: need 1 <= max_wr <= %u "
+			  "(dev_info.max_srq_wr) and 1 <= max_sge <= %u", dev->name,
+			  init->attr.max_wr, init->attr.max_sge, irdma_dev_max_srq_wr(dev),
 			  dev->attrs->max_hw_wq_frags);
 		rte_errno = EINVAL;
 		return NULL;
