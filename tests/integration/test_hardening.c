@@ -153,6 +153,81 @@ T_CASE(srq_over_max_srq_wr_refused)
 	T_EQ(rte_pmd_irdma_dev_close(dev), 0);
 }
 
+/* Bind type 2 window @p mw of B's MR with key @p key (signaled BIND_MW on B's QP). */
+static void
+bind_type2(struct pair *p, struct rte_pmd_irdma_mw *mw, uint32_t key)
+{
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_wc wc;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 43;
+	wr.opcode = RTE_PMD_IRDMA_WR_BIND_MW;
+	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+	wr.bind_mw.mw = mw;
+	wr.bind_mw.rkey = key;
+	wr.bind_mw.bind_info = (struct rte_pmd_irdma_mw_bind_info){ p->b.mr,
+		(uintptr_t)p->b.buf + 16384, 4096, RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE };
+	T_EQ(rte_pmd_irdma_post_send(p->b.qp, &wr, 1, NULL), 1);
+	T_EQ(itest_poll(p, p->b.cq, &wc, 1), 1);
+	T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
+}
+
+/*
+ * Defect 5: after the peer invalidates a type 2 window (SEND_WITH_INV), the window no longer
+ * names the MR and dereg_mr succeeds. While the window is bound, dereg_mr is -EBUSY.
+ */
+T_CASE(dereg_mr_after_remote_invalidation_of_its_window)
+{
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_recv_wr r;
+	struct rte_pmd_irdma_sge s, rs;
+	struct rte_pmd_irdma_wc wc;
+	struct rte_pmd_irdma_mw *mw;
+	uint32_t key;
+	struct pair p;
+
+	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_RC, &cap, 7), 0);
+	mw = rte_pmd_irdma_alloc_mw(p.b.pd, RTE_PMD_IRDMA_MW_TYPE_2);
+	T_CHECK(mw != NULL);
+	key = (mw->rkey & ~0xFFu) | ((mw->rkey + 3) & 0xFFu);
+	bind_type2(&p, mw, key);
+	T_EQ(rte_pmd_irdma_dereg_mr(p.b.mr), -EBUSY);
+	rs = sge_of(&p.b, 0, 64);
+	r = (struct rte_pmd_irdma_recv_wr){ 700, &rs, 1 };
+	T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, NULL), 1);
+	s = sge_of(&p.a, 0, 16);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_SEND_WITH_INV, 3, &s, 1);
+	wr.invalidate_rkey = key;
+	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
+	T_EQ(itest_poll(&p, p.b.cq, &wc, 1), 1);
+	T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
+	T_CHECK(wc.wc_flags & RTE_PMD_IRDMA_WC_WITH_INV);
+	T_EQ(itest_poll(&p, p.a.cq, &wc, 1), 1);
+	T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
+	/* The device unbound the window: the MR can go although the MW lives on. */
+	T_EQ(rte_pmd_irdma_dereg_mr(p.b.mr), 0);
+	p.b.mr = rte_pmd_irdma_reg_mr(p.b.pd, p.b.buf, PAIR_BUF, ACCESS_ALL);
+	T_CHECK(p.b.mr != NULL);
+	/* Rebind to the new MR, invalidate locally: dereg_mr succeeds again. */
+	key = (key & ~0xFFu) | ((key + 1) & 0xFFu);
+	bind_type2(&p, mw, key);
+	T_EQ(rte_pmd_irdma_dereg_mr(p.b.mr), -EBUSY);
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 5;
+	wr.opcode = RTE_PMD_IRDMA_WR_LOCAL_INV;
+	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+	wr.invalidate_rkey = key;
+	T_EQ(rte_pmd_irdma_post_send(p.b.qp, &wr, 1, NULL), 1);
+	T_EQ(itest_poll(&p, p.b.cq, &wc, 1), 1);
+	T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
+	T_EQ(rte_pmd_irdma_dereg_mr(p.b.mr), 0);
+	p.b.mr = rte_pmd_irdma_reg_mr(p.b.pd, p.b.buf, PAIR_BUF, ACCESS_ALL);
+	T_CHECK(p.b.mr != NULL);
+	T_EQ(rte_pmd_irdma_dealloc_mw(mw), 0);
+	pair_close(&p);
+}
+
 int
 main(int argc, char **argv)
 {

@@ -140,12 +140,6 @@ rte_pmd_irdma_dereg_mr(struct rte_pmd_irdma_mr *pub)
 	}
 	dev = pub->pd->dev;
 	rte_spinlock_lock(&dev->lock);
-	if (mr->n_bound_mw != 0) {
-		rte_spinlock_unlock(&dev->lock);
-		IRDMA_LOG(ctrl, ERR, "%s: MR 0x%08x has %u memory windows bound to it", dev->name,
-			  mr->stag, mr->n_bound_mw);
-		return -EBUSY;
-	}
 	ret = dev->ops->mr_dereg(dev->hw, mr->stag);
 	if (ret == 0) {
 		irdma_keys_clear(dev, mr->stag);
@@ -153,6 +147,11 @@ rte_pmd_irdma_dereg_mr(struct rte_pmd_irdma_mr *pub)
 		IRDMA_PRIV(irdma_pmd_pd, pub->pd)->refcnt--;
 	}
 	rte_spinlock_unlock(&dev->lock);
+	if (ret == -EBUSY) {
+		IRDMA_LOG(ctrl, ERR, "%s: MR 0x%08x has memory windows bound to it (unbind, "
+			  "invalidate or deallocate them first)", dev->name, mr->stag);
+		return ret;
+	}
 	if (ret < 0) {
 		IRDMA_LOG(ctrl, ERR, "%s: MR 0x%08x: backend refused deregistration: %s", dev->name,
 			  mr->stag, strerror(-ret));

@@ -76,8 +76,6 @@ rte_pmd_irdma_dealloc_mw(struct rte_pmd_irdma_mw *pub)
 	rte_spinlock_lock(&dev->lock);
 	ret = dev->ops->mw_dealloc(dev->hw, mw->stag);
 	if (ret == 0) {
-		if (mw->bound_mr != NULL)
-			mw->bound_mr->n_bound_mw--;
 		dev->n_mw--;
 		IRDMA_PRIV(irdma_pmd_pd, pub->pd)->refcnt--;
 	}

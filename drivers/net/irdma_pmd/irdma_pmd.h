@@ -44,14 +44,12 @@ struct irdma_pmd_pd {
 
 struct irdma_pmd_mr {
 	struct rte_pmd_irdma_mr pub;
-	uint32_t stag;
-	uint32_t n_bound_mw;
+	uint32_t stag; /* windows bound to it: the device's count (mr_dereg answers -EBUSY) */
 };
 
 struct irdma_pmd_mw {
 	struct rte_pmd_irdma_mw pub;
 	uint32_t stag;   /* as allocated; the key byte changes with binds (pub.rkey) */
-	struct irdma_pmd_mr *bound_mr;
 };
 
 struct irdma_pmd_ah {

@@ -125,7 +125,6 @@ irdma_post_bind(struct irdma_pmd_qp *qp, struct rte_pmd_irdma_mw *mw_pub,
 		const struct rte_pmd_irdma_mw_bind_info *b, uint32_t new_rkey, uint64_t wr_id,
 		bool signaled, bool read_fence, bool post_sq)
 {
-	struct irdma_pmd_mw *mw = IRDMA_PRIV(irdma_pmd_mw, mw_pub);
 	struct irdma_post_sq_info info;
 	struct irdma_pmd_mr *mr = IRDMA_PRIV(irdma_pmd_mr, b->mr);
 	int ret;
@@ -153,14 +152,8 @@ irdma_post_bind(struct irdma_pmd_qp *qp, struct rte_pmd_irdma_mw *mw_pub,
 	ret = irdma_uk_mw_bind(&qp->uk, &info, post_sq);
 	if (ret < 0)
 		return ret;
-	/* Bookkeeping for dereg_mr's -EBUSY: the window now names this MR. */
-	if (mw->bound_mr != mr) {
-		if (mw->bound_mr != NULL)
-			mw->bound_mr->n_bound_mw--;
-		if (mr != NULL && b->length != 0)
-			mr->n_bound_mw++;
-		mw->bound_mr = (mr != NULL && b->length != 0) ? mr : NULL;
-	}
+	/* Which MR a window is bound to is the device's to know: it executes the bind and sees
+	 * invalidations (local and the peer's); dereg_mr asks it. */
 	mw_pub->rkey = new_rkey;
 	return 0;
 }
