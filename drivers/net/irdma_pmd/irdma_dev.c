@@ -213,6 +213,10 @@ fail:
 	return NULL;
 }
 
+/* Tests only: called inside dev_close between the device leaving the registry and its
+ * teardown, so a test can widen the window a concurrent telemetry request could hit. */
+void (*irdma_dev_close_hook)(const struct rte_pmd_irdma_dev *dev);
+
 int
 rte_pmd_irdma_dev_close(struct rte_pmd_irdma_dev *dev)
 {
@@ -222,6 +226,12 @@ rte_pmd_irdma_dev_close(struct rte_pmd_irdma_dev *dev)
 		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
+	/*
+	 * Leave the registry first, then tear down: a telemetry request holds the registry lock
+	 * while it reads a device, so once the device is out of the registry no request can
+	 * reach its backend (order: registry lock, then the device lock, as telemetry takes them).
+	 */
+	rte_spinlock_lock(&irdma_registry);
 	rte_spinlock_lock(&dev->lock);
 	if (dev->n_qp || dev->n_cq || dev->n_srq || dev->n_mr || dev->n_mw || dev->n_ah ||
 	    dev->n_pd) {
@@ -229,20 +239,30 @@ rte_pmd_irdma_dev_close(struct rte_pmd_irdma_dev *dev)
 			  "%u MR, %u MW, %u AH, %u PD", dev->name, dev->n_qp, dev->n_cq,
 			  dev->n_srq, dev->n_mr, dev->n_mw, dev->n_ah, dev->n_pd);
 		rte_spinlock_unlock(&dev->lock);
+		rte_spinlock_unlock(&irdma_registry);
 		return -EBUSY;
 	}
+	TAILQ_REMOVE(&irdma_devs, dev, next);
+	rte_spinlock_unlock(&dev->lock);
+	rte_spinlock_unlock(&irdma_registry);
+	if (irdma_dev_close_hook != NULL)
+		irdma_dev_close_hook(dev);
+
+	rte_spinlock_lock(&dev->lock);
 	ret = dev->ops->dev_close(dev->hw);
 	if (ret < 0) {
-		IRDMA_LOG(init, ERR, "%s: backend refused to close: %s", dev->name, strerror(-ret));
 		rte_spinlock_unlock(&dev->lock);
+		IRDMA_LOG(init, ERR, "%s: backend refused to close: %s", dev->name, strerror(-ret));
+		rte_spinlock_lock(&irdma_registry); /* still open: back in the registry */
+		TAILQ_INSERT_TAIL(&irdma_devs, dev, next);
+		rte_spinlock_unlock(&irdma_registry);
 		return ret;
 	}
 	dev->hw = NULL;
 	rte_spinlock_unlock(&dev->lock);
 
 	rte_spinlock_lock(&irdma_registry);
-	TAILQ_REMOVE(&irdma_devs, dev, next);
-	irdma_dev_slots &= ~(1ull << dev->index);
+	irdma_dev_slots &= ~(1ull << dev->index); /* the index names memzones: free it last */
 	rte_spinlock_unlock(&irdma_registry);
 
 	irdma_shadow_pool_release(dev);

@@ -160,6 +160,9 @@ struct rte_pmd_irdma_dev *irdma_registry_next(struct rte_pmd_irdma_dev *dev);
 /* By name; the caller holds the registry lock. */
 struct rte_pmd_irdma_dev *irdma_registry_find(const char *name);
 
+/* Tests only (irdma_dev.c): called inside dev_close once the device has left the registry. */
+extern void (*irdma_dev_close_hook)(const struct rte_pmd_irdma_dev *dev);
+
 /* dev_info.max_srq_wr (irdma_dev.c): srq_create refuses more. */
 uint32_t irdma_dev_max_srq_wr(const struct rte_pmd_irdma_dev *dev);
 
