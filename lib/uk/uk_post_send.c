@@ -240,14 +240,11 @@ IRDMA_ALWAYS_INLINE int irdma_sq_reserve_inline(struct irdma_qp_uk *qp, const st
 						const struct irdma_sge *sg_list, uint32_t num_sges,
 						uint32_t *total_size, uint64_t **wqe)
 {
-	uint64_t total;
-
 	if (unlikely(num_sges > qp->max_sq_frag_cnt))
 		return -EINVAL;
-	total = irdma_sge_total_wide(sg_list, num_sges);
-	if (unlikely(total > qp->max_inline_data))
+	*total_size = irdma_sge_total_sat(sg_list, num_sges);
+	if (unlikely(*total_size > qp->max_inline_data))
 		return -EINVAL;
-	*total_size = (uint32_t)total;
 	*wqe = irdma_sq_reserve(qp, irdma_inline_quanta(qp, *total_size), *total_size, info);
 	return likely(*wqe != NULL) ? 0 : -ENOMEM;
 }
