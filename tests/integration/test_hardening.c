@@ -228,6 +228,195 @@ T_CASE(dereg_mr_after_remote_invalidation_of_its_window)
 	pair_close(&p);
 }
 
+/*
+ * Defect 3: every public entry point refuses a destroyed handle with -EINVAL (or NULL and
+ * rte_errno EINVAL), and a new object of the same type does not take a destroyed one's address
+ * (its stale handle would otherwise name the new object). post_send on a destroyed QP used to
+ * dereference freed memory while logging.
+ */
+#define T_NULL_EINVAL(call)                                                                \
+	do {                                                                               \
+		rte_errno = 0;                                                             \
+		T_CHECK((call) == NULL);                                                   \
+		T_EQ(rte_errno, EINVAL);                                                   \
+	} while (0)
+
+T_CASE(destroyed_handles_refused_everywhere)
+{
+	struct rte_pmd_irdma_srq_init_attr si = { .attr = { .max_wr = 8, .max_sge = 1 } };
+	struct rte_pmd_irdma_qp_init_attr qi;
+	struct rte_pmd_irdma_queue_mem qm;
+	struct rte_pmd_irdma_qp_attr qa;
+	struct rte_pmd_irdma_srq_attr sa;
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_recv_wr r;
+	struct rte_pmd_irdma_ah_attr aa;
+	struct rte_pmd_irdma_xstat_name xn[8];
+	struct rte_pmd_irdma_xstat xv[8];
+	struct rte_pmd_irdma_dev_info di;
+	struct rte_pmd_irdma_async_event ev;
+	struct rte_pmd_irdma_mw_bind_info bi;
+	union rte_pmd_irdma_gid gid;
+	struct rte_pmd_irdma_wc wc;
+	struct rte_pmd_irdma_dev *dev;
+	struct rte_pmd_irdma_pd *pd, *dpd;
+	struct rte_pmd_irdma_cq *cq, *dcq;
+	struct rte_pmd_irdma_qp *uqp, *dqp;
+	struct rte_pmd_irdma_srq *dsrq;
+	struct rte_pmd_irdma_mr *mr, *dmr;
+	struct rte_pmd_irdma_mw *dmw;
+	struct rte_pmd_irdma_ah *dah;
+	struct rte_pmd_irdma_sge sg;
+	static uint8_t buf[4096];
+	int err;
+
+	dev = itest_dev("gen=3,name=stale,ip=198.18.0.7");
+	T_CHECK(dev != NULL);
+	if (dev == NULL)
+		return;
+	pd = rte_pmd_irdma_pd_alloc(dev);
+	cq = itest_cq(dev, 64);
+	mr = rte_pmd_irdma_reg_mr(pd, buf, sizeof(buf), ACCESS_ALL);
+	uqp = itest_qp(pd, cq, cq, RTE_PMD_IRDMA_QPT_UD, 8, 1, 0);
+	T_CHECK(pd != NULL && cq != NULL && mr != NULL && uqp != NULL);
+	T_EQ(qp_to_rts(uqp, NULL, 0, 7), 0);
+	memset(&aa, 0, sizeof(aa));
+	aa.is_global = 1;
+	aa.port_num = 1;
+	aa.grh.sgid_index = 1;
+	aa.grh.hop_limit = 64;
+	T_EQ(rte_pmd_irdma_query_gid(dev, 1, &aa.grh.dgid), 0);
+
+	/* One of each, destroyed. */
+	dpd = rte_pmd_irdma_pd_alloc(dev);
+	T_EQ(rte_pmd_irdma_pd_free(dpd), 0);
+	dcq = itest_cq(dev, 64);
+	T_EQ(rte_pmd_irdma_cq_destroy(dcq), 0);
+	dmr = rte_pmd_irdma_reg_mr(pd, buf, sizeof(buf), ACCESS_ALL);
+	T_EQ(rte_pmd_irdma_dereg_mr(dmr), 0);
+	dmw = rte_pmd_irdma_alloc_mw(pd, RTE_PMD_IRDMA_MW_TYPE_2);
+	T_EQ(rte_pmd_irdma_dealloc_mw(dmw), 0);
+	dah = rte_pmd_irdma_ah_create(pd, &aa);
+	T_EQ(rte_pmd_irdma_ah_destroy(dah), 0);
+	dsrq = rte_pmd_irdma_srq_create(pd, &si);
+	T_EQ(rte_pmd_irdma_srq_destroy(dsrq), 0);
+	dqp = itest_qp(pd, cq, cq, RTE_PMD_IRDMA_QPT_RC, 8, 1, 0);
+	T_EQ(rte_pmd_irdma_qp_destroy(dqp), 0);
+
+	/* PD */
+	T_EQ(rte_pmd_irdma_pd_free(dpd), -EINVAL);
+	T_NULL_EINVAL(rte_pmd_irdma_reg_mr(dpd, buf, sizeof(buf), ACCESS_ALL));
+	T_NULL_EINVAL(rte_pmd_irdma_alloc_mw(dpd, RTE_PMD_IRDMA_MW_TYPE_2));
+	T_NULL_EINVAL(rte_pmd_irdma_ah_create(dpd, &aa));
+	T_NULL_EINVAL(rte_pmd_irdma_srq_create(dpd, &si));
+	T_NULL_EINVAL(itest_qp(dpd, cq, cq, RTE_PMD_IRDMA_QPT_RC, 8, 1, 0));
+	/* CQ */
+	T_EQ(rte_pmd_irdma_cq_destroy(dcq), -EINVAL);
+	T_EQ(rte_pmd_irdma_cq_resize(dcq, 128), -EINVAL);
+	T_EQ(rte_pmd_irdma_cq_req_notify(dcq, 0), -EINVAL);
+	T_EQ(rte_pmd_irdma_cq_queue_mem(dcq, &qm), -EINVAL);
+	T_EQ(rte_pmd_irdma_poll_cq(dcq, &wc, 1), -EINVAL);
+	T_NULL_EINVAL(itest_qp(pd, dcq, cq, RTE_PMD_IRDMA_QPT_RC, 8, 1, 0));
+	T_NULL_EINVAL(itest_qp(pd, cq, dcq, RTE_PMD_IRDMA_QPT_RC, 8, 1, 0));
+	/* MR, MW */
+	T_EQ(rte_pmd_irdma_dereg_mr(dmr), -EINVAL);
+	T_EQ(rte_pmd_irdma_dealloc_mw(dmw), -EINVAL);
+	/* AH: a UD send through a destroyed AH */
+	sg = (struct rte_pmd_irdma_sge){ (uintptr_t)buf, 8, mr->lkey };
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_SEND, 1, &sg, 1);
+	wr.wr.ud.ah = dah;
+	wr.wr.ud.remote_qpn = uqp->qp_num;
+	T_EQ(rte_pmd_irdma_post_send(uqp, &wr, 1, &err), 0);
+	T_EQ(err, -EINVAL);
+	T_EQ(rte_pmd_irdma_ah_destroy(dah), -EINVAL);
+	/* SRQ */
+	T_EQ(rte_pmd_irdma_srq_destroy(dsrq), -EINVAL);
+	T_EQ(rte_pmd_irdma_srq_query(dsrq, &sa), -EINVAL);
+	sa.srq_limit = 1;
+	T_EQ(rte_pmd_irdma_srq_modify(dsrq, &sa, RTE_PMD_IRDMA_SRQ_LIMIT), -EINVAL);
+	T_EQ(rte_pmd_irdma_srq_queue_mem(dsrq, &qm), -EINVAL);
+	r = (struct rte_pmd_irdma_recv_wr){ 1, &sg, 1 };
+	T_EQ(rte_pmd_irdma_srq_post_recv(dsrq, &r, 1, &err), 0);
+	T_EQ(err, -EINVAL);
+	memset(&qi, 0, sizeof(qi));
+	qi.send_cq = cq;
+	qi.recv_cq = cq;
+	qi.srq = dsrq;
+	qi.qp_type = RTE_PMD_IRDMA_QPT_RC;
+	qi.cap.max_send_wr = 8;
+	qi.cap.max_send_sge = 1;
+	T_NULL_EINVAL(rte_pmd_irdma_qp_create(pd, &qi));
+	/* QP */
+	memset(&qa, 0, sizeof(qa));
+	qa.qp_state = RTE_PMD_IRDMA_QPS_INIT;
+	T_EQ(rte_pmd_irdma_qp_modify(dqp, &qa, RTE_PMD_IRDMA_QP_STATE), -EINVAL);
+	T_EQ(rte_pmd_irdma_qp_query(dqp, &qa, 0, NULL), -EINVAL);
+	T_EQ(rte_pmd_irdma_qp_queue_mem(dqp, &qm, NULL), -EINVAL);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_SEND, 1, &sg, 1);
+	T_EQ(rte_pmd_irdma_post_send(dqp, &wr, 1, &err), 0);
+	T_EQ(err, -EINVAL);
+	T_EQ(rte_pmd_irdma_post_recv(dqp, &r, 1, &err), 0);
+	T_EQ(err, -EINVAL);
+	bi = (struct rte_pmd_irdma_mw_bind_info){ mr, (uintptr_t)buf, 64,
+		RTE_PMD_IRDMA_ACCESS_REMOTE_READ };
+	T_EQ(rte_pmd_irdma_bind_mw(dqp, dmw, &bi, 1, 1), -EINVAL);
+	T_EQ(rte_pmd_irdma_qp_xstats_get_names(dqp, xn, 8), -EINVAL);
+	T_EQ(rte_pmd_irdma_qp_xstats_get(dqp, xv, 8), -EINVAL);
+	T_EQ(rte_pmd_irdma_qp_destroy(dqp), -EINVAL);
+
+	/* Handles of a closed device. */
+	T_EQ(rte_pmd_irdma_qp_destroy(uqp), 0);
+	T_EQ(rte_pmd_irdma_dereg_mr(mr), 0);
+	T_EQ(rte_pmd_irdma_cq_destroy(cq), 0);
+	T_EQ(rte_pmd_irdma_pd_free(pd), 0);
+	T_EQ(rte_pmd_irdma_dev_close(dev), 0);
+	T_EQ(rte_pmd_irdma_dev_close(dev), -EINVAL);
+	T_EQ(rte_pmd_irdma_dev_info(dev, &di), -EINVAL);
+	T_EQ(rte_pmd_irdma_query_gid(dev, 0, &gid), -EINVAL);
+	T_EQ(rte_pmd_irdma_progress(dev, 8), -EINVAL);
+	T_EQ(rte_pmd_irdma_async_event_get(dev, &ev), -EINVAL);
+	T_NULL_EINVAL(rte_pmd_irdma_pd_alloc(dev));
+	T_NULL_EINVAL(itest_cq(dev, 64));
+	T_CHECK(rte_pmd_irdma_xstats_get_names(dev, xn, 8) < 0);
+	T_CHECK(rte_pmd_irdma_xstats_get(dev, xv, 8) < 0);
+	T_CHECK(rte_pmd_irdma_xstats_reset(dev) < 0);
+}
+
+/* A stale handle is never the address of a newer object of the same type. */
+T_CASE(stale_handle_not_reused_by_a_new_object)
+{
+	struct rte_pmd_irdma_qp *seen[64], *qp;
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_dev *dev;
+	struct rte_pmd_irdma_pd *pd;
+	struct rte_pmd_irdma_cq *cq;
+	unsigned int i, j;
+	int err;
+
+	dev = itest_dev("gen=2,name=reuse");
+	pd = rte_pmd_irdma_pd_alloc(dev);
+	cq = itest_cq(dev, 64);
+	T_CHECK(dev != NULL && pd != NULL && cq != NULL);
+	for (i = 0; i < RTE_DIM(seen); i++) {
+		qp = itest_qp(pd, cq, cq, RTE_PMD_IRDMA_QPT_RC, 8, 1, 0);
+		T_CHECK(qp != NULL);
+		for (j = 0; j < i; j++)
+			T_CHECK_MSG(qp != seen[j], "QP %u took the address of destroyed QP %u", i, j);
+		seen[i] = qp;
+		T_EQ(rte_pmd_irdma_qp_destroy(qp), 0);
+	}
+	/* Every one of them is refused, although 64 QPs were created meanwhile. */
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RTE_PMD_IRDMA_WR_NOP;
+	for (i = 0; i < RTE_DIM(seen); i++) {
+		T_EQ(rte_pmd_irdma_post_send(seen[i], &wr, 1, &err), 0);
+		T_EQ(err, -EINVAL);
+	}
+	T_EQ(rte_pmd_irdma_cq_destroy(cq), 0);
+	T_EQ(rte_pmd_irdma_pd_free(pd), 0);
+	T_EQ(rte_pmd_irdma_dev_close(dev), 0);
+}
+
 int
 main(int argc, char **argv)
 {

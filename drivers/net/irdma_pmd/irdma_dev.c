@@ -187,6 +187,7 @@ rte_pmd_irdma_dev_create(const char *devargs)
 		goto close_hw;
 	}
 
+	dev->magic = IRDMA_MAGIC_DEV;
 	rte_spinlock_lock(&irdma_registry);
 	TAILQ_INSERT_TAIL(&irdma_devs, dev, next);
 	rte_spinlock_unlock(&irdma_registry);
@@ -270,7 +271,7 @@ rte_pmd_irdma_dev_close(struct rte_pmd_irdma_dev *dev)
 	rte_free(dev->keys);
 	rte_free(dev->cq_by_id);
 	rte_free(dev->qp_by_id);
-	rte_free(dev);
+	irdma_handle_retire(dev, &dev->magic);
 	return 0;
 }
 
@@ -397,7 +398,7 @@ rte_pmd_irdma_query_gid(const struct rte_pmd_irdma_dev *dev, unsigned int index,
 int
 rte_pmd_irdma_progress(struct rte_pmd_irdma_dev *dev, unsigned int budget)
 {
-	if (unlikely(dev == NULL || dev->hw == NULL))
+	if (unlikely(!irdma_dev_valid(dev)))
 		return -EINVAL;
 	return dev->ops->progress(dev->hw, budget);
 }

@@ -57,7 +57,7 @@ rte_pmd_irdma_reg_mr(struct rte_pmd_irdma_pd *pd, void *addr, size_t length, uin
 	uint32_t stag;
 	int ret = -EINVAL;
 
-	if (pd == NULL || !irdma_dev_valid(pd->dev)) {
+	if (!irdma_pd_live(pd) || !irdma_dev_valid(pd->dev)) {
 		IRDMA_LOG(mem, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
@@ -121,6 +121,7 @@ rte_pmd_irdma_reg_mr(struct rte_pmd_irdma_pd *pd, void *addr, size_t length, uin
 	mr->pub.rkey = stag;
 	IRDMA_LOG(ctrl, DEBUG, "%s: MR %p+%zu pd %u access 0x%x stag 0x%08x", dev->name, addr,
 		  length, pd->handle, access, stag);
+	mr->magic = IRDMA_MAGIC_MR;
 	return &mr->pub;
 fail:
 	rte_errno = -ret;
@@ -134,7 +135,7 @@ rte_pmd_irdma_dereg_mr(struct rte_pmd_irdma_mr *pub)
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (mr == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev)) {
+	if (!irdma_mr_live(pub) || !irdma_dev_valid(pub->pd->dev)) {
 		IRDMA_LOG(mem, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
@@ -157,6 +158,6 @@ rte_pmd_irdma_dereg_mr(struct rte_pmd_irdma_mr *pub)
 			  mr->stag, strerror(-ret));
 		return ret;
 	}
-	rte_free(mr);
+	irdma_handle_retire(mr, &mr->magic);
 	return 0;
 }

@@ -242,7 +242,8 @@ post_other(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr,
 		info->op.inv_local_stag.target_stag = wr->invalidate_rkey;
 		return irdma_uk_stag_local_invalidate(&qp->uk, info, false);
 	case RTE_PMD_IRDMA_WR_BIND_MW:
-		if (unlikely(inl || wr->bind_mw.mw == NULL))
+		if (unlikely(inl || !irdma_mw_live(wr->bind_mw.mw) ||
+			     (wr->bind_mw.bind_info.mr != NULL && !irdma_mr_live(wr->bind_mw.bind_info.mr))))
 			return bad_opcode(qp, wr, inl);
 		if (unlikely(wr->bind_mw.mw->type != RTE_PMD_IRDMA_MW_TYPE_2)) {
 			IRDMA_DP_LOG(tx, ERR, "%s qp %u: BIND_MW work requests bind type 2 windows; "
@@ -267,8 +268,8 @@ set_ud_dest(const struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *w
 {
 	const struct rte_pmd_irdma_ah *ah = wr->wr.ud.ah;
 
-	if (unlikely(ah == NULL)) {
-		IRDMA_DP_LOG(tx, ERR, "%s qp %u: UD send without an AH", qp->pub.dev->name,
+	if (unlikely(!irdma_ah_live(ah))) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: UD send without a live AH", qp->pub.dev->name,
 			     qp->pub.qp_num);
 		return -EINVAL;
 	}
@@ -415,8 +416,9 @@ rte_pmd_irdma_post_send(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	uint16_t i;
 	int ret = 0;
 
-	if (unlikely(qp == NULL || (wr == NULL && nb_wr != 0))) {
-		IRDMA_DP_LOG(tx, ERR, "%s is NULL", qp == NULL ? "qp" : "wr");
+	if (unlikely(!irdma_qp_live(pub) || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(tx, ERR, "%s", qp == NULL ? "qp is NULL" : wr == NULL ? "wr is NULL" :
+			     "qp is a destroyed handle");
 		ret = -EINVAL;
 		i = 0;
 		goto out;
@@ -494,8 +496,9 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	uint16_t i = 0;
 	int ret = 0;
 
-	if (unlikely(qp == NULL || (wr == NULL && nb_wr != 0))) {
-		IRDMA_DP_LOG(rx, ERR, "%s is NULL", qp == NULL ? "qp" : "wr");
+	if (unlikely(!irdma_qp_live(pub) || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(rx, ERR, "%s", qp == NULL ? "qp is NULL" : wr == NULL ? "wr is NULL" :
+			     "qp is a destroyed handle");
 		ret = -EINVAL;
 		goto out;
 	}
@@ -545,8 +548,9 @@ rte_pmd_irdma_srq_post_recv(struct rte_pmd_irdma_srq *pub, const struct rte_pmd_
 	uint16_t i = 0;
 	int ret = 0;
 
-	if (unlikely(srq == NULL || (wr == NULL && nb_wr != 0))) {
-		IRDMA_DP_LOG(rx, ERR, "%s is NULL", srq == NULL ? "srq" : "wr");
+	if (unlikely(!irdma_srq_live(pub) || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(rx, ERR, "%s", srq == NULL ? "srq is NULL" : wr == NULL ? "wr is NULL" :
+			     "srq is a destroyed handle");
 		ret = -EINVAL;
 		goto out;
 	}
