@@ -54,7 +54,7 @@ qp_check_init_attr(struct rte_pmd_irdma_dev *dev, const struct rte_pmd_irdma_qp_
 	}
 	if (!irdma_cq_live(init->send_cq) || !irdma_cq_live(init->recv_cq) ||
 	    (init->srq != NULL && !irdma_srq_live(init->srq))) {
-		IRDMA_LOG(qp, ERR, "%s: a QP needs live send and recv CQs (and a live SRQ if it names one)", dev->name);
+		IRDMA_LOG(qp, ERR, "%s: a QP needs a send_cq and a recv_cq (live handles, as is the SRQ if it names one)", dev->name);
 		return -EINVAL;
 	}
 	if (init->send_cq->dev != dev || init->recv_cq->dev != dev ||
