@@ -417,6 +417,89 @@ T_CASE(stale_handle_not_reused_by_a_new_object)
 	T_EQ(rte_pmd_irdma_dev_close(dev), 0);
 }
 
+/* The value of the QP xstat @p name, or UINT64_MAX when the QP has no such counter. */
+static uint64_t
+qp_xstat(const struct rte_pmd_irdma_qp *qp, const char *name)
+{
+	struct rte_pmd_irdma_xstat_name names[256];
+	struct rte_pmd_irdma_xstat xs[256];
+	int i, n = rte_pmd_irdma_qp_xstats_get_names(qp, names, RTE_DIM(names));
+
+	if (n <= 0 || n > (int)RTE_DIM(names) || rte_pmd_irdma_qp_xstats_get(qp, xs, n) != n)
+		return UINT64_MAX;
+	for (i = 0; i < n; i++)
+		if (strcmp(names[xs[i].id].name, name) == 0)
+			return xs[i].value;
+	return UINT64_MAX;
+}
+
+/*
+ * Defect 4: frames a QP drops (wrong Q_Key, no receive posted, UD send larger than the
+ * receive) are counted under their lib/roce reason in the QP's xstats, named
+ * rx_drop_<roce_reason_name()>.
+ */
+T_CASE(qp_level_drops_are_named_xstats)
+{
+	static const struct rte_pmd_irdma_qp_cap ucap = { 32, 32, 1, 1, 0 };
+	static const char *const reasons[] = { "rx_drop_qkey", "rx_drop_ud_no_receive",
+					       "rx_drop_ud_too_long", "rx_drop_qp_state",
+					       "rx_drop_transport", "rx_drop_address",
+					       "rx_drop_psn_ahead", "rx_drop_response_unexpected" };
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_recv_wr r;
+	struct rte_pmd_irdma_ah_attr aa;
+	struct rte_pmd_irdma_sge s, rs;
+	struct rte_pmd_irdma_wc wc;
+	struct rte_pmd_irdma_ah *ah;
+	struct pair p;
+	unsigned int i;
+
+	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_UD, &ucap, 7), 0);
+	for (i = 0; i < RTE_DIM(reasons); i++)
+		T_CHECK_MSG(qp_xstat(p.b.qp, reasons[i]) == 0, "QP xstat %s: %" PRIu64,
+			    reasons[i], qp_xstat(p.b.qp, reasons[i]));
+	memset(&aa, 0, sizeof(aa));
+	aa.is_global = 1;
+	aa.port_num = 1;
+	aa.grh.sgid_index = 1;
+	aa.grh.hop_limit = 64;
+	aa.grh.dgid = p.b.gid;
+	ah = rte_pmd_irdma_ah_create(p.a.pd, &aa);
+	T_CHECK(ah != NULL);
+	s = sge_of(&p.a, 0, 700);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_SEND, 1, &s, 1);
+	wr.wr.ud.ah = ah;
+	wr.wr.ud.remote_qpn = p.b.qp->qp_num;
+	wr.wr.ud.remote_qkey = 0x11111111;
+	/* 1. no receive posted */
+	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
+	T_EQ(itest_poll(&p, p.a.cq, &wc, 1), 1);
+	itest_settle(&p, 50);
+	T_EQ(qp_xstat(p.b.qp, "rx_drop_ud_no_receive"), 1);
+	/* 2. a wrong Q_Key, with a receive posted */
+	rs = sge_of(&p.b, 0, 40 + 64);
+	r = (struct rte_pmd_irdma_recv_wr){ 510, &rs, 1 };
+	T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, NULL), 1);
+	wr.wr.ud.remote_qkey = 0x22222222;
+	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
+	T_EQ(itest_poll(&p, p.a.cq, &wc, 1), 1);
+	itest_settle(&p, 50);
+	T_EQ(qp_xstat(p.b.qp, "rx_drop_qkey"), 1);
+	T_EQ(rte_pmd_irdma_poll_cq(p.b.cq, &wc, 1), 0);
+	/* 3. 700 bytes into a 64-byte receive */
+	wr.wr.ud.remote_qkey = 0x11111111;
+	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
+	T_EQ(itest_poll(&p, p.a.cq, &wc, 1), 1);
+	itest_settle(&p, 50);
+	T_EQ(qp_xstat(p.b.qp, "rx_drop_ud_too_long"), 1);
+	(void)rte_pmd_irdma_poll_cq(p.b.cq, &wc, 1);
+	/* The others did not move. */
+	for (i = 3; i < RTE_DIM(reasons); i++)
+		T_EQ(qp_xstat(p.b.qp, reasons[i]), 0);
+	T_EQ(rte_pmd_irdma_ah_destroy(ah), 0);
+	pair_close(&p);
+}
+
 int
 main(int argc, char **argv)
 {

@@ -575,7 +575,7 @@ T_CASE(frames_not_for_us_are_dropped_and_counted_by_reason)
 	memcpy(f, good, glen);
 	f[14 + 9] = 6;
 	mk(&b[nb++], "TCP", "rx_drop_not_roce", f, glen);
-	mk(&b[nb++], "10-byte frame", "rx_drop_truncated", good, 10);
+	mk(&b[nb++], "10-byte frame", "rx_drop_short", good, 10);
 	memcpy(f, arp_request_for_us, 60);
 	f[18] = 8;
 	mk(&b[nb++], "ARP with hardware length 8", "rx_drop_arp", f, 60);
@@ -592,7 +592,7 @@ T_CASE(frames_not_for_us_are_dropped_and_counted_by_reason)
 	mk(&b[nb++], "bad ICRC", "rx_drop_icrc", f, glen);
 	memcpy(f, good, glen);
 	f[14 + 10] ^= 0x01;
-	mk(&b[nb++], "bad IPv4 header checksum", "rx_drop_ip_csum", f, glen);
+	mk(&b[nb++], "bad IPv4 header checksum", "rx_drop_ip_checksum", f, glen);
 	mk(&b[nb++], "valid frame to an unknown QP", "rx_unknown_qp", good, glen);
 
 	n = rte_pmd_irdma_xstats_get_names(dev, names, RTE_DIM(names));
@@ -631,7 +631,7 @@ T_CASE(mutated_frames_each_end_in_exactly_one_counter)
 	static const char *const once[] = {
 		"rx_packets", "rx_arp_requests", "rx_arp_replies", "rx_nd_solicits",
 		"rx_nd_adverts", "rx_nd_other", "rx_drop_dst_mac", "rx_drop_ethertype",
-		"rx_drop_dst_ip", "rx_drop_not_roce", "rx_drop_truncated", "rx_drop_segmented",
+		"rx_drop_dst_ip", "rx_drop_not_roce", "rx_drop_short", "rx_drop_segmented",
 		"rx_drop_arp", "rx_drop_nd",
 	};
 	uint8_t tpl[4][256], f[256], out[2048];
