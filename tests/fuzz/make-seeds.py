@@ -61,3 +61,10 @@ for s in ('soft', 'soft,port=loop,gen=3,engine=inline,socket=0', 'soft,engine=se
           'soft,max_qp=16,max_cq=8,max_mr=4,max_srq=2,max_pd=3,max_ah=5,name=x',
           'soft,neigh=198.18.0.2@02:00:00:00:00:02;fd00::2@02:00:00:00:00:03', 'soft,gen=4', 'soft,,=,'):
     write('fuzz_devargs', s.encode())
+# fuzz_soft_sq: a ring of valid NOPs (polarity 1), and one whose last quantum is a SEND with
+# 13 more fragments (a WQE that would run past the ring's end) for each generation.
+nop = struct.pack('<QQQQ', 0, 0, 0, (1 << 63) | (0x0c << 32))
+for g in (0x20, 0x21, 0x22):
+    write('fuzz_soft_sq', bytes([g]) + nop * 64)
+    send = struct.pack('<QQQQ', 0x1000, (64 << 32) | 1, 0, (1 << 63) | (0x03 << 32) | (13 << 38))
+    write('fuzz_soft_sq', bytes([g]) + nop * 63 + send)
