@@ -68,3 +68,7 @@ for g in (0x20, 0x21, 0x22):
     write('fuzz_soft_sq', bytes([g]) + nop * 64)
     send = struct.pack('<QQQQ', 0x1000, (64 << 32) | 1, 0, (1 << 63) | (0x03 << 32) | (13 << 38))
     write('fuzz_soft_sq', bytes([g]) + nop * 63 + send)
+# fuzz_pmd_post: one burst each of SEND, WRITE, READ (RC) and a UD SEND, small lengths.
+for s in (b'\x00\x00\x01\x01\x03\x00', b'\x01\x04\x01\x01\x02\x11\x05\x0b\x01\x01\x04\x10',
+          b'\x00\x07\x01\x01\x03\x00', b'\x80\x00\x01\x01\x03\x01', b'\x02\x02\x09\x02\x0e\x09\x05'):
+    write('fuzz_pmd_post', s)
