@@ -500,6 +500,87 @@ T_CASE(qp_level_drops_are_named_xstats)
 	pair_close(&p);
 }
 
+/* The value of the device xstat @p name, or UINT64_MAX when there is none. */
+static uint64_t
+dev_xstat(const struct rte_pmd_irdma_dev *dev, const char *name)
+{
+	struct rte_pmd_irdma_xstat_name names[256];
+	struct rte_pmd_irdma_xstat xs[256];
+	int i, n = rte_pmd_irdma_xstats_get_names(dev, names, RTE_DIM(names));
+
+	if (n <= 0 || n > (int)RTE_DIM(names) || rte_pmd_irdma_xstats_get(dev, xs, n) != n)
+		return UINT64_MAX;
+	for (i = 0; i < n; i++)
+		if (strcmp(names[xs[i].id].name, name) == 0)
+			return xs[i].value;
+	return UINT64_MAX;
+}
+
+/*
+ * Receive-side fault injection (rx_drop/rx_dup/rx_reorder/rx_corrupt): on both ends of an RC
+ * connection, 120 RDMA writes of 2 KiB and 120 sends arrive intact, each completion once and in
+ * order, while every receive fault counter moved.
+ */
+T_CASE(rx_fault_injection_both_ends_data_intact)
+{
+	static const char *const faults[] = { "rx_fault_drops", "rx_fault_dups",
+					      "rx_fault_reorders", "rx_fault_corrupts" };
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_recv_wr r;
+	struct rte_pmd_irdma_sge s, rs;
+	struct rte_pmd_irdma_wc wc;
+	struct pair p;
+	unsigned int i, k;
+
+	memset(&p, 0, sizeof(p));
+	p.type = RTE_PMD_IRDMA_QPT_RC;
+	T_EQ(endpoint_open(&p.a, "soft,port=loop,gen=2,ip=198.18.0.1,name=rxA,rx_drop=4%,"
+			   "rx_dup=4%,rx_reorder=4%,rx_corrupt=2%,seed=11", p.type, &cap, NULL), 0);
+	T_EQ(endpoint_open(&p.b, "soft,port=loop,gen=2,ip=198.18.0.2,name=rxB,rx_drop=4%,"
+			   "rx_dup=4%,rx_reorder=4%,rx_corrupt=2%,seed=12", p.type, &cap, NULL), 0);
+	T_EQ(qp_to_rts(p.a.qp, &p.b.gid, p.b.qp->qp_num, 7), 0);
+	T_EQ(qp_to_rts(p.b.qp, &p.a.gid, p.a.qp->qp_num, 7), 0);
+	fill_pattern(p.a.buf, 120 * 2048, 77);
+	for (i = 0; i < 120; i++) {
+		s = sge_of(&p.a, i * 2048, 2048);
+		wr = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, i, &s, 1);
+		wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf + i * 2048;
+		wr.wr.rdma.rkey = p.b.mr->rkey;
+		T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
+		T_EQ(itest_poll(&p, p.a.cq, &wc, 1), 1);
+		T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
+		T_EQ(wc.wr_id, i);
+	}
+	T_MEMEQ(p.b.buf, p.a.buf, 120 * 2048);
+	for (i = 0; i < 120; i++) {
+		k = 1024 * 1024 + (i % 8) * 512;
+		rs = sge_of(&p.b, k, 512);
+		r = (struct rte_pmd_irdma_recv_wr){ 1000 + i, &rs, 1 };
+		T_EQ(rte_pmd_irdma_post_recv(p.b.qp, &r, 1, NULL), 1);
+		s = sge_of(&p.a, i * 512, 300);
+		wr = signaled_wr(RTE_PMD_IRDMA_WR_SEND, 2000 + i, &s, 1);
+		T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
+		T_EQ(itest_poll(&p, p.b.cq, &wc, 1), 1);
+		T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
+		T_EQ(wc.wr_id, 1000 + i);
+		T_EQ(wc.byte_len, 300);
+		T_MEMEQ(p.b.buf + k, p.a.buf + i * 512, 300);
+		T_EQ(itest_poll(&p, p.a.cq, &wc, 1), 1);
+		T_EQ(wc.wr_id, 2000 + i);
+	}
+	itest_settle(&p, 50);
+	T_EQ(rte_pmd_irdma_poll_cq(p.a.cq, &wc, 1), 0);
+	T_EQ(rte_pmd_irdma_poll_cq(p.b.cq, &wc, 1), 0);
+	for (i = 0; i < RTE_DIM(faults); i++) {
+		T_CHECK_MSG(dev_xstat(p.a.dev, faults[i]) + dev_xstat(p.b.dev, faults[i]) > 0 &&
+			    dev_xstat(p.a.dev, faults[i]) != UINT64_MAX, "%s did not move", faults[i]);
+		printf("# %s: A %" PRIu64 ", B %" PRIu64 "\n", faults[i], dev_xstat(p.a.dev, faults[i]),
+		       dev_xstat(p.b.dev, faults[i]));
+	}
+	T_EQ(dev_xstat(p.a.dev, "tx_fault_drops"), 0);
+	pair_close(&p);
+}
+
 int
 main(int argc, char **argv)
 {

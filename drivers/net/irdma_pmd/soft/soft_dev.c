@@ -106,6 +106,8 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->cfg.port = NULL; /* not kept: the caller's string */
 	dev->gen = (uint8_t)cfg->gen;
 	dev->faults = cfg->drop_ppm || cfg->dup_ppm || cfg->reorder_ppm || cfg->corrupt_ppm;
+	dev->rx_faults = cfg->rx_drop_ppm || cfg->rx_dup_ppm || cfg->rx_reorder_ppm ||
+			 cfg->rx_corrupt_ppm;
 	dev->mtu = cfg->mtu ? cfg->mtu : 4096;
 	soft_fill_uk_attrs(&dev->uk_attrs, dev->gen);
 	dev->max_qp = cfg->max_qp ? cfg->max_qp : SOFT_DEF_MAX_QP;
@@ -743,6 +745,8 @@ static const struct {
 	DEV_STAT(cq_overflows), DEV_STAT(doorbells), DEV_STAT(polls),
 	DEV_STAT(tx_fault_drops), DEV_STAT(tx_fault_dups), DEV_STAT(tx_fault_reorders),
 	DEV_STAT(tx_fault_corrupts),
+	DEV_STAT(rx_fault_drops), DEV_STAT(rx_fault_dups), DEV_STAT(rx_fault_reorders),
+	DEV_STAT(rx_fault_corrupts),
 	SOFT_WIRE_XSTATS, /* wire branch */
 };
 
