@@ -5,8 +5,10 @@ set -euo pipefail
 
 build_pkgs=(meson ninja-build pkg-config gcc libc6-dev libdpdk-dev libnuma-dev python3)
 # dpdk-dev brings dpdk-telemetry.py; groff/man-db render the man pages; valgrind runs the
-# instruction-count benchmarks; libhugetlbfs-bin gives hugeadm.
-test_pkgs=(dpdk-dev groff-base groff man-db valgrind libhugetlbfs-bin iproute2 procps)
+# instruction-count benchmarks; libhugetlbfs-bin gives hugeadm; clang and libclang-rt-14-dev
+# (libFuzzer and the sanitizer runtimes) build the fuzz targets of tests/fuzz.
+test_pkgs=(dpdk-dev groff-base groff man-db valgrind libhugetlbfs-bin iproute2 procps clang
+	libclang-rt-14-dev)
 # tshark dissects the frames the device sends (tests/wire); optional: that test skips
 # without it. Its debconf question (may non-root users capture?) is answered no.
 optional_test_pkgs=(tshark)

@@ -3,6 +3,8 @@
 #   build/        -Werror, debugoptimized: every suite
 #   build-asan/   -Werror, ASan + UBSan: every suite but the TSan one
 #   build-tsan/   ThreadSanitizer: lib/uk's producer/consumer test
+#   build-fuzz/   clang, libFuzzer + ASan + UBSan: the fuzz targets of tests/fuzz, each for
+#                 FUZZ_SECONDS (default 20) after its recorded regression inputs
 # Ends with the line 'N passed, N failed, N skipped'; exits non-zero when anything failed.
 set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -48,6 +50,13 @@ run_build build-asan "--no-suite tsan --no-suite slow" -Dwerror=true \
 	-Db_sanitize=address,undefined -Db_lundef=false -Dbuildtype=debug
 TSAN_OPTIONS="halt_on_error=1" run_build build-tsan "--suite tsan" -Dwerror=true \
 	-Db_sanitize=thread -Dtsan_only=true -Dpmd=disabled -Dbuildtype=debug
+if command -v clang >/dev/null; then
+	CC=clang run_build build-fuzz "--suite fuzz" -Dwerror=true -Dfuzz=true \
+		-Dfuzz_seconds="${FUZZ_SECONDS:-20}" -Db_sanitize=address,undefined -Db_lundef=false \
+		-Dbuildtype=debug
+else
+	echo "== build-fuzz: skipped (clang is not installed; scripts/install-deps.sh test installs it)"
+fi
 
 python3 "$root/scripts/count-results.py" "${logs[@]}" || status=1
 exit $status

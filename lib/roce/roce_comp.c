@@ -78,6 +78,7 @@ static void advance(struct roce_qp *qp, uint32_t una, uint64_t now)
 		qp->req.retry_left = qp->retry_cnt;
 		qp->req.rnr_left = qp->rnr_retry;
 		qp->req.nak_active = 0;
+		qp->req.rnr_episode = 0;
 		qp->req.ack_deadline = ROCE_TIME_NEVER;
 	}
 	/* An ACK may cover packets a rewind was about to send again. */
@@ -181,6 +182,8 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 		qp->req.ack_deadline = ROCE_TIME_NEVER;
 		qp->req.nak_active = 0;
 		qp->req.nak_psn = p;
+		qp->req.rnr_episode = 1;
+		qp->req.rnr_psn = p;
 		return 0;
 
 	case ROCE_AETH_NAK:
@@ -197,8 +200,17 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 				go_back(qp, qp->req.una);
 				return 0;
 			}
-			if (qp->req.rnr_wait && qp->req.nak_psn == p)
-				return 0; /* the RNR wait already rewinds to p */
+			/*
+			 * A responder that RNR-NAKed p NAKs the packets after p out of sequence,
+			 * naming p again, also after the wait, when the resend from p is already
+			 * under way (seen with rxe). Those NAKs belong to the RNR episode: the resend
+			 * covers them and they must not spend the transport retry budget, which only
+			 * progress refills (with rnr_retry = 7 the QP would fail RETRY_EXC_ERR).
+			 * A resend that is truly lost is recovered by the ACK timer.
+			 */
+			if ((qp->req.rnr_wait && qp->req.nak_psn == p) ||
+			    (qp->req.rnr_episode && qp->req.rnr_psn == p))
+				return 0;
 			go_back(qp, p);
 			return 0;
 		}

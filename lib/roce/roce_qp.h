@@ -353,7 +353,9 @@ struct roce_qp {
 		uint8_t rnr_left;
 		uint8_t nak_active;   /* a go-back-N for nak_psn is under way */
 		uint8_t rnr_wait;
+		uint8_t rnr_episode;  /* an RNR NAK named rnr_psn, nothing acknowledged since */
 		uint32_t nak_psn;
+		uint32_t rnr_psn;
 		uint64_t ack_deadline;
 		uint64_t rnr_deadline;
 		uint64_t ack_timeout_ns;

@@ -17,6 +17,7 @@ void roce_req_reset(struct roce_qp *qp)
 	qp->req.rnr_left = qp->rnr_retry;
 	qp->req.nak_active = 0;
 	qp->req.rnr_wait = 0;
+	qp->req.rnr_episode = 0;
 	qp->req.ack_deadline = ROCE_TIME_NEVER;
 	qp->req.rnr_deadline = ROCE_TIME_NEVER;
 }

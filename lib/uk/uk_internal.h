@@ -228,4 +228,18 @@ IRDMA_ALWAYS_INLINE uint32_t irdma_sge_total(const struct irdma_sge *sg_list, ui
 	return total;
 }
 
+/* The inline payload size, summed in 64 bits and saturated to UINT32_MAX: 32-bit SGE lengths that wrap
+ * a 32-bit sum must not pass the max_inline_data check (the kernel sums in 32 bits; see README.md). */
+IRDMA_ALWAYS_INLINE uint32_t irdma_sge_total_sat(const struct irdma_sge *sg_list, uint32_t num_sges)
+{
+	uint64_t total = 0;
+	uint32_t i;
+
+	if (likely(num_sges == 1))
+		return sg_list[0].length;
+	for (i = 0; i < num_sges; i++)
+		total += sg_list[i].length;
+	return total > UINT32_MAX ? UINT32_MAX : (uint32_t)total;
+}
+
 #endif /* UK_INTERNAL_H */

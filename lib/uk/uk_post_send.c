@@ -242,7 +242,7 @@ IRDMA_ALWAYS_INLINE int irdma_sq_reserve_inline(struct irdma_qp_uk *qp, const st
 {
 	if (unlikely(num_sges > qp->max_sq_frag_cnt))
 		return -EINVAL;
-	*total_size = irdma_sge_total(sg_list, num_sges);
+	*total_size = irdma_sge_total_sat(sg_list, num_sges);
 	if (unlikely(*total_size > qp->max_inline_data))
 		return -EINVAL;
 	*wqe = irdma_sq_reserve(qp, irdma_inline_quanta(qp, *total_size), *total_size, info);

@@ -122,7 +122,8 @@ T_CASE(unknown_key_names_it_and_lists_valid_keys)
 {
 	expect_fail("soft,port=loop,bogus=1", EINVAL, "unknown key \"bogus\"");
 	T_LOGGED("valid keys: name, port, ip, ip6, mac, gen, engine, socket, mtu, max_qp, max_cq, "
-		 "max_mr, max_srq, max_pd, max_ah, drop, dup, reorder, corrupt, seed");
+		 "max_mr, max_srq, max_pd, max_ah, drop, dup, reorder, corrupt, rx_drop, rx_dup, "
+		 "rx_reorder, rx_corrupt, seed");
 	expect_fail("soft,gen", EINVAL, "key \"gen\" needs a value");
 	expect_fail("soft,=3", EINVAL, "empty or overlong key");
 }

@@ -3,6 +3,7 @@
  * Telemetry: the process talks to its own telemetry socket, as dpdk-telemetry.py does, and
  * checks the JSON of /irdma/list, /irdma/info, /irdma/xstats and /irdma/qp.
  */
+#include <pthread.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 
@@ -152,6 +153,92 @@ T_CASE(dpdk_telemetry_py_reads_them)
 		    "%s", out);
 	T_CHECK_MSG(strstr(out, "\"name\": \"epA\"") != NULL, "%s", out);
 	T_CHECK_MSG(strstr(out, "\"gen\": 3") != NULL, "%s", out);
+}
+
+/*
+ * Telemetry against dev_close (issue 12, defect 7): a client polls /irdma/xstats, /irdma/info
+ * and /irdma/qp of a device that is created and closed in a loop. The close used to clear the
+ * backend pointer before the device left the registry; the PMD's close hook (called at the
+ * point between the two steps, for tests) widens that window so a request lands in it.
+ */
+extern void (*irdma_dev_close_hook)(const struct rte_pmd_irdma_dev *dev);
+
+static volatile int race_stop;
+static unsigned long race_replies;
+
+static void
+close_hook_pause(const struct rte_pmd_irdma_dev *dev)
+{
+	(void)dev;
+	usleep(2000);
+}
+
+static void *
+race_poller(void *arg)
+{
+	static const char *const cmds[] = { "/irdma/xstats,race", "/irdma/qp,race",
+					    "/irdma/info,race", "/irdma/qp,race,1" };
+	struct sockaddr_un sun = { .sun_family = AF_UNIX };
+	char buf[16384];
+	unsigned int i = 0;
+	int fd;
+
+	(void)arg;
+	snprintf(sun.sun_path, sizeof(sun.sun_path), "%s/dpdk_telemetry.v2",
+		 rte_eal_get_runtime_dir());
+	fd = socket(AF_UNIX, SOCK_SEQPACKET, 0);
+	if (fd < 0 || connect(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0 ||
+	    read(fd, buf, sizeof(buf)) <= 0) {
+		if (fd >= 0)
+			close(fd);
+		return NULL;
+	}
+	while (!race_stop) {
+		const char *c = cmds[i++ % RTE_DIM(cmds)];
+
+		if (write(fd, c, strlen(c)) < 0 || read(fd, buf, sizeof(buf)) <= 0)
+			break;
+		race_replies++;
+	}
+	close(fd);
+	return NULL;
+}
+
+T_CASE(telemetry_polls_while_devices_close)
+{
+	static const struct rte_pmd_irdma_qp_cap qcap = { 16, 16, 1, 1, 0 };
+	pthread_t th;
+	unsigned int i;
+
+	race_stop = 0;
+	race_replies = 0;
+	T_EQ(pthread_create(&th, NULL, race_poller, NULL), 0);
+	irdma_dev_close_hook = close_hook_pause;
+	for (i = 0; i < 40; i++) {
+		struct rte_pmd_irdma_dev *dev = itest_dev("gen=3,name=race,ip=198.18.0.9");
+		struct rte_pmd_irdma_pd *pd;
+		struct rte_pmd_irdma_cq *cq;
+		struct rte_pmd_irdma_qp *qp;
+
+		T_CHECK(dev != NULL);
+		if (dev == NULL)
+			break;
+		pd = rte_pmd_irdma_pd_alloc(dev);
+		cq = itest_cq(dev, 64);
+		qp = itest_qp(pd, cq, cq, RTE_PMD_IRDMA_QPT_RC, qcap.max_send_wr, 1, 0);
+		T_CHECK(pd != NULL && cq != NULL && qp != NULL);
+		usleep(500); /* let requests see the live device too */
+		T_EQ(rte_pmd_irdma_qp_destroy(qp), 0);
+		T_EQ(rte_pmd_irdma_cq_destroy(cq), 0);
+		T_EQ(rte_pmd_irdma_pd_free(pd), 0);
+		T_EQ(rte_pmd_irdma_dev_close(dev), 0);
+	}
+	irdma_dev_close_hook = NULL;
+	race_stop = 1;
+	pthread_join(th, NULL);
+	/* The poller was answered throughout (the process is alive to say so). */
+	T_CHECK(race_replies > 0);
+	printf("# %lu telemetry replies during 40 create/close rounds\n", race_replies);
 }
 
 int

@@ -29,9 +29,9 @@ static uint64_t sum_drops(struct rte_pmd_irdma_dev *dev)
 {
 	static const char *const c[] = {
 		"rx_icrc_errors", "rx_drop_not_roce", "rx_drop_dst_ip", "rx_drop_dst_mac",
-		"rx_drop_ethertype", "rx_drop_udp_len", "rx_drop_ip_len", "rx_drop_ip_csum",
-		"rx_drop_ip_version", "rx_drop_ip_hdr", "rx_drop_truncated", "rx_drop_opcode",
-		"rx_drop_hdr_len", "rx_drop_pad", "rx_drop_pkey", "rx_drop_bth_tver",
+		"rx_drop_ethertype", "rx_drop_udp_length", "rx_drop_ip_length", "rx_drop_ip_checksum",
+		"rx_drop_ip_version", "rx_drop_ip_header", "rx_drop_short", "rx_drop_opcode",
+		"rx_drop_header_length", "rx_drop_pad", "rx_drop_pkey", "rx_drop_bth_tver",
 		"rx_drop_payload", "rx_drop_qpn", "rx_unknown_qp", "rx_malformed",
 	};
 	uint64_t s = 0;

@@ -58,7 +58,7 @@ static void check_clean_wire(struct wp *w)
 {
 	static const char *const zero[] = {
 		"rx_drop_dst_mac", "rx_drop_ethertype", "rx_drop_dst_ip", "rx_drop_not_roce",
-		"rx_drop_truncated", "rx_drop_arp", "rx_drop_nd", "rx_icrc_errors",
+		"rx_drop_short", "rx_drop_arp", "rx_drop_nd", "rx_icrc_errors",
 		"rx_malformed", "tx_drop_neigh_failed", "tx_drop_neigh_full", "tx_port_errors",
 	};
 	unsigned int i;

@@ -52,7 +52,7 @@ rte_pmd_irdma_ah_create(struct rte_pmd_irdma_pd *pd, const struct rte_pmd_irdma_
 	uint32_t ah_id;
 	int ret;
 
-	if (pd == NULL || attr == NULL || !irdma_dev_valid(pd->dev)) {
+	if (!irdma_pd_live(pd) || attr == NULL || !irdma_dev_valid(pd->dev)) {
 		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
@@ -81,6 +81,7 @@ rte_pmd_irdma_ah_create(struct rte_pmd_irdma_pd *pd, const struct rte_pmd_irdma_
 	ah->pub.pd = pd;
 	ah->pub.handle = ah_id;
 	ah->attr = *attr;
+	ah->magic = IRDMA_MAGIC_AH;
 	return &ah->pub;
 fail:
 	rte_errno = -ret;
@@ -94,7 +95,7 @@ rte_pmd_irdma_ah_destroy(struct rte_pmd_irdma_ah *pub)
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (ah == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev)) {
+	if (!irdma_ah_live(pub) || !irdma_dev_valid(pub->pd->dev)) {
 		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
@@ -111,6 +112,6 @@ rte_pmd_irdma_ah_destroy(struct rte_pmd_irdma_ah *pub)
 			  strerror(-ret));
 		return ret;
 	}
-	rte_free(ah);
+	irdma_handle_retire(ah, &ah->magic);
 	return 0;
 }

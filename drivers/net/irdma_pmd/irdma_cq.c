@@ -144,6 +144,7 @@ rte_pmd_irdma_cq_create(struct rte_pmd_irdma_dev *dev, const struct rte_pmd_irdm
 	rte_spinlock_unlock(&dev->lock);
 	IRDMA_LOG(cq, DEBUG, "%s: CQ %u: cqe %u, %u slots of %u bytes", dev->name, cq_id,
 		  attr->cqe, n, bytes);
+	cq->magic = IRDMA_MAGIC_CQ;
 	return &cq->pub;
 
 free_shadow:
@@ -181,7 +182,7 @@ rte_pmd_irdma_cq_destroy(struct rte_pmd_irdma_cq *pub)
 	size_t off = 0;
 	int ret;
 
-	if (cq == NULL || !irdma_dev_valid(pub->dev)) {
+	if (!irdma_cq_live(pub) || !irdma_dev_valid(pub->dev)) {
 		IRDMA_LOG(cq, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
@@ -218,7 +219,7 @@ rte_pmd_irdma_cq_destroy(struct rte_pmd_irdma_cq *pub)
 	irdma_shadow_free(dev, &cq->shadow);
 	irdma_qmem_free(&cq->mem);
 	rte_spinlock_unlock(&dev->lock);
-	rte_free(cq);
+	irdma_handle_retire(cq, &cq->magic);
 	return 0;
 }
 
@@ -263,7 +264,7 @@ rte_pmd_irdma_cq_resize(struct rte_pmd_irdma_cq *pub, uint32_t cqe)
 	uint32_t n, bytes, pending, i;
 	int ret;
 
-	if (cq == NULL || !irdma_dev_valid(pub->dev)) {
+	if (!irdma_cq_live(pub) || !irdma_dev_valid(pub->dev)) {
 		IRDMA_LOG(cq, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
@@ -333,7 +334,7 @@ rte_pmd_irdma_cq_req_notify(struct rte_pmd_irdma_cq *pub, int solicited_only)
 {
 	struct irdma_pmd_cq *cq = IRDMA_PRIV(irdma_pmd_cq, pub);
 
-	if (cq == NULL)
+	if (!irdma_cq_live(pub) || !irdma_dev_valid(pub->dev))
 		return -EINVAL;
 	if (pub->comp_fd < 0) {
 		IRDMA_LOG(cq, ERR, "%s: CQ %u has no comp_fd: create it with an eventfd to arm it",
@@ -360,7 +361,7 @@ rte_pmd_irdma_cq_queue_mem(const struct rte_pmd_irdma_cq *pub, struct rte_pmd_ir
 {
 	const struct irdma_pmd_cq *cq = (const struct irdma_pmd_cq *)pub;
 
-	if (cq == NULL || m == NULL)
+	if (!irdma_cq_live(pub) || m == NULL)
 		return -EINVAL;
 	irdma_qmem_describe(&cq->mem, m);
 	return 0;

@@ -187,6 +187,7 @@ rte_pmd_irdma_dev_create(const char *devargs)
 		goto close_hw;
 	}
 
+	dev->magic = IRDMA_MAGIC_DEV;
 	rte_spinlock_lock(&irdma_registry);
 	TAILQ_INSERT_TAIL(&irdma_devs, dev, next);
 	rte_spinlock_unlock(&irdma_registry);
@@ -213,6 +214,10 @@ fail:
 	return NULL;
 }
 
+/* Tests only: called inside dev_close between the device leaving the registry and its
+ * teardown, so a test can widen the window a concurrent telemetry request could hit. */
+void (*irdma_dev_close_hook)(const struct rte_pmd_irdma_dev *dev);
+
 int
 rte_pmd_irdma_dev_close(struct rte_pmd_irdma_dev *dev)
 {
@@ -222,6 +227,12 @@ rte_pmd_irdma_dev_close(struct rte_pmd_irdma_dev *dev)
 		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
+	/*
+	 * Leave the registry first, then tear down: a telemetry request holds the registry lock
+	 * while it reads a device, so once the device is out of the registry no request can
+	 * reach its backend (order: registry lock, then the device lock, as telemetry takes them).
+	 */
+	rte_spinlock_lock(&irdma_registry);
 	rte_spinlock_lock(&dev->lock);
 	if (dev->n_qp || dev->n_cq || dev->n_srq || dev->n_mr || dev->n_mw || dev->n_ah ||
 	    dev->n_pd) {
@@ -229,20 +240,30 @@ rte_pmd_irdma_dev_close(struct rte_pmd_irdma_dev *dev)
 			  "%u MR, %u MW, %u AH, %u PD", dev->name, dev->n_qp, dev->n_cq,
 			  dev->n_srq, dev->n_mr, dev->n_mw, dev->n_ah, dev->n_pd);
 		rte_spinlock_unlock(&dev->lock);
+		rte_spinlock_unlock(&irdma_registry);
 		return -EBUSY;
 	}
+	TAILQ_REMOVE(&irdma_devs, dev, next);
+	rte_spinlock_unlock(&dev->lock);
+	rte_spinlock_unlock(&irdma_registry);
+	if (irdma_dev_close_hook != NULL)
+		irdma_dev_close_hook(dev);
+
+	rte_spinlock_lock(&dev->lock);
 	ret = dev->ops->dev_close(dev->hw);
 	if (ret < 0) {
-		IRDMA_LOG(init, ERR, "%s: backend refused to close: %s", dev->name, strerror(-ret));
 		rte_spinlock_unlock(&dev->lock);
+		IRDMA_LOG(init, ERR, "%s: backend refused to close: %s", dev->name, strerror(-ret));
+		rte_spinlock_lock(&irdma_registry); /* still open: back in the registry */
+		TAILQ_INSERT_TAIL(&irdma_devs, dev, next);
+		rte_spinlock_unlock(&irdma_registry);
 		return ret;
 	}
 	dev->hw = NULL;
 	rte_spinlock_unlock(&dev->lock);
 
 	rte_spinlock_lock(&irdma_registry);
-	TAILQ_REMOVE(&irdma_devs, dev, next);
-	irdma_dev_slots &= ~(1ull << dev->index);
+	irdma_dev_slots &= ~(1ull << dev->index); /* the index names memzones: free it last */
 	rte_spinlock_unlock(&irdma_registry);
 
 	irdma_shadow_pool_release(dev);
@@ -250,7 +271,7 @@ rte_pmd_irdma_dev_close(struct rte_pmd_irdma_dev *dev)
 	rte_free(dev->keys);
 	rte_free(dev->cq_by_id);
 	rte_free(dev->qp_by_id);
-	rte_free(dev);
+	irdma_handle_retire(dev, &dev->magic);
 	return 0;
 }
 
@@ -314,13 +335,24 @@ rte_pmd_irdma_dev_info(const struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdma
 	info->max_mw = h->max_mw;
 	if (a->feature_flags & IRDMA_FEATURE_SRQ) {
 		info->max_srq = h->max_srq;
-		info->max_srq_wr = (a->max_hw_srq_quanta - IRDMA_RQ_RSVD) >> 3;
+		info->max_srq_wr = irdma_dev_max_srq_wr(dev);
 		info->max_srq_sge = a->max_hw_wq_frags;
 	}
 	info->max_qp_rd_atom = h->max_qp_rd_atom;
 	info->max_qp_init_rd_atom = h->max_qp_init_rd_atom;
 	info->max_msg_sz = h->max_msg_size;
 	return 0;
+}
+
+/* SRQ WRs of the largest SRQ: the quanta less the reserve, at the 8-quanta WQE of max_sge. */
+uint32_t
+irdma_dev_max_srq_wr(const struct rte_pmd_irdma_dev *dev)
+{
+	const struct irdma_uk_attrs *a = dev->attrs;
+
+	if (!(a->feature_flags & IRDMA_FEATURE_SRQ))
+		return 0;
+	return (a->max_hw_srq_quanta - IRDMA_RQ_RSVD) >> 3;
 }
 
 struct rte_pmd_irdma_dev *
@@ -366,7 +398,7 @@ rte_pmd_irdma_query_gid(const struct rte_pmd_irdma_dev *dev, unsigned int index,
 int
 rte_pmd_irdma_progress(struct rte_pmd_irdma_dev *dev, unsigned int budget)
 {
-	if (unlikely(dev == NULL || dev->hw == NULL))
+	if (unlikely(!irdma_dev_valid(dev)))
 		return -EINVAL;
 	return dev->ops->progress(dev->hw, budget);
 }

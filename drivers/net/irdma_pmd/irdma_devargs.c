@@ -40,6 +40,10 @@
 #define IRDMA_ARG_DUP     "dup"
 #define IRDMA_ARG_REORDER "reorder"
 #define IRDMA_ARG_CORRUPT "corrupt"
+#define IRDMA_ARG_RX_DROP    "rx_drop"
+#define IRDMA_ARG_RX_DUP     "rx_dup"
+#define IRDMA_ARG_RX_REORDER "rx_reorder"
+#define IRDMA_ARG_RX_CORRUPT "rx_corrupt"
 #define IRDMA_ARG_SEED    "seed"
 #define IRDMA_ARG_NEIGH   "neigh"
 
@@ -48,6 +52,7 @@ static const char *const irdma_valid_args[] = {
 	IRDMA_ARG_GEN, IRDMA_ARG_ENGINE, IRDMA_ARG_SOCKET, IRDMA_ARG_MTU, IRDMA_ARG_MAX_QP,
 	IRDMA_ARG_MAX_CQ, IRDMA_ARG_MAX_MR, IRDMA_ARG_MAX_SRQ, IRDMA_ARG_MAX_PD,
 	IRDMA_ARG_MAX_AH, IRDMA_ARG_DROP, IRDMA_ARG_DUP, IRDMA_ARG_REORDER, IRDMA_ARG_CORRUPT,
+	IRDMA_ARG_RX_DROP, IRDMA_ARG_RX_DUP, IRDMA_ARG_RX_REORDER, IRDMA_ARG_RX_CORRUPT,
 	IRDMA_ARG_SEED, IRDMA_ARG_NEIGH, NULL,
 };
 
@@ -364,6 +369,10 @@ irdma_devargs_parse(const char *devargs, struct irdma_devargs *da)
 		{ IRDMA_ARG_DUP, arg_rate, offsetof(struct irdma_devargs, cfg.dup_ppm) },
 		{ IRDMA_ARG_REORDER, arg_rate, offsetof(struct irdma_devargs, cfg.reorder_ppm) },
 		{ IRDMA_ARG_CORRUPT, arg_rate, offsetof(struct irdma_devargs, cfg.corrupt_ppm) },
+		{ IRDMA_ARG_RX_DROP, arg_rate, offsetof(struct irdma_devargs, cfg.rx_drop_ppm) },
+		{ IRDMA_ARG_RX_DUP, arg_rate, offsetof(struct irdma_devargs, cfg.rx_dup_ppm) },
+		{ IRDMA_ARG_RX_REORDER, arg_rate, offsetof(struct irdma_devargs, cfg.rx_reorder_ppm) },
+		{ IRDMA_ARG_RX_CORRUPT, arg_rate, offsetof(struct irdma_devargs, cfg.rx_corrupt_ppm) },
 		{ IRDMA_ARG_SEED, arg_seed, SIZE_MAX },
 		{ IRDMA_ARG_NEIGH, irdma_devargs_neigh, offsetof(struct irdma_devargs, cfg) },
 	};

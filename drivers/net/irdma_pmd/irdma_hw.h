@@ -91,6 +91,8 @@ struct irdma_hw_dev_config {
 	uint32_t max_qp, max_cq, max_srq, max_mr, max_pd, max_ah;
 	/* Wire fault injection, parts per million, with a seed (0 everywhere: off). */
 	uint32_t drop_ppm, dup_ppm, reorder_ppm, corrupt_ppm;
+	/* The same on receive (frames as the port delivers them, before any check). */
+	uint32_t rx_drop_ppm, rx_dup_ppm, rx_reorder_ppm, rx_corrupt_ppm;
 	uint64_t seed;
 	/* static neighbours from devarg neigh=<ip>@<mac>[;...]; they are never
 	 * resolved by ARP/ND and never expire. IPv4 addresses in IPv4-mapped form. */

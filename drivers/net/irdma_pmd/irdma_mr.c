@@ -57,7 +57,7 @@ rte_pmd_irdma_reg_mr(struct rte_pmd_irdma_pd *pd, void *addr, size_t length, uin
 	uint32_t stag;
 	int ret = -EINVAL;
 
-	if (pd == NULL || !irdma_dev_valid(pd->dev)) {
+	if (!irdma_pd_live(pd) || !irdma_dev_valid(pd->dev)) {
 		IRDMA_LOG(mem, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
@@ -121,6 +121,7 @@ rte_pmd_irdma_reg_mr(struct rte_pmd_irdma_pd *pd, void *addr, size_t length, uin
 	mr->pub.rkey = stag;
 	IRDMA_LOG(ctrl, DEBUG, "%s: MR %p+%zu pd %u access 0x%x stag 0x%08x", dev->name, addr,
 		  length, pd->handle, access, stag);
+	mr->magic = IRDMA_MAGIC_MR;
 	return &mr->pub;
 fail:
 	rte_errno = -ret;
@@ -134,18 +135,12 @@ rte_pmd_irdma_dereg_mr(struct rte_pmd_irdma_mr *pub)
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (mr == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev)) {
+	if (!irdma_mr_live(pub) || !irdma_dev_valid(pub->pd->dev)) {
 		IRDMA_LOG(mem, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
 	dev = pub->pd->dev;
 	rte_spinlock_lock(&dev->lock);
-	if (mr->n_bound_mw != 0) {
-		rte_spinlock_unlock(&dev->lock);
-		IRDMA_LOG(ctrl, ERR, "%s: MR 0x%08x has %u memory windows bound to it", dev->name,
-			  mr->stag, mr->n_bound_mw);
-		return -EBUSY;
-	}
 	ret = dev->ops->mr_dereg(dev->hw, mr->stag);
 	if (ret == 0) {
 		irdma_keys_clear(dev, mr->stag);
@@ -153,11 +148,16 @@ rte_pmd_irdma_dereg_mr(struct rte_pmd_irdma_mr *pub)
 		IRDMA_PRIV(irdma_pmd_pd, pub->pd)->refcnt--;
 	}
 	rte_spinlock_unlock(&dev->lock);
+	if (ret == -EBUSY) {
+		IRDMA_LOG(ctrl, ERR, "%s: MR 0x%08x has memory windows bound to it (unbind, "
+			  "invalidate or deallocate them first)", dev->name, mr->stag);
+		return ret;
+	}
 	if (ret < 0) {
 		IRDMA_LOG(ctrl, ERR, "%s: MR 0x%08x: backend refused deregistration: %s", dev->name,
 			  mr->stag, strerror(-ret));
 		return ret;
 	}
-	rte_free(mr);
+	irdma_handle_retire(mr, &mr->magic);
 	return 0;
 }

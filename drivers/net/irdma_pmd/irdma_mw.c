@@ -17,7 +17,7 @@ rte_pmd_irdma_alloc_mw(struct rte_pmd_irdma_pd *pd, enum rte_pmd_irdma_mw_type t
 	uint32_t stag;
 	int ret;
 
-	if (pd == NULL || !irdma_dev_valid(pd->dev)) {
+	if (!irdma_pd_live(pd) || !irdma_dev_valid(pd->dev)) {
 		IRDMA_LOG(mem, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
@@ -58,6 +58,7 @@ rte_pmd_irdma_alloc_mw(struct rte_pmd_irdma_pd *pd, enum rte_pmd_irdma_mw_type t
 	mw->pub.rkey = stag;
 	mw->pub.handle = stag >> 8;
 	mw->pub.type = type;
+	mw->magic = IRDMA_MAGIC_MW;
 	return &mw->pub;
 }
 
@@ -68,7 +69,7 @@ rte_pmd_irdma_dealloc_mw(struct rte_pmd_irdma_mw *pub)
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (mw == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev)) {
+	if (!irdma_mw_live(pub) || !irdma_dev_valid(pub->pd->dev)) {
 		IRDMA_LOG(mem, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
@@ -76,8 +77,6 @@ rte_pmd_irdma_dealloc_mw(struct rte_pmd_irdma_mw *pub)
 	rte_spinlock_lock(&dev->lock);
 	ret = dev->ops->mw_dealloc(dev->hw, mw->stag);
 	if (ret == 0) {
-		if (mw->bound_mr != NULL)
-			mw->bound_mr->n_bound_mw--;
 		dev->n_mw--;
 		IRDMA_PRIV(irdma_pmd_pd, pub->pd)->refcnt--;
 	}
@@ -87,7 +86,7 @@ rte_pmd_irdma_dealloc_mw(struct rte_pmd_irdma_mw *pub)
 			  strerror(-ret));
 		return ret;
 	}
-	rte_free(mw);
+	irdma_handle_retire(mw, &mw->magic);
 	return 0;
 }
 
@@ -99,8 +98,11 @@ rte_pmd_irdma_bind_mw(struct rte_pmd_irdma_qp *qp_pub, struct rte_pmd_irdma_mw *
 	uint32_t new_rkey;
 	int ret;
 
-	if (qp == NULL || mw == NULL || bind == NULL)
+	if (!irdma_qp_live(qp_pub) || !irdma_mw_live(mw) || bind == NULL ||
+	    (bind->mr != NULL && !irdma_mr_live(bind->mr)) || !irdma_dev_valid(qp_pub->dev)) {
+		IRDMA_LOG(ctrl, ERR, "NULL or destroyed handle (QP, MW or MR), or a closed device");
 		return -EINVAL;
+	}
 	if (mw->type != RTE_PMD_IRDMA_MW_TYPE_1) {
 		IRDMA_LOG(ctrl, ERR, "%s qp %u: rte_pmd_irdma_bind_mw() binds type 1 windows; "
 			  "type 2 windows are bound with a BIND_MW work request",

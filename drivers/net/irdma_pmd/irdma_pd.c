@@ -38,6 +38,7 @@ rte_pmd_irdma_pd_alloc(struct rte_pmd_irdma_dev *dev)
 	}
 	pd->pub.dev = dev;
 	pd->pub.handle = pd_id;
+	pd->magic = IRDMA_MAGIC_PD;
 	return &pd->pub;
 }
 
@@ -48,7 +49,7 @@ rte_pmd_irdma_pd_free(struct rte_pmd_irdma_pd *pub)
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (pd == NULL || !irdma_dev_valid(pub->dev)) {
+	if (!irdma_pd_live(pub) || !irdma_dev_valid(pub->dev)) {
 		IRDMA_LOG(ctrl, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
@@ -69,6 +70,6 @@ rte_pmd_irdma_pd_free(struct rte_pmd_irdma_pd *pub)
 			  pub->handle, strerror(-ret));
 		return ret;
 	}
-	rte_free(pd);
+	irdma_handle_retire(pd, &pd->magic);
 	return 0;
 }

@@ -28,6 +28,31 @@
 
 #define IRDMA_PRIV(type, pub) ((struct type *)(pub))
 
+/*
+ * Handle validation. Every private object (and the device) carries a magic naming its type
+ * while it lives; every public entry point checks it. Destroying an object poisons the magic
+ * and parks its memory behind the last IRDMA_RETIRED_MAX destroyed objects before freeing it
+ * (irdma_handle_retire): a destroyed handle reads the poisoned magic and is refused with
+ * -EINVAL, and a new object never takes the address of a recently destroyed one, so a stale
+ * handle cannot silently name its successor of the same type.
+ */
+enum irdma_magic {
+	IRDMA_MAGIC_DEV = 0x49d40001u,
+	IRDMA_MAGIC_PD,
+	IRDMA_MAGIC_MR,
+	IRDMA_MAGIC_MW,
+	IRDMA_MAGIC_AH,
+	IRDMA_MAGIC_CQ,
+	IRDMA_MAGIC_SRQ,
+	IRDMA_MAGIC_QP,
+	IRDMA_MAGIC_DEAD = 0xdead0bd1u,
+};
+
+#define IRDMA_RETIRED_MAX 1024
+
+/* Poison *magic and park obj (rte_malloc memory); frees the oldest parked object. */
+void irdma_handle_retire(void *obj, uint32_t *magic);
+
 /* Device-wide table for the post-path lkey check: index = STag >> 8. Plain words, so a
  * reader racing with a deregistration sees either the old or the cleared entry. */
 struct irdma_key_entry {
@@ -39,23 +64,25 @@ struct irdma_key_entry {
 
 struct irdma_pmd_pd {
 	struct rte_pmd_irdma_pd pub;
+	uint32_t magic; /* IRDMA_MAGIC_PD while it lives */
 	uint32_t refcnt; /* MRs, MWs, QPs, SRQs, AHs */
 };
 
 struct irdma_pmd_mr {
 	struct rte_pmd_irdma_mr pub;
-	uint32_t stag;
-	uint32_t n_bound_mw;
+	uint32_t magic; /* IRDMA_MAGIC_MR while it lives */
+	uint32_t stag; /* windows bound to it: the device's count (mr_dereg answers -EBUSY) */
 };
 
 struct irdma_pmd_mw {
 	struct rte_pmd_irdma_mw pub;
+	uint32_t magic; /* IRDMA_MAGIC_MW while it lives */
 	uint32_t stag;   /* as allocated; the key byte changes with binds (pub.rkey) */
-	struct irdma_pmd_mr *bound_mr;
 };
 
 struct irdma_pmd_ah {
 	struct rte_pmd_irdma_ah pub;
+	uint32_t magic; /* IRDMA_MAGIC_AH while it lives */
 	struct rte_pmd_irdma_ah_attr attr;
 };
 
@@ -70,6 +97,7 @@ struct irdma_cq_old_ring {
 
 struct irdma_pmd_cq {
 	struct rte_pmd_irdma_cq pub;
+	uint32_t magic; /* IRDMA_MAGIC_CQ while it lives */
 	struct irdma_cq_uk uk;
 	/* engine=inline: the poll steps the device first (NULL with engine=service) */
 	int (*progress)(struct irdma_hw_dev *hw, unsigned int budget);
@@ -86,6 +114,7 @@ struct irdma_pmd_cq {
 
 struct irdma_pmd_srq {
 	struct rte_pmd_irdma_srq pub;
+	uint32_t magic; /* IRDMA_MAGIC_SRQ while it lives */
 	struct irdma_srq_uk uk;
 	struct irdma_qmem mem;
 	struct irdma_shadow shadow;
@@ -98,6 +127,7 @@ struct irdma_pmd_srq {
 
 struct irdma_pmd_qp {
 	struct rte_pmd_irdma_qp pub;
+	uint32_t magic; /* IRDMA_MAGIC_QP while it lives */
 	struct irdma_qp_uk uk;
 	uint32_t pd_id;
 	uint8_t sig_all;
@@ -119,6 +149,7 @@ struct irdma_pmd_qp {
 
 struct rte_pmd_irdma_dev {
 	TAILQ_ENTRY(rte_pmd_irdma_dev) next;
+	uint32_t magic;                     /* IRDMA_MAGIC_DEV while open */
 	char name[RTE_PMD_IRDMA_NAME_LEN];
 	uint32_t index;                     /* registry slot, used in memzone names */
 	const struct irdma_hw_ops *ops;
@@ -162,6 +193,12 @@ struct rte_pmd_irdma_dev *irdma_registry_next(struct rte_pmd_irdma_dev *dev);
 /* By name; the caller holds the registry lock. */
 struct rte_pmd_irdma_dev *irdma_registry_find(const char *name);
 
+/* Tests only (irdma_dev.c): called inside dev_close once the device has left the registry. */
+extern void (*irdma_dev_close_hook)(const struct rte_pmd_irdma_dev *dev);
+
+/* dev_info.max_srq_wr (irdma_dev.c): srq_create refuses more. */
+uint32_t irdma_dev_max_srq_wr(const struct rte_pmd_irdma_dev *dev);
+
 /* MR table maintenance (irdma_mr.c). */
 void irdma_keys_set(struct rte_pmd_irdma_dev *dev, uint32_t stag, uint32_t pd_id);
 void irdma_keys_clear(struct rte_pmd_irdma_dev *dev, uint32_t stag);
@@ -183,8 +220,24 @@ const char *irdma_gen_str(uint8_t gen);
 static inline bool
 irdma_dev_valid(const struct rte_pmd_irdma_dev *dev)
 {
-	return dev != NULL && dev->hw != NULL;
+	return dev != NULL && dev->magic == IRDMA_MAGIC_DEV && dev->hw != NULL;
 }
+
+/* A live handle of each type: not NULL, not destroyed (the magic of its type). */
+#define IRDMA_LIVE_FN(t, M)                                                                \
+	static inline bool irdma_##t##_live(const struct rte_pmd_irdma_##t *pub)           \
+	{                                                                                  \
+		return pub != NULL &&                                                      \
+		       ((const struct irdma_pmd_##t *)(const void *)pub)->magic == (M);    \
+	}
+IRDMA_LIVE_FN(pd, IRDMA_MAGIC_PD)
+IRDMA_LIVE_FN(mr, IRDMA_MAGIC_MR)
+IRDMA_LIVE_FN(mw, IRDMA_MAGIC_MW)
+IRDMA_LIVE_FN(ah, IRDMA_MAGIC_AH)
+IRDMA_LIVE_FN(cq, IRDMA_MAGIC_CQ)
+IRDMA_LIVE_FN(srq, IRDMA_MAGIC_SRQ)
+IRDMA_LIVE_FN(qp, IRDMA_MAGIC_QP)
+#undef IRDMA_LIVE_FN
 
 /*
  * Control-path allocation of @p size zeroed bytes on the device's socket. On failure it logs

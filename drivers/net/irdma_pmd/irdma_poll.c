@@ -226,8 +226,9 @@ rte_pmd_irdma_poll_cq(struct rte_pmd_irdma_cq *pub, struct rte_pmd_irdma_wc *wc,
 	uint16_t n = 0;
 	bool empty;
 
-	if (unlikely(cq == NULL || (wc == NULL && nb != 0))) {
-		IRDMA_DP_LOG(cq, ERR, "%s is NULL", cq == NULL ? "cq" : "wc");
+	if (unlikely(!irdma_cq_live(pub) || (wc == NULL && nb != 0))) {
+		IRDMA_DP_LOG(cq, ERR, "%s", cq == NULL ? "cq is NULL" : wc == NULL ? "wc is NULL" :
+			     "cq is a destroyed handle");
 		return -EINVAL;
 	}
 	if (cq->progress != NULL)

@@ -38,6 +38,42 @@ check_lkeys(const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id,
 	return 0;
 }
 
+/* The largest SGE length the WQE fragment encodes: 31 bits on GEN_2/3, 32 on GEN_1. */
+static __rte_always_inline uint32_t
+sge_len_max(uint8_t gen)
+{
+	return gen == IRDMA_GEN_1 ? UINT32_MAX : (uint32_t)INT32_MAX;
+}
+
+/*
+ * An SGE longer than the fragment's length field would be encoded truncated (2^31 as 0) and
+ * the WR would "succeed" without moving the data; a WR longer than max_msg_sz is not a
+ * message. Returns 0, or -EINVAL after a log line naming the WR's problem.
+ */
+static __rte_always_inline int
+check_lengths(const char *dn, const char *kind, uint32_t id, uint64_t wr_id,
+	      const struct rte_pmd_irdma_sge *sg, uint32_t num, uint32_t len_max, uint64_t msg_max)
+{
+	uint64_t total = 0;
+	uint32_t i;
+
+	for (i = 0; i < num; i++) {
+		if (unlikely(sg[i].length > len_max)) {
+			IRDMA_DP_LOG(tx, ERR, "%s %s %u: wr_id 0x%" PRIx64 ": SGE %u of %u bytes, "
+				     "the SGE length field holds at most %u", dn, kind, id, wr_id,
+				     i, sg[i].length, len_max);
+			return -EINVAL;
+		}
+		total += sg[i].length;
+	}
+	if (unlikely(total > msg_max)) {
+		IRDMA_DP_LOG(tx, ERR, "%s %s %u: wr_id 0x%" PRIx64 ": %" PRIu64 " bytes, over the "
+			     "device's max_msg_sz %" PRIu64, dn, kind, id, wr_id, total, msg_max);
+		return -EINVAL;
+	}
+	return 0;
+}
+
 static __rte_always_inline bool
 sq_state_ok(enum rte_pmd_irdma_qp_state s)
 {
@@ -89,7 +125,6 @@ irdma_post_bind(struct irdma_pmd_qp *qp, struct rte_pmd_irdma_mw *mw_pub,
 		const struct rte_pmd_irdma_mw_bind_info *b, uint32_t new_rkey, uint64_t wr_id,
 		bool signaled, bool read_fence, bool post_sq)
 {
-	struct irdma_pmd_mw *mw = IRDMA_PRIV(irdma_pmd_mw, mw_pub);
 	struct irdma_post_sq_info info;
 	struct irdma_pmd_mr *mr = IRDMA_PRIV(irdma_pmd_mr, b->mr);
 	int ret;
@@ -117,22 +152,18 @@ irdma_post_bind(struct irdma_pmd_qp *qp, struct rte_pmd_irdma_mw *mw_pub,
 	ret = irdma_uk_mw_bind(&qp->uk, &info, post_sq);
 	if (ret < 0)
 		return ret;
-	/* Bookkeeping for dereg_mr's -EBUSY: the window now names this MR. */
-	if (mw->bound_mr != mr) {
-		if (mw->bound_mr != NULL)
-			mw->bound_mr->n_bound_mw--;
-		if (mr != NULL && b->length != 0)
-			mr->n_bound_mw++;
-		mw->bound_mr = (mr != NULL && b->length != 0) ? mr : NULL;
-	}
+	/* Which MR a window is bound to is the device's to know: it executes the bind and sees
+	 * invalidations (local and the peer's); dereg_mr asks it. */
 	mw_pub->rkey = new_rkey;
 	return 0;
 }
 
-static __rte_always_inline uint32_t
+/* Summed in 64 bits: 32-bit lengths must not wrap past a size check. */
+static __rte_always_inline uint64_t
 sge_total(const struct rte_pmd_irdma_sge *sg, uint32_t n)
 {
-	uint32_t i, t = 0;
+	uint64_t t = 0;
+	uint32_t i;
 
 	for (i = 0; i < n; i++)
 		t += sg[i].length;
@@ -211,7 +242,8 @@ post_other(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr,
 		info->op.inv_local_stag.target_stag = wr->invalidate_rkey;
 		return irdma_uk_stag_local_invalidate(&qp->uk, info, false);
 	case RTE_PMD_IRDMA_WR_BIND_MW:
-		if (unlikely(inl || wr->bind_mw.mw == NULL))
+		if (unlikely(inl || !irdma_mw_live(wr->bind_mw.mw) ||
+			     (wr->bind_mw.bind_info.mr != NULL && !irdma_mr_live(wr->bind_mw.bind_info.mr))))
 			return bad_opcode(qp, wr, inl);
 		if (unlikely(wr->bind_mw.mw->type != RTE_PMD_IRDMA_MW_TYPE_2)) {
 			IRDMA_DP_LOG(tx, ERR, "%s qp %u: BIND_MW work requests bind type 2 windows; "
@@ -236,8 +268,8 @@ set_ud_dest(const struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *w
 {
 	const struct rte_pmd_irdma_ah *ah = wr->wr.ud.ah;
 
-	if (unlikely(ah == NULL)) {
-		IRDMA_DP_LOG(tx, ERR, "%s qp %u: UD send without an AH", qp->pub.dev->name,
+	if (unlikely(!irdma_ah_live(ah))) {
+		IRDMA_DP_LOG(tx, ERR, "%s qp %u: UD send without a live AH", qp->pub.dev->name,
 			     qp->pub.qp_num);
 		return -EINVAL;
 	}
@@ -283,6 +315,11 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 				     bad - 1, wr->sg_list[bad - 1].lkey);
 			return -EPERM;
 		}
+		ret = check_lengths(qp->pub.dev->name, "qp", qp->pub.qp_num, wr->wr_id, wr->sg_list,
+				    wr->num_sge, sge_len_max(qp->gen),
+				    qp->pub.dev->hw_info.max_msg_size);
+		if (unlikely(ret < 0))
+			return ret;
 	}
 
 	memset(&info, 0, sizeof(info));
@@ -335,10 +372,10 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 			return ret;
 	}
 	if (inl) {
-		uint32_t total = sge_total(wr->sg_list, wr->num_sge);
+		uint64_t total = sge_total(wr->sg_list, wr->num_sge);
 
 		if (unlikely(total > qp->uk.max_inline_data)) {
-			IRDMA_DP_LOG(tx, ERR, "%s qp %u: %u inline bytes, the QP allows %u",
+			IRDMA_DP_LOG(tx, ERR, "%s qp %u: %" PRIu64 " inline bytes, the QP allows %u",
 				     qp->pub.dev->name, qp->pub.qp_num, total, qp->uk.max_inline_data);
 			return -EINVAL;
 		}
@@ -379,8 +416,9 @@ rte_pmd_irdma_post_send(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	uint16_t i;
 	int ret = 0;
 
-	if (unlikely(qp == NULL || (wr == NULL && nb_wr != 0))) {
-		IRDMA_DP_LOG(tx, ERR, "%s is NULL", qp == NULL ? "qp" : "wr");
+	if (unlikely(!irdma_qp_live(pub) || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(tx, ERR, "%s", qp == NULL ? "qp is NULL" : wr == NULL ? "wr is NULL" :
+			     "qp is a destroyed handle");
 		ret = -EINVAL;
 		i = 0;
 		goto out;
@@ -429,7 +467,8 @@ out:
 static __rte_always_inline int
 recv_wr_check(const char *dn, const char *kind, const char *limit_of, uint32_t id, uint16_t i,
 	      const struct rte_pmd_irdma_recv_wr *wr, uint32_t max_sge,
-	      const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id)
+	      const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id,
+	      uint32_t len_max, uint64_t msg_max)
 {
 	int bad;
 
@@ -445,7 +484,7 @@ recv_wr_check(const char *dn, const char *kind, const char *limit_of, uint32_t i
 			     "PD", dn, kind, id, i, bad - 1, wr->sg_list[bad - 1].lkey);
 		return -EPERM;
 	}
-	return 0;
+	return check_lengths(dn, kind, id, wr->wr_id, wr->sg_list, wr->num_sge, len_max, msg_max);
 }
 
 uint16_t
@@ -457,8 +496,9 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	uint16_t i = 0;
 	int ret = 0;
 
-	if (unlikely(qp == NULL || (wr == NULL && nb_wr != 0))) {
-		IRDMA_DP_LOG(rx, ERR, "%s is NULL", qp == NULL ? "qp" : "wr");
+	if (unlikely(!irdma_qp_live(pub) || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(rx, ERR, "%s", qp == NULL ? "qp is NULL" : wr == NULL ? "wr is NULL" :
+			     "qp is a destroyed handle");
 		ret = -EINVAL;
 		goto out;
 	}
@@ -472,7 +512,8 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	}
 	for (; i < nb_wr; i++) {
 		ret = recv_wr_check(pub->dev->name, "qp", "QP", pub->qp_num, i, &wr[i],
-				    qp->uk.max_rq_frag_cnt, qp->keys, qp->n_keys, qp->pd_id);
+				    qp->uk.max_rq_frag_cnt, qp->keys, qp->n_keys, qp->pd_id,
+				    sge_len_max(qp->gen), pub->dev->hw_info.max_msg_size);
 		if (unlikely(ret < 0))
 			break;
 		info.wr_id = wr[i].wr_id;
@@ -507,15 +548,17 @@ rte_pmd_irdma_srq_post_recv(struct rte_pmd_irdma_srq *pub, const struct rte_pmd_
 	uint16_t i = 0;
 	int ret = 0;
 
-	if (unlikely(srq == NULL || (wr == NULL && nb_wr != 0))) {
-		IRDMA_DP_LOG(rx, ERR, "%s is NULL", srq == NULL ? "srq" : "wr");
+	if (unlikely(!irdma_srq_live(pub) || (wr == NULL && nb_wr != 0))) {
+		IRDMA_DP_LOG(rx, ERR, "%s", srq == NULL ? "srq is NULL" : wr == NULL ? "wr is NULL" :
+			     "srq is a destroyed handle");
 		ret = -EINVAL;
 		goto out;
 	}
 	dev = pub->pd->dev;
 	for (; i < nb_wr; i++) {
 		ret = recv_wr_check(dev->name, "srq", "SRQ", pub->handle, i, &wr[i],
-				    srq->uk.max_srq_frag_cnt, dev->keys, dev->n_keys, srq->pd_id);
+				    srq->uk.max_srq_frag_cnt, dev->keys, dev->n_keys, srq->pd_id,
+				    sge_len_max(dev->attrs->hw_rev), dev->hw_info.max_msg_size);
 		if (unlikely(ret < 0))
 			break;
 		info.wr_id = wr[i].wr_id;

@@ -52,8 +52,9 @@ qp_check_init_attr(struct rte_pmd_irdma_dev *dev, const struct rte_pmd_irdma_qp_
 			  init->qp_type);
 		return -EINVAL;
 	}
-	if (init->send_cq == NULL || init->recv_cq == NULL) {
-		IRDMA_LOG(qp, ERR, "%s: a QP needs a send_cq and a recv_cq", dev->name);
+	if (!irdma_cq_live(init->send_cq) || !irdma_cq_live(init->recv_cq) ||
+	    (init->srq != NULL && !irdma_srq_live(init->srq))) {
+		IRDMA_LOG(qp, ERR, "%s: a QP needs a send_cq and a recv_cq (live handles, as is the SRQ if it names one)", dev->name);
 		return -EINVAL;
 	}
 	if (init->send_cq->dev != dev || init->recv_cq->dev != dev ||
@@ -211,7 +212,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	uint32_t qp_id, *db;
 	int ret;
 
-	if (pd == NULL || init == NULL || !irdma_dev_valid(pd->dev)) {
+	if (!irdma_pd_live(pd) || init == NULL || !irdma_dev_valid(pd->dev)) {
 		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
@@ -330,6 +331,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 		  init->qp_type == RTE_PMD_IRDMA_QPT_RC ? "RC" : "UD", info.sq_depth,
 		  info.sq_shift, info.rq_depth, info.rq_shift, init->cap.max_send_wr,
 		  init->cap.max_recv_wr);
+	qp->magic = IRDMA_MAGIC_QP;
 	return &qp->pub;
 
 free_mem:
@@ -559,7 +561,7 @@ rte_pmd_irdma_qp_modify(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_at
 	uint32_t hw_mask, extra, missing;
 	int ret;
 
-	if (qp == NULL || attr == NULL || !irdma_dev_valid(pub->dev)) {
+	if (!irdma_qp_live(pub) || attr == NULL || !irdma_dev_valid(pub->dev)) {
 		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
@@ -646,7 +648,7 @@ rte_pmd_irdma_qp_query(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_att
 	int ret;
 
 	RTE_SET_USED(attr_mask);
-	if (qp == NULL || attr == NULL || !irdma_dev_valid(pub->dev)) {
+	if (!irdma_qp_live(pub) || attr == NULL || !irdma_dev_valid(pub->dev)) {
 		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
@@ -691,7 +693,7 @@ rte_pmd_irdma_qp_destroy(struct rte_pmd_irdma_qp *pub)
 	struct irdma_qp_stats *r;
 	int ret;
 
-	if (qp == NULL || !irdma_dev_valid(pub->dev)) {
+	if (!irdma_qp_live(pub) || !irdma_dev_valid(pub->dev)) {
 		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
@@ -730,7 +732,7 @@ rte_pmd_irdma_qp_destroy(struct rte_pmd_irdma_qp *pub)
 	qp_free_mem(dev, qp);
 	rte_spinlock_unlock(&dev->lock);
 	IRDMA_LOG(qp, DEBUG, "%s: QP %u destroyed", dev->name, pub->qp_num);
-	rte_free(qp);
+	irdma_handle_retire(qp, &qp->magic);
 	return 0;
 }
 
@@ -740,7 +742,7 @@ rte_pmd_irdma_qp_queue_mem(const struct rte_pmd_irdma_qp *pub, struct rte_pmd_ir
 {
 	const struct irdma_pmd_qp *qp = (const struct irdma_pmd_qp *)pub;
 
-	if (qp == NULL)
+	if (!irdma_qp_live(pub))
 		return -EINVAL;
 	if (sq != NULL)
 		irdma_qmem_describe(&qp->sq, sq);

@@ -22,7 +22,7 @@ rte_pmd_irdma_srq_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_srq_i
 	uint8_t shift;
 	int ret;
 
-	if (pd == NULL || init == NULL || !irdma_dev_valid(pd->dev)) {
+	if (!irdma_pd_live(pd) || init == NULL || !irdma_dev_valid(pd->dev)) {
 		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		rte_errno = EINVAL;
 		return NULL;
@@ -34,10 +34,11 @@ rte_pmd_irdma_srq_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_srq_i
 		rte_errno = EOPNOTSUPP;
 		return NULL;
 	}
-	if (init->attr.max_wr == 0 || init->attr.max_sge == 0 ||
-	    init->attr.max_sge > dev->attrs->max_hw_wq_frags) {
-		IRDMA_LOG(ctrl, ERR, "%s: SRQ max_wr %u / max_sge %u: need max_wr >= 1 and "
-			  "1 <= max_sge <= %u", dev->name, init->attr.max_wr, init->attr.max_sge,
+	if (init->attr.max_wr == 0 || init->attr.max_wr > irdma_dev_max_srq_wr(dev) ||
+	    init->attr.max_sge == 0 || init->attr.max_sge > dev->attrs->max_hw_wq_frags) {
+		IRDMA_LOG(ctrl, ERR, "%s: SRQ max_wr %u / max_sge %u: need 1 <= max_wr <= %u "
+			  "(dev_info.max_srq_wr) and 1 <= max_sge <= %u", dev->name,
+			  init->attr.max_wr, init->attr.max_sge, irdma_dev_max_srq_wr(dev),
 			  dev->attrs->max_hw_wq_frags);
 		rte_errno = EINVAL;
 		return NULL;
@@ -104,6 +105,7 @@ rte_pmd_irdma_srq_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_srq_i
 	TAILQ_INSERT_TAIL(&dev->srqs, srq, next);
 	dev->n_srq++;
 	rte_spinlock_unlock(&dev->lock);
+	srq->magic = IRDMA_MAGIC_SRQ;
 	return &srq->pub;
 
 free_shadow:
@@ -124,7 +126,7 @@ rte_pmd_irdma_srq_destroy(struct rte_pmd_irdma_srq *pub)
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (srq == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev)) {
+	if (!irdma_srq_live(pub) || !irdma_dev_valid(pub->pd->dev)) {
 		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
@@ -149,7 +151,7 @@ rte_pmd_irdma_srq_destroy(struct rte_pmd_irdma_srq *pub)
 	irdma_shadow_free(dev, &srq->shadow);
 	irdma_qmem_free(&srq->mem);
 	rte_spinlock_unlock(&dev->lock);
-	rte_free(srq);
+	irdma_handle_retire(srq, &srq->magic);
 	return 0;
 }
 
@@ -158,7 +160,7 @@ rte_pmd_irdma_srq_query(struct rte_pmd_irdma_srq *pub, struct rte_pmd_irdma_srq_
 {
 	struct irdma_pmd_srq *srq = IRDMA_PRIV(irdma_pmd_srq, pub);
 
-	if (srq == NULL || attr == NULL)
+	if (!irdma_srq_live(pub) || attr == NULL)
 		return -EINVAL;
 	*attr = srq->attr;
 	return 0;
@@ -172,7 +174,7 @@ rte_pmd_irdma_srq_modify(struct rte_pmd_irdma_srq *pub, struct rte_pmd_irdma_srq
 	struct rte_pmd_irdma_dev *dev;
 	int ret;
 
-	if (srq == NULL || attr == NULL || pub->pd == NULL || !irdma_dev_valid(pub->pd->dev)) {
+	if (!irdma_srq_live(pub) || attr == NULL || !irdma_dev_valid(pub->pd->dev)) {
 		IRDMA_LOG(qp, ERR, "NULL handle or argument, or a closed device");
 		return -EINVAL;
 	}
@@ -202,7 +204,7 @@ rte_pmd_irdma_srq_queue_mem(const struct rte_pmd_irdma_srq *pub, struct rte_pmd_
 {
 	const struct irdma_pmd_srq *srq = (const struct irdma_pmd_srq *)pub;
 
-	if (srq == NULL || m == NULL)
+	if (!irdma_srq_live(pub) || m == NULL)
 		return -EINVAL;
 	irdma_qmem_describe(&srq->mem, m);
 	return 0;

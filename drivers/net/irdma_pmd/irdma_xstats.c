@@ -252,7 +252,7 @@ rte_pmd_irdma_qp_xstats_get_names(const struct rte_pmd_irdma_qp *pub,
 {
 	const struct irdma_pmd_qp *qp = (const struct irdma_pmd_qp *)pub;
 
-	if (qp == NULL)
+	if (!irdma_qp_live(pub))
 		return -EINVAL;
 	return public_names(qp->pub.dev, qp, names, n);
 }
@@ -263,7 +263,7 @@ rte_pmd_irdma_qp_xstats_get(const struct rte_pmd_irdma_qp *pub, struct rte_pmd_i
 {
 	const struct irdma_pmd_qp *qp = (const struct irdma_pmd_qp *)pub;
 
-	if (qp == NULL)
+	if (!irdma_qp_live(pub))
 		return -EINVAL;
 	return public_values(qp->pub.dev, qp, xs, n);
 }

@@ -469,6 +469,67 @@ T_CASE(rnr_retry_exhaustion_and_infinite)
 	T_EQ(A.sdone[0].status, ROCE_WC_SUCCESS);
 }
 
+/*
+ * rnr_retry = 7 against a peer that keeps its RQ empty (issue 12, defect 8): each round the
+ * responder RNR-NAKs the first packet and NAKs the rest of the window out of sequence (as rxe
+ * does). When that sequence NAK arrives after the RNR wait is over (the resend already left),
+ * it was charged to the transport retry budget, which never refills without progress: the QP
+ * failed with RETRY_EXC_ERR after retry_cnt + 1 rounds. Those NAKs are the RNR episode's own.
+ */
+T_CASE(rnr_forever_with_seq_naks_after_the_wait)
+{
+	struct ep_conf c = ep_default_conf();
+	uint32_t round, i, seq_naks = 0;
+	struct ep_frame seq;
+
+	c.rnr_retry = 7;
+	c.retry_cnt = 3;
+	pair(&c);
+	post_send_op(&A, ROCE_WR_SEND, 100, 5);
+	post_send_op(&A, ROCE_WR_SEND, 100, 6);
+	post_send_op(&A, ROCE_WR_SEND, 100, 7);
+	for (round = 0; round < 40; round++) {
+		ep_pump(&A, now);
+		ep_flush_to(&A, &B, now);
+		ep_pump(&B, now);
+		T_CHECK(B.ntx >= 1);
+		if (B.ntx == 0)
+			break;
+		T_EQ(fr_syndrome(&B.tx[0]) & 0xE0, 0x20); /* RNR NAK first */
+		/* rxe answers the rest of the window with a sequence NAK naming the same PSN
+		 * (lib/roce's responder stays silent): the same frame, syndrome NAK-sequence. */
+		seq = B.tx[0];
+		seq.b[54] = ROCE_SYN_NAK_PSN_SEQ;
+		roce_icrc_put(seq.b + seq.len - 4, roce_icrc_compute(seq.b + 14, seq.len - 18, 0));
+		ep_deliver(&A, B.tx[0].b, B.tx[0].len, now);
+		/* The RNR timer runs out before the rest of the responder's answers arrive. */
+		now = roce_qp_next_deadline(&A.qp);
+		roce_qp_timer(&A.qp, now);
+		for (i = 1; i < B.ntx; i++)
+			ep_deliver(&A, B.tx[i].b, B.tx[i].len, now);
+		T_EQ(ep_deliver(&A, seq.b, seq.len, now), 0);
+		seq_naks++;
+		B.ntx = 0;
+		if (A.qp.state != ROCE_QPS_RTS)
+			break;
+	}
+	T_EQ(seq_naks, 40);
+	T_EQ(A.qp.stats.seq_naks_rx, 40);
+	T_EQ(A.qp.state, ROCE_QPS_RTS);
+	T_EQ(A.nsdone, 0);
+	T_CHECK(A.qp.stats.rnr_naks_rx >= 40);
+	/* Progress at last: all three complete, in order. */
+	ep_post_recv(&B, 100);
+	ep_post_recv(&B, 100);
+	ep_post_recv(&B, 100);
+	settle();
+	T_EQ(A.nsdone, 3);
+	T_EQ(A.sdone[0].status, ROCE_WC_SUCCESS);
+	T_EQ(A.sdone[2].status, ROCE_WC_SUCCESS);
+	check_sent_data(&B, 0, 100, 5);
+	check_sent_data(&B, 2, 100, 7);
+}
+
 T_CASE(error_naks)
 {
 	struct roce_send_wr wr;

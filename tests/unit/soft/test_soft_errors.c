@@ -284,8 +284,8 @@ T_CASE(rnr_then_receive)
 	struct irdma_cq_poll_info info;
 	struct irdma_sge s, r;
 	struct t_pair p;
-	uint64_t v[32];
-	const char *names[32];
+	uint64_t v[64];
+	const char *names[64];
 	int n, i;
 
 	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
@@ -299,9 +299,9 @@ T_CASE(rnr_then_receive)
 	T_EQ(t_poll(&p.cb, &info), 0);
 	T_EQ(info.wr_id, 2);
 	T_MEMEQ(dst, src, 64);
-	n = hw->xstats_names(p.da.dev, p.qa.id, names, 32);
-	T_CHECK(n > 0 && n <= 32);
-	T_EQ(hw->xstats_get(p.da.dev, p.qa.id, v, 32), n);
+	n = hw->xstats_names(p.da.dev, p.qa.id, names, 64);
+	T_CHECK(n > 0 && n <= 64);
+	T_EQ(hw->xstats_get(p.da.dev, p.qa.id, v, 64), n);
 	for (i = 0; i < n; i++)
 		if (strcmp(names[i], "rx_rnr_naks") == 0)
 			T_CHECK(v[i] >= 1);

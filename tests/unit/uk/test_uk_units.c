@@ -967,6 +967,38 @@ T_CASE(post_receive_without_rq)
 	uqp_free(u);
 }
 
+/*
+ * Inline SGE lengths that sum past 2^32 wrap a 32-bit sum to a small value: the payload size must be
+ * summed without wrapping, so the WR is refused before anything is copied (issue 12, defect 1).
+ */
+T_CASE(inline_sge_sum_wraps_refused)
+{
+	struct uqp *u = uqp_new(2, 0, false);
+	static uint8_t src[64];
+	struct irdma_sge sg[3] = { { (uintptr_t)src, 0xfffffff0u, 1 }, { (uintptr_t)src, 0x20, 1 },
+				   { (uintptr_t)src, 8, 1 } };
+	struct irdma_post_sq_info info = { .wr_id = 1, .signaled = true };
+	uint8_t before[512 * 32];
+
+	u->qp.max_sq_frag_cnt = 3;
+	u->qp.max_inline_data = 101;
+	memcpy(before, u->sq, sizeof(before));
+	info.op.send.sg_list = sg;
+	info.op.send.num_sges = 2; /* 0xfffffff0 + 0x20 = 2^32 + 16: 16 in 32 bits */
+	T_EQ(irdma_uk_inline_send(&u->qp, &info, true), -EINVAL);
+	info.op.rdma_write.lo_sg_list = sg;
+	info.op.rdma_write.num_lo_sges = 3;
+	T_EQ(irdma_uk_inline_rdma_write(&u->qp, &info, true), -EINVAL);
+	T_MEMEQ(u->sq, before, sizeof(before));
+	T_EQ(u->qp.sq_ring.head, 0);
+	T_EQ(u->db, 0);
+	/* a payload that fits still posts */
+	sg[0].length = 40;
+	T_EQ(irdma_uk_inline_rdma_write(&u->qp, &info, true), 0);
+	T_CHECK(u->qp.sq_ring.head != 0);
+	uqp_free(u);
+}
+
 int main(int argc, char **argv)
 {
 	return t_main(argc, argv);

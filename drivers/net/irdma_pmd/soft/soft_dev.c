@@ -106,6 +106,8 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->cfg.port = NULL; /* not kept: the caller's string */
 	dev->gen = (uint8_t)cfg->gen;
 	dev->faults = cfg->drop_ppm || cfg->dup_ppm || cfg->reorder_ppm || cfg->corrupt_ppm;
+	dev->rx_faults = cfg->rx_drop_ppm || cfg->rx_dup_ppm || cfg->rx_reorder_ppm ||
+			 cfg->rx_corrupt_ppm;
 	dev->mtu = cfg->mtu ? cfg->mtu : 4096;
 	soft_fill_uk_attrs(&dev->uk_attrs, dev->gen);
 	dev->max_qp = cfg->max_qp ? cfg->max_qp : SOFT_DEF_MAX_QP;
@@ -743,11 +745,26 @@ static const struct {
 	DEV_STAT(cq_overflows), DEV_STAT(doorbells), DEV_STAT(polls),
 	DEV_STAT(tx_fault_drops), DEV_STAT(tx_fault_dups), DEV_STAT(tx_fault_reorders),
 	DEV_STAT(tx_fault_corrupts),
+	DEV_STAT(rx_fault_drops), DEV_STAT(rx_fault_dups), DEV_STAT(rx_fault_reorders),
+	DEV_STAT(rx_fault_corrupts),
 	SOFT_WIRE_XSTATS,
 };
 
+char soft_reason_xstat_name[ROCE_R_NUM][SOFT_XSTAT_NAME_LEN];
+
+RTE_INIT(soft_reason_xstat_names)
+{
+	int r;
+
+	for (r = 0; r < ROCE_R_NUM; r++)
+		snprintf(soft_reason_xstat_name[r], SOFT_XSTAT_NAME_LEN, "rx_drop_%s",
+			 roce_reason_name(r));
+}
+
 /* Per-QP counters: the device's own, then lib/roce's transport counters. */
 #define QP_STAT(n) { #n, offsetof(struct soft_qp, st) + offsetof(struct soft_qp_stats, n) }
+#define QP_DROP(r) { soft_reason_xstat_name[r], offsetof(struct soft_qp, rq) + \
+			offsetof(struct roce_qp, stats) + offsetof(struct roce_qp_stats, drops[r]) }
 #define RQ_STAT(name, f) { name, offsetof(struct soft_qp, rq) + offsetof(struct roce_qp, stats) + \
 				 offsetof(struct roce_qp_stats, f) }
 static const struct {
@@ -764,7 +781,18 @@ static const struct {
 	RQ_STAT("rx_duplicate_requests", dup_requests), RQ_STAT("read_replays", read_replays),
 	RQ_STAT("atomic_replays", atomic_replays), RQ_STAT("implicit_naks", implicit_naks),
 	RQ_STAT("tx_ud_oversize", ud_oversize),
+	/* Frames the QP did not use, by lib/roce reason (flow events included: psn_ahead,
+	 * duplicate, rnr and response_psn are a lossy wire's normal business). */
+	QP_DROP(ROCE_R_QP_STATE), QP_DROP(ROCE_R_TRANSPORT), QP_DROP(ROCE_R_ADDR),
+	QP_DROP(ROCE_R_QKEY), QP_DROP(ROCE_R_PSN_AHEAD), QP_DROP(ROCE_R_DUPLICATE),
+	QP_DROP(ROCE_R_DUP_NO_RES), QP_DROP(ROCE_R_OPSEQ), QP_DROP(ROCE_R_LENGTH),
+	QP_DROP(ROCE_R_INVALID_REQ), QP_DROP(ROCE_R_REMOTE_ACCESS), QP_DROP(ROCE_R_REMOTE_OP),
+	QP_DROP(ROCE_R_RNR), QP_DROP(ROCE_R_RESP_PSN), QP_DROP(ROCE_R_RESP_UNEXPECTED),
+	QP_DROP(ROCE_R_UD_NO_RECV), QP_DROP(ROCE_R_UD_TOO_LONG), QP_DROP(ROCE_R_UC_DROP),
+	QP_DROP(ROCE_R_CNP),
 };
+_Static_assert(ROCE_R_CNP + 1 == ROCE_R_NUM && ROCE_R_ICRC + 1 == ROCE_R_QP_STATE,
+	       "a new lib/roce reason needs its xstat in SOFT_WIRE_XSTATS or qp_xstats");
 
 static int soft_xstats_names(struct irdma_hw_dev *hw, int64_t qp_id, const char **names,
 			     unsigned int n)

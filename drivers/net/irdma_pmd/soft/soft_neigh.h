@@ -15,7 +15,9 @@
 #include <rte_mbuf.h>
 
 #define SOFT_NEIGH_MAX     64u  /* entries per port */
-#define SOFT_NEIGH_PENDING 32u  /* frames waiting per unresolved peer */
+/* Frames waiting per unresolved peer: two requester windows (lib/roce's default of 128 PSNs), so
+ * the first window after a connect waits whole instead of costing an ACK timeout. */
+#define SOFT_NEIGH_PENDING 256u
 #define SOFT_NEIGH_TRIES   5u   /* requests before giving up */
 #define SOFT_NEIGH_RETRY_MS 100u
 #define SOFT_NEIGH_HOLD_MS 1000u /* a failed peer is not asked again for this long */

@@ -47,7 +47,7 @@ struct soft_wire_stats {
 	uint64_t rx_drop_ethertype;    /* neither ARP, IPv4 nor IPv6 (LLDP, ...), or QinQ */
 	uint64_t rx_drop_dst_ip;       /* IPv4/IPv6 to an address that is not ours */
 	uint64_t rx_drop_not_roce;     /* IP but not UDP to port 4791 (other UDP, TCP, ICMP) */
-	uint64_t rx_drop_truncated;    /* shorter than its L2/L3 headers */
+	uint64_t rx_drop_short;        /* shorter than its L2/L3 headers, at the port */
 	uint64_t rx_drop_segmented;    /* multi-segment frame that could not be linearised */
 	uint64_t rx_drop_arp;          /* malformed ARP (hardware/protocol type, lengths, op) */
 	uint64_t rx_drop_nd;           /* malformed ND (hop limit, checksum, lengths, options) */
@@ -65,13 +65,20 @@ struct soft_wire_stats {
 	uint64_t rx_drop_reason[ROCE_R_ICRC + 1];
 };
 
+/*
+ * xstats names of the lib/roce drop reasons: "rx_drop_" + roce_reason_name(r), built once
+ * (soft_dev.c), so the reason table of lib/roce is the only spelling.
+ */
+#define SOFT_XSTAT_NAME_LEN 48
+extern char soft_reason_xstat_name[ROCE_R_NUM][SOFT_XSTAT_NAME_LEN];
+
 /* xstats entries for struct soft_dev_stats.wire (used in soft_dev.c's table). */
 #define SOFT_WIRE_STAT(n) { #n, offsetof(struct soft_dev_stats, wire.n) }
-#define SOFT_WIRE_RSTAT(n, r) { "rx_drop_" n, offsetof(struct soft_dev_stats, wire.rx_drop_reason[r]) }
+#define SOFT_WIRE_RSTAT(r) { soft_reason_xstat_name[r], offsetof(struct soft_dev_stats, wire.rx_drop_reason[r]) }
 #define SOFT_WIRE_XSTATS                                                                   \
 	SOFT_WIRE_STAT(rx_drop_dst_mac), SOFT_WIRE_STAT(rx_drop_ethertype),                \
 	SOFT_WIRE_STAT(rx_drop_dst_ip), SOFT_WIRE_STAT(rx_drop_not_roce),                  \
-	SOFT_WIRE_STAT(rx_drop_truncated), SOFT_WIRE_STAT(rx_drop_segmented),              \
+	SOFT_WIRE_STAT(rx_drop_short), SOFT_WIRE_STAT(rx_drop_segmented),                  \
 	SOFT_WIRE_STAT(rx_drop_arp), SOFT_WIRE_STAT(rx_drop_nd),                           \
 	SOFT_WIRE_STAT(rx_arp_requests), SOFT_WIRE_STAT(rx_arp_replies),                   \
 	SOFT_WIRE_STAT(tx_arp_requests), SOFT_WIRE_STAT(tx_arp_replies),                   \
@@ -82,14 +89,15 @@ struct soft_wire_stats {
 	SOFT_WIRE_STAT(neigh_resolved), SOFT_WIRE_STAT(neigh_failed),                      \
 	SOFT_WIRE_STAT(tx_drop_neigh_failed), SOFT_WIRE_STAT(tx_drop_neigh_full),          \
 	SOFT_WIRE_STAT(tx_drop_no_route), SOFT_WIRE_STAT(tx_port_errors),                  \
-	SOFT_WIRE_RSTAT("trunc", ROCE_R_TRUNC), SOFT_WIRE_RSTAT("ip_version", ROCE_R_IP_VERSION), \
-	SOFT_WIRE_RSTAT("ip_hdr", ROCE_R_IP_HDR), SOFT_WIRE_RSTAT("ip_csum", ROCE_R_IP_CSUM), \
-	SOFT_WIRE_RSTAT("ip_len", ROCE_R_IP_LEN), SOFT_WIRE_RSTAT("udp_len", ROCE_R_UDP_LEN), \
-	SOFT_WIRE_RSTAT("udp_csum", ROCE_R_UDP_CSUM), SOFT_WIRE_RSTAT("bth_tver", ROCE_R_BTH_TVER), \
-	SOFT_WIRE_RSTAT("opcode", ROCE_R_OPCODE), SOFT_WIRE_RSTAT("hdr_len", ROCE_R_HDR_LEN), \
-	SOFT_WIRE_RSTAT("payload", ROCE_R_PAYLOAD), SOFT_WIRE_RSTAT("pad", ROCE_R_PAD),     \
-	SOFT_WIRE_RSTAT("pkey", ROCE_R_PKEY), SOFT_WIRE_RSTAT("qpn", ROCE_R_QPN),          \
-	SOFT_WIRE_RSTAT("icrc", ROCE_R_ICRC)
+	SOFT_WIRE_RSTAT(ROCE_R_TRUNC), SOFT_WIRE_RSTAT(ROCE_R_ETHERTYPE),                  \
+	SOFT_WIRE_RSTAT(ROCE_R_IP_VERSION), SOFT_WIRE_RSTAT(ROCE_R_IP_HDR),                \
+	SOFT_WIRE_RSTAT(ROCE_R_IP_CSUM), SOFT_WIRE_RSTAT(ROCE_R_IP_LEN),                   \
+	SOFT_WIRE_RSTAT(ROCE_R_NOT_UDP), SOFT_WIRE_RSTAT(ROCE_R_UDP_PORT),                 \
+	SOFT_WIRE_RSTAT(ROCE_R_UDP_LEN), SOFT_WIRE_RSTAT(ROCE_R_UDP_CSUM),                 \
+	SOFT_WIRE_RSTAT(ROCE_R_BTH_TVER), SOFT_WIRE_RSTAT(ROCE_R_OPCODE),                  \
+	SOFT_WIRE_RSTAT(ROCE_R_HDR_LEN), SOFT_WIRE_RSTAT(ROCE_R_PAYLOAD),                  \
+	SOFT_WIRE_RSTAT(ROCE_R_PAD), SOFT_WIRE_RSTAT(ROCE_R_PKEY),                         \
+	SOFT_WIRE_RSTAT(ROCE_R_QPN), SOFT_WIRE_RSTAT(ROCE_R_ICRC)
 
 /* Counts a RoCEv2 parse failure (negative lib/roce reason) by reason. */
 static inline void soft_wire_stats_parse_drop(struct soft_wire_stats *s, int rc)

@@ -347,7 +347,7 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 	f = rte_pktmbuf_mtod(m, const uint8_t *);
 	len = m->data_len;
 	if (unlikely(len < ROCE_ETH_HLEN + 4)) {
-		ep->st->rx_drop_truncated++;
+		ep->st->rx_drop_short++;
 		return false;
 	}
 	ucast = memcmp(f, ep->mac, 6) == 0;
@@ -368,7 +368,7 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 	}
 	if (type == ROCE_ETHERTYPE_IPV6) {
 		if (len < l3 + ROCE_IPV6_HLEN + ROCE_UDP_HLEN) {
-			ep->st->rx_drop_truncated++;
+			ep->st->rx_drop_short++;
 			return false;
 		}
 		if (f[l3 + 6] == 58 && l3 == ROCE_ETH_HLEN) { /* ICMPv6: neighbour discovery */
@@ -393,7 +393,7 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 	}
 	if (type == ROCE_ETHERTYPE_IPV4) {
 		if (len < l3 + ROCE_IPV4_HLEN) {
-			ep->st->rx_drop_truncated++;
+			ep->st->rx_drop_short++;
 			return false;
 		}
 		if (!ep->has_ip4 || memcmp(f + l3 + 16, ep->ip4, 4) != 0) {
@@ -407,7 +407,7 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 			return false;
 		}
 		if (len < l4 + ROCE_UDP_HLEN) {
-			ep->st->rx_drop_truncated++;
+			ep->st->rx_drop_short++;
 			return false;
 		}
 		if (rd16(f + l4 + 2) != ROCE_UDP_PORT) {

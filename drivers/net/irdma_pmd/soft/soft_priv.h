@@ -259,6 +259,7 @@ struct soft_dev_stats {
 	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_not_roce;
 	uint64_t tx_backlog_full, cq_overflows, doorbells, polls;
 	uint64_t tx_fault_drops, tx_fault_dups, tx_fault_reorders, tx_fault_corrupts;
+	uint64_t rx_fault_drops, rx_fault_dups, rx_fault_reorders, rx_fault_corrupts;
 	struct soft_wire_stats wire; /* port, ARP/ND and drop counters */
 };
 
@@ -267,7 +268,8 @@ struct soft_dev {
 	struct irdma_hw_dev_config cfg;
 	struct irdma_uk_attrs uk_attrs;
 	uint8_t gen;
-	bool faults;           /* any wire fault injection configured */
+	bool faults;           /* any wire fault injection configured (transmit) */
+	bool rx_faults;        /* the same on receive */
 	uint16_t mtu;
 	uint8_t mac[6];
 	uint8_t gid[IRDMA_HW_MAX_GIDS][16];

@@ -18,6 +18,13 @@ static inline const uint64_t *sq_wqe(const struct soft_qp *qp, uint32_t idx)
 	return (const uint64_t *)(qp->sq_base + (size_t)idx * IRDMA_QP_WQE_MIN_SIZE);
 }
 
+/* A WQE never wraps (lib/uk pads the ring's end with NOPs): one whose quanta would run past
+ * the end is not executable, and its body is not read (it is not queue memory). */
+static inline bool sq_fits(const struct soft_qp *qp, const struct soft_wqe *w)
+{
+	return w->idx + w->quanta <= qp->sq_depth;
+}
+
 static void frag_decode(uint8_t gen, const uint64_t *wqe, uint32_t slot, struct soft_sge *s)
 {
 	uint32_t off = IRDMA_FRAG_BYTE_OFFSET(slot);
@@ -136,7 +143,7 @@ static int sq_decode(const struct soft_qp *qp, uint32_t idx, uint64_t hdr, struc
 	case IRDMAQP_OP_ATOMIC_FETCH_ADD:
 	case IRDMAQP_OP_ATOMIC_COMPARE_SWAP:
 		w->quanta = IRDMA_ATOMIC_WQE_QUANTA;
-		if (!(qp->dev->uk_attrs.feature_flags & IRDMA_FEATURE_ATOMIC_OPS))
+		if (!(qp->dev->uk_attrs.feature_flags & IRDMA_FEATURE_ATOMIC_OPS) || !sq_fits(qp, w))
 			return -EINVAL;
 		w->num_sges = 1;
 		w->sge[0].addr = q0;
@@ -182,11 +189,13 @@ static int sq_decode(const struct soft_qp *qp, uint32_t idx, uint64_t hdr, struc
 		w->quanta = (uint16_t)inline_quanta(gen, w->inline_len);
 		w->total_len = w->inline_len;
 		if (w->inline_len > qp->max_inline || w->op == IRDMAQP_OP_RDMA_READ ||
-		    w->op == IRDMAQP_OP_RDMA_READ_LOC_INV)
+		    w->op == IRDMAQP_OP_RDMA_READ_LOC_INV || !sq_fits(qp, w))
 			return -EINVAL;
 		return rc ? rc : 1;
 	}
 	w->quanta = (uint16_t)(1 + (addl + 1) / 2);
+	if (!sq_fits(qp, w))
+		return -EINVAL;
 	if (w->op == IRDMAQP_OP_RDMA_READ || w->op == IRDMAQP_OP_RDMA_READ_LOC_INV) {
 		if (w->imm_valid)
 			return -EINVAL;

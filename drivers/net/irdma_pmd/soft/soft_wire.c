@@ -377,6 +377,58 @@ static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_
 	soft_xport_settle(qp);
 }
 
+/*
+ * Receive faults (devargs rx_drop/rx_dup/rx_reorder/rx_corrupt): applied to the burst the port
+ * delivered, before any check, so the peer's own retransmission, duplicate detection and
+ * replay are exercised even when the peer (a Linux rxe guest) has no fault injection of its
+ * own. pkts has room for cap frames; returns the new count.
+ */
+static __rte_noinline unsigned int wire_rx_faults(struct soft_dev *dev, struct soft_wire *w,
+						  struct rte_mbuf **pkts, unsigned int n,
+						  unsigned int cap)
+{
+	const struct irdma_hw_dev_config *c = &dev->cfg;
+	unsigned int i, k = 0;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		if (c->rx_drop_ppm && wire_rand_ppm(w) < c->rx_drop_ppm) {
+			dev->st.rx_fault_drops++;
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (c->rx_corrupt_ppm && wire_rand_ppm(w) < c->rx_corrupt_ppm) {
+			uint8_t *b = rte_pktmbuf_mtod(m, uint8_t *);
+			uint32_t from = ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
+
+			if (m->data_len > from) {
+				b[from + wire_rand_ppm(w) % (m->data_len - from)] ^= 0x20;
+				dev->st.rx_fault_corrupts++;
+			}
+		}
+		pkts[k++] = m;
+		if (c->rx_reorder_ppm && k >= 2 && wire_rand_ppm(w) < c->rx_reorder_ppm) {
+			pkts[k - 1] = pkts[k - 2]; /* handled after the frame that came before it */
+			pkts[k - 2] = m;
+			dev->st.rx_fault_reorders++;
+		}
+	}
+	n = k;
+	for (i = 0; i < k && n < cap; i++) {
+		struct rte_mbuf *d;
+
+		if (!c->rx_dup_ppm || wire_rand_ppm(w) >= c->rx_dup_ppm)
+			continue;
+		d = rte_pktmbuf_copy(pkts[i], dev->pool, 0, UINT32_MAX);
+		if (d != NULL) {
+			pkts[n++] = d; /* delivered again at the end of the burst */
+			dev->st.rx_fault_dups++;
+		}
+	}
+	return n;
+}
+
 /* Out of line, like wire_flush_backlog(): the idle check in soft_wire_rx() stays cheap. */
 static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct soft_wire *w,
 						 unsigned int budget)
@@ -388,6 +440,8 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 	if (budget > SOFT_WIRE_RX_BURST)
 		budget = SOFT_WIRE_RX_BURST;
 	n = w->port->rx(w, pkts, budget);
+	if (unlikely(dev->rx_faults) && n != 0)
+		n = wire_rx_faults(dev, w, pkts, n, SOFT_WIRE_RX_BURST);
 	if (n == 0)
 		return 0;
 	now = soft_now_ns(dev);
