@@ -15,9 +15,11 @@
  * serialises them, as it serialises CQP commands. They are safe against a running engine.
  *
  * Data path: lib/uk writes WQEs and rings `wqe_alloc_db` (value = qp_id) and arms CQs through
- * the shadow area and `cqe_alloc_db` (value = cq_id). Doorbell words are per object, so no
- * write is ever lost; the device consumes a write by swapping the word back to
- * IRDMA_HW_DB_IDLE and then scans the queue by valid bit, as hardware does.
+ * the shadow area and `cqe_alloc_db` (value = cq_id). The words returned lie in the device's
+ * doorbell pages (irdma_db_page.h): lib/uk's DPDK-flavoured doorbell write also marks the
+ * page's summary bitmap, which the device takes with atomic exchanges, so no write is ever
+ * lost and the device finds the objects that rang without a scan; it then fetches the queue
+ * by valid bit, as hardware does.
  */
 #ifndef IRDMA_HW_H
 #define IRDMA_HW_H

@@ -74,8 +74,9 @@ static void soft_dev_free(struct soft_dev *dev)
 	rte_free(dev->srq);
 	rte_free(dev->ah);
 	rte_free(dev->pd_used);
-	rte_free(dev->active);
-	rte_free(dev->cq_list);
+	soft_engine_fini(dev);
+	soft_db_page_fini(&dev->db_qp);
+	soft_db_page_fini(&dev->db_cq);
 	rte_free(dev);
 }
 
@@ -114,9 +115,10 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->max_mr = cfg->max_mr ? cfg->max_mr : SOFT_DEF_MAX_MR;
 	dev->max_pd = cfg->max_pd ? cfg->max_pd : SOFT_DEF_MAX_PD;
 	dev->max_ah = cfg->max_ah ? cfg->max_ah : SOFT_DEF_MAX_AH;
-	if (dev->max_qp < SOFT_FIRST_QPN + 1 || dev->max_qp > (1u << 18) ||
-	    dev->max_mr > (1u << 24)) {
-		SOFT_LOG(ERR, "%s: max_qp/max_mr out of range", dev->name);
+	if (dev->max_qp < SOFT_FIRST_QPN + 1 || dev->max_qp > IRDMA_DB_PAGE_MAX_IDS ||
+	    dev->max_cq > IRDMA_DB_PAGE_MAX_IDS || dev->max_mr > (1u << 24)) {
+		SOFT_LOG(ERR, "%s: max_qp/max_cq/max_mr out of range (max_qp, max_cq <= %u)",
+			 dev->name, IRDMA_DB_PAGE_MAX_IDS);
 		rte_free(dev);
 		return -EINVAL;
 	}
@@ -131,13 +133,17 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->srq = tbl(dev, "soft_srq", dev->max_srq, sizeof(*dev->srq));
 	dev->ah = tbl(dev, "soft_ah", dev->max_ah, sizeof(*dev->ah));
 	dev->pd_used = tbl(dev, "soft_pd", dev->max_pd, 1);
-	dev->active = tbl(dev, "soft_act", dev->max_qp, sizeof(uint32_t));
-	dev->cq_list = tbl(dev, "soft_cql", dev->max_cq, sizeof(uint32_t));
-	if (!dev->qp || !dev->cq || !dev->srq || !dev->ah || !dev->pd_used || !dev->active ||
-	    !dev->cq_list) {
+	if (!dev->qp || !dev->cq || !dev->srq || !dev->ah || !dev->pd_used) {
 		rc = -ENOMEM;
 		goto fail;
 	}
+	rc = soft_db_page_init(dev, &dev->db_qp, dev->max_qp, &dev->db_top[0]);
+	if (rc == 0)
+		rc = soft_db_page_init(dev, &dev->db_cq, dev->max_cq, &dev->db_top[1]);
+	if (rc == 0)
+		rc = soft_engine_init(dev);
+	if (rc)
+		goto fail;
 	for (i = 0; i < dev->max_qp; i++)
 		dev->qp[i].id = i;
 	rc = soft_key_table_init(dev);
@@ -148,6 +154,7 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->cfg.port = NULL;
 	if (rc)
 		goto fail;
+	dev->loop_rx = soft_wire_loop_ring(dev);
 	/* Addresses: the MAC given, else the port's, else a locally administered one;
 	 * GID 0 = fe80::EUI-64, then the IPv4-mapped and IPv6 addresses. */
 	if (!(dev->mac[0] | dev->mac[1] | dev->mac[2] | dev->mac[3] | dev->mac[4] | dev->mac[5])) {
@@ -283,12 +290,10 @@ static int soft_cq_create(struct irdma_hw_dev *hw, const struct irdma_hw_cq_ctx 
 	cq->eventfd = ctx->eventfd;
 	cq->event_cb = ctx->event_cb;
 	cq->event_arg = ctx->event_arg;
-	soft_db_init(&cq->db);
 	cq->in_use = true;
-	dev->cq_list[dev->n_cq_list++] = i;
 	rte_spinlock_unlock(&dev->engine_lock);
 	*cq_id = i;
-	*db = (uint32_t *)&cq->db;
+	*db = soft_db_word(&dev->db_cq, i);
 	return 0;
 }
 
@@ -296,7 +301,6 @@ static int soft_cq_destroy(struct irdma_hw_dev *hw, uint32_t cq_id)
 {
 	struct soft_dev *dev = soft_dev_from_hw(hw);
 	struct soft_cq *cq = cq_get(dev, cq_id);
-	uint32_t i;
 
 	if (cq == NULL)
 		return -EINVAL;
@@ -304,12 +308,6 @@ static int soft_cq_destroy(struct irdma_hw_dev *hw, uint32_t cq_id)
 		return -EBUSY;
 	rte_spinlock_lock(&dev->engine_lock);
 	cq->in_use = false;
-	for (i = 0; i < dev->n_cq_list; i++) {
-		if (dev->cq_list[i] == cq_id) {
-			dev->cq_list[i] = dev->cq_list[--dev->n_cq_list];
-			break;
-		}
-	}
 	rte_spinlock_unlock(&dev->engine_lock);
 	return 0;
 }
@@ -487,7 +485,6 @@ static int soft_qp_create(struct irdma_hw_dev *hw, const struct irdma_hw_qp_ctx 
 	qp->swq = swq;
 	qp->cur_slot = UINT32_MAX;
 	qp->attr.av.vlan_id = 0xFFFF;
-	soft_db_init(&qp->db);
 	if (soft_xport_init(qp) != 0) {
 		scq->users--;
 		rcq->users--;
@@ -500,7 +497,7 @@ static int soft_qp_create(struct irdma_hw_dev *hw, const struct irdma_hw_qp_ctx 
 	qp->in_use = true;
 	rte_spinlock_unlock(&dev->engine_lock);
 	*qp_id = i;
-	*db = (uint32_t *)&qp->db;
+	*db = soft_db_word(&dev->db_qp, i);
 	return 0;
 }
 
@@ -576,7 +573,7 @@ static int soft_qp_modify(struct irdma_hw_dev *hw, uint32_t qp_id,
 
 		if (attr->state == IRDMA_HW_QPS_RESET) {
 			qp_reset(qp);
-			soft_engine_deactivate(dev, qp);
+			soft_engine_forget(dev, qp);
 			qp->state = IRDMA_HW_QPS_RESET;
 		} else if (attr->state == IRDMA_HW_QPS_ERR) {
 			/* Also the flush request software sends after posting in ERR. */
@@ -589,7 +586,7 @@ static int soft_qp_modify(struct irdma_hw_dev *hw, uint32_t qp_id,
 		}
 		a->state = qp->state;
 		if (qp->state != IRDMA_HW_QPS_RESET)
-			soft_engine_activate(dev, qp);
+			soft_engine_mark(dev, qp); /* a doorbell rung before RTS runs now */
 	}
 	rte_spinlock_unlock(&dev->engine_lock);
 	return 0;
@@ -621,7 +618,7 @@ static int soft_qp_destroy(struct irdma_hw_dev *hw, uint32_t qp_id)
 	if (qp == NULL)
 		return -EINVAL;
 	rte_spinlock_lock(&dev->engine_lock);
-	soft_engine_deactivate(dev, qp);
+	soft_engine_forget(dev, qp);
 	/* Windows bound through this QP die with it. */
 	for (i = 1; i < dev->max_mr; i++) {
 		struct soft_key *k = &dev->keys[i];

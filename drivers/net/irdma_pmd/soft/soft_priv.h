@@ -20,6 +20,7 @@
 #include "irdma_defs.h"
 #include "irdma_user.h"
 
+#include "irdma_db_page.h"
 #include "irdma_hw.h"
 #include "roce_qp.h"
 #include "soft_wire.h"
@@ -93,7 +94,6 @@ struct soft_cq {
 	uint64_t stale_shadow;
 	bool arm_any, arm_se;  /* armed (latched from the shadow arm word at the doorbell) */
 	uint32_t arm_seq;      /* sequence number of the last arm seen */
-	_Atomic uint32_t db;   /* arm doorbell word */
 	int eventfd;
 	void (*event_cb)(void *arg, uint32_t cq_id);
 	void *event_arg;
@@ -209,7 +209,6 @@ struct soft_qp {
 	uint32_t sq_head;      /* next quantum to fetch */
 	uint8_t sq_polarity;
 	uint32_t max_inline, max_sq_frags, max_rq_frags;
-	_Atomic uint32_t db;   /* SQ doorbell word */
 	bool sq_kick;          /* doorbell seen: fetch until no valid WQE */
 	volatile uint64_t *shadow;
 	uint64_t compl_ctx;
@@ -253,6 +252,19 @@ struct soft_dev_stats {
 	struct soft_wire_stats wire; /* wire branch: port, ARP/ND and drop counters */
 };
 
+/* One doorbell page (irdma_db_page.h): the words lib/uk writes and the summary levels. */
+struct soft_db_page {
+	void *mem;             /* header + words */
+	uint32_t *word;
+	uint64_t *leaf, *mid;
+	uint64_t *top;         /* in soft_dev.db_top */
+	uint32_t n_ids;
+};
+
+/* soft_dev.qp_sched flags: where a QP is queued in the engine. */
+#define SOFT_SCHED_WORK  0x1u  /* on the work list */
+#define SOFT_SCHED_TIMER 0x2u  /* on the timer list */
+
 struct soft_dev {
 	char name[64];
 	struct irdma_hw_dev_config cfg;
@@ -273,11 +285,27 @@ struct soft_dev {
 	uint8_t *pd_used;
 	uint32_t key_seq;      /* source of fresh key bytes */
 
-	uint32_t *cq_list;     /* ids of the CQs in use (arm doorbells to scan) */
-	uint32_t n_cq_list;
-	/* QPs the engine visits (any QP with a doorbell or transport work). */
-	uint32_t *active;
-	uint32_t n_active;
+	/* Doorbells: summary top words (written by producers on any lcore) on a line of
+	 * their own, then the pages. */
+	uint64_t db_top[2] __rte_cache_aligned; /* QP page, CQ page */
+	struct soft_db_page db_qp __rte_cache_aligned;
+	struct soft_db_page db_cq;
+
+	/* Engine scheduling (under engine_lock). Only QPs with something to do cost a step
+	 * anything: the work list holds QPs with a doorbell, received frames, send work or
+	 * completions pending (FIFO, served round-robin); the timer list holds QPs with an
+	 * armed lib/roce deadline, and timer_tsc is the earliest of them. */
+	uint8_t *qp_sched;     /* per QP id: SOFT_SCHED_* (outlives the QP: ids in the lists) */
+	uint32_t *work;        /* work_mask + 1 slots */
+	uint32_t work_mask, work_head, n_work;
+	uint32_t *timers;      /* n_timers ids */
+	uint32_t *timer_pos;   /* per QP id: its index in timers */
+	uint32_t n_timers;
+	uint64_t timer_ns;     /* the earliest deadline (ns, lib/roce's clock) */
+	uint64_t timer_tsc;    /* the same as a TSC value; UINT64_MAX: none */
+	uint64_t tsc_per_ns_q32; /* TSC ticks per ns, 32.32 fixed point */
+	bool wire_dirty;       /* the last push left frames in the wire's backlog */
+	struct rte_ring *loop_rx; /* port=loop: soft_wire_loop_ring() (idle check) */
 
 	rte_spinlock_t engine_lock;
 	uint32_t service_id;
@@ -303,9 +331,19 @@ static inline struct soft_qp *soft_qp_get(struct soft_dev *dev, uint32_t qp_id)
 }
 
 /* soft_doorbell.c */
-void soft_db_init(_Atomic uint32_t *db);
-bool soft_db_take(_Atomic uint32_t *db);
-unsigned int soft_db_scan(struct soft_dev *dev);
+int soft_db_page_init(struct soft_dev *dev, struct soft_db_page *p, uint32_t n_ids,
+		      uint64_t *top);
+void soft_db_page_fini(struct soft_db_page *p);
+/* The word lib/uk rings for object id (set idle). */
+uint32_t *soft_db_word(struct soft_db_page *p, uint32_t id);
+/* Consumes every doorbell rung since the last call; returns how many. */
+unsigned int soft_db_take(struct soft_dev *dev);
+
+static inline bool soft_db_pending(const struct soft_dev *dev)
+{
+	return (__atomic_load_n(&dev->db_top[0], __ATOMIC_RELAXED) |
+		__atomic_load_n(&dev->db_top[1], __ATOMIC_RELAXED)) != 0;
+}
 
 /* soft_mr.c */
 int soft_key_table_init(struct soft_dev *dev);
@@ -414,8 +452,21 @@ uint64_t soft_now_ns(const struct soft_dev *dev);
 void soft_roce_av(struct soft_dev *dev, const struct irdma_hw_av *av, struct roce_av *out);
 
 /* soft_engine.c */
-void soft_engine_activate(struct soft_dev *dev, struct soft_qp *qp);
-void soft_engine_deactivate(struct soft_dev *dev, struct soft_qp *qp);
+/* The QP has something for the engine (a doorbell, a received frame, a state change):
+ * queue it for the next step unless it is queued. Engine context or engine_lock held. */
+static inline void soft_engine_mark(struct soft_dev *dev, const struct soft_qp *qp)
+{
+	uint8_t *f = &dev->qp_sched[qp->id];
+
+	if (*f & SOFT_SCHED_WORK)
+		return;
+	*f |= SOFT_SCHED_WORK;
+	dev->work[(dev->work_head + dev->n_work++) & dev->work_mask] = qp->id;
+}
+int soft_engine_init(struct soft_dev *dev);
+void soft_engine_fini(struct soft_dev *dev);
+/* The QP is going away or to RESET: off the timer list (the work list skips it). */
+void soft_engine_forget(struct soft_dev *dev, struct soft_qp *qp);
 int soft_engine_progress(struct soft_dev *dev, unsigned int budget);
 int soft_engine_start(struct soft_dev *dev);
 void soft_engine_stop(struct soft_dev *dev);

@@ -329,18 +329,16 @@ static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_
 	}
 	soft_xport_rx(qp, p, now);
 	soft_xport_settle(qp);
+	soft_engine_mark(dev, qp); /* an ACK or a response to send, a timer moved */
 }
 
-unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
+static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct soft_wire *w,
+						 unsigned int budget)
 {
-	struct soft_wire *w = dev->wire;
 	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
 	unsigned int n, i;
 	uint64_t now;
 
-	/* port=loop: an empty ring (every idle step) costs two loads, not a burst call */
-	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
-		return 0;
 	if (budget > SOFT_WIRE_RX_BURST)
 		budget = SOFT_WIRE_RX_BURST;
 	n = w->port->rx(w, pkts, budget);
@@ -377,6 +375,22 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 	else
 		rte_pktmbuf_free_bulk(pkts, n);
 	return n;
+}
+
+unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
+{
+	struct soft_wire *w = dev->wire;
+
+	/* port=loop: an empty ring (every idle step) costs two loads, not a burst call, and
+	 * no registers saved (the burst is out of line) */
+	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
+		return 0;
+	return wire_rx_burst(dev, w, budget);
+}
+
+struct rte_ring *soft_wire_loop_ring(struct soft_dev *dev)
+{
+	return dev->wire->rx_ring;
 }
 
 /* wire branch: accessors for ports (soft_port.h) */
