@@ -25,10 +25,11 @@
 #include "soft_priv.h"
 
 #define SOFT_SERVICE_BUDGET 64u
-/* A QP's share of a step: a doorbell's worth of WQEs (32 per doorbell is the
- * message-rate pattern), so the responder's ACK coalescing does not depend on how many
- * QPs are busy. */
-#define SOFT_QP_SHARE 32u
+/* A QP's share of a visit: a doorbell's worth of WQEs (32 per doorbell is the
+ * message-rate pattern; the front end counts a fetch and a hand-over per WQE) and as many
+ * frames, the same however many QPs are busy, so the requester sends a doorbell's WRITEs
+ * in one burst and the responder's ACK coalescing does not depend on N. */
+#define SOFT_QP_SHARE 64u
 
 int soft_engine_init(struct soft_dev *dev)
 {
@@ -83,8 +84,8 @@ static void timer_remove(struct soft_dev *dev, uint32_t id)
 	}
 }
 
-/* After a QP's step: keep the timer list in line with its lib/roce deadline. */
-static inline void timer_note(struct soft_dev *dev, struct soft_qp *qp)
+/* After a QP's step or a frame: keep the timer list in line with its lib/roce deadline. */
+void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp)
 {
 	uint64_t d = roce_qp_next_deadline(&qp->rq);
 	uint8_t *f = &dev->qp_sched[qp->id];
@@ -138,17 +139,6 @@ static __rte_noinline void timers_expire(struct soft_dev *dev, uint64_t now)
 	dev->timer_tsc = next == ROCE_TIME_NEVER ? UINT64_MAX : ns_to_tsc(dev, next);
 }
 
-/* Something left for the engine after this QP's step (not counting what only a frame
- * from the wire or a deadline can move on: the timer list covers the latter). */
-static inline bool qp_pending(const struct soft_qp *qp, uint64_t now)
-{
-	bool runs = qp->state == IRDMA_HW_QPS_RTS || qp->state == IRDMA_HW_QPS_SQD;
-
-	return (qp->sq_kick && (qp->state == IRDMA_HW_QPS_RTS || qp->state == IRDMA_HW_QPS_ERR)) ||
-	       (runs && qp->swq_send != qp->swq_head && !qp->sq_stalled) || qp->wire_err ||
-	       (qp->swq_done != qp->swq_head && qp->swq[qp->swq_done].state == SOFT_SWQE_DONE) ||
-	       roce_qp_wants_tx(&qp->rq, now);
-}
 
 static __rte_noinline unsigned int wire_push(struct soft_dev *dev)
 {
@@ -195,9 +185,12 @@ static __rte_noinline unsigned int work_run(struct soft_dev *dev, unsigned int b
 		w = qp_step(qp, SOFT_QP_SHARE, now);
 		work += w;
 		spent += w + 1; /* a visit costs budget even when it finds nothing */
-		if (qp_pending(qp, now))
+		/* Send work left: again next turn if this one moved anything; a visit that
+		 * moved nothing means it waits for the wire (an ACK makes room, ends a fence),
+		 * which queues it again (soft_engine_rx_done). */
+		if (soft_engine_qp_pending(qp, now) || (w != 0 && soft_engine_sq_waiting(qp)))
 			soft_engine_mark(dev, qp);
-		timer_note(dev, qp);
+		soft_engine_timer_note(dev, qp);
 	}
 	return work;
 }

@@ -463,6 +463,43 @@ static inline void soft_engine_mark(struct soft_dev *dev, const struct soft_qp *
 	*f |= SOFT_SCHED_WORK;
 	dev->work[(dev->work_head + dev->n_work++) & dev->work_mask] = qp->id;
 }
+/* Work for the engine that a step of this QP can move on whatever the wire does: an
+ * error to apply, completions to retire, frames lib/roce wants to send. (Send WQEs waiting
+ * for room in the transport, or behind a fence, wait for a frame from the wire; deadlines
+ * are the timer list's.) */
+static inline bool soft_engine_qp_pending(const struct soft_qp *qp, uint64_t now)
+{
+	return qp->wire_err ||
+	       (qp->swq_done != qp->swq_head && qp->swq[qp->swq_done].state == SOFT_SWQE_DONE) ||
+	       roce_qp_wants_tx(&qp->rq, now);
+}
+
+/* Send work the front end has not handed to the transport: WQEs to fetch, or fetched
+ * ones waiting (for room in lib/roce, behind a fence). */
+static inline bool soft_engine_sq_waiting(const struct soft_qp *qp)
+{
+	return (qp->state == IRDMA_HW_QPS_RTS || qp->state == IRDMA_HW_QPS_SQD) &&
+	       (qp->sq_kick || qp->swq_send != qp->swq_head) && !qp->sq_stalled;
+}
+
+void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp);
+
+/* After the wire handed the QP a frame (and its completions were retired): queue it when
+ * it has something to send or fetch, else just follow its deadline (an ACK that ends the
+ * wait takes the QP off the timer list without a visit). */
+static inline void soft_engine_rx_done(struct soft_dev *dev, struct soft_qp *qp, uint64_t now)
+{
+	uint64_t d;
+
+	if (soft_engine_qp_pending(qp, now) || soft_engine_sq_waiting(qp)) {
+		soft_engine_mark(dev, qp);
+		return;
+	}
+	d = roce_qp_next_deadline(&qp->rq);
+	if ((d != ROCE_TIME_NEVER) != !!(dev->qp_sched[qp->id] & SOFT_SCHED_TIMER) ||
+	    d < dev->timer_ns)
+		soft_engine_timer_note(dev, qp);
+}
 int soft_engine_init(struct soft_dev *dev);
 void soft_engine_fini(struct soft_dev *dev);
 /* The QP is going away or to RESET: off the timer list (the work list skips it). */

@@ -329,7 +329,7 @@ static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_
 	}
 	soft_xport_rx(qp, p, now);
 	soft_xport_settle(qp);
-	soft_engine_mark(dev, qp); /* an ACK or a response to send, a timer moved */
+	soft_engine_rx_done(dev, qp, now); /* an ACK or a response to send, a timer moved */
 }
 
 static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct soft_wire *w,
