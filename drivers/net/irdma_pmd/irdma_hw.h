@@ -170,6 +170,8 @@ struct irdma_hw_qp_ctx {
 	uint32_t max_inline;    /* max inline bytes the QP accepts (checked by the device) */
 	uint32_t max_sq_frags;  /* max SGEs per SQ WR */
 	uint32_t max_rq_frags;  /* max SGEs per RQ WR */
+	uint32_t max_send_wr;   /* send WRs the QP asked for: the device sizes its per-WR
+				 * transport state by it (0: sq_depth) */
 };
 
 /* Attributes for modify/query (verbs semantics, selected by mask). */

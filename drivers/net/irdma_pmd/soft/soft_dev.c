@@ -66,9 +66,14 @@ static void *tbl(struct soft_dev *dev, const char *what, size_t n, size_t sz)
 
 static void soft_dev_free(struct soft_dev *dev)
 {
+	uint32_t i;
+
 	soft_engine_stop(dev);
 	soft_wire_close(dev);
 	soft_key_table_fini(dev);
+	if (dev->qp != NULL)
+		for (i = 0; i < dev->max_qp; i++)
+			rte_free(dev->qp[i]);
 	rte_free(dev->qp);
 	rte_free(dev->cq);
 	rte_free(dev->srq);
@@ -84,7 +89,6 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 			 struct irdma_hw_dev_info *info)
 {
 	struct soft_dev *dev;
-	uint32_t i;
 	int rc;
 
 	if (cfg == NULL || out == NULL || info == NULL)
@@ -144,8 +148,7 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 		rc = soft_engine_init(dev);
 	if (rc)
 		goto fail;
-	for (i = 0; i < dev->max_qp; i++)
-		dev->qp[i].id = i;
+	dev->qp_hint = SOFT_FIRST_QPN;
 	rc = soft_key_table_init(dev);
 	if (rc)
 		goto fail;
@@ -208,7 +211,7 @@ static int soft_dev_close(struct irdma_hw_dev *hw)
 	uint32_t i;
 
 	for (i = 0; i < dev->max_qp; i++)
-		if (dev->qp[i].in_use)
+		if (dev->qp[i] != NULL)
 			return -EBUSY;
 	for (i = 0; i < dev->max_cq; i++)
 		if (dev->cq[i].in_use)
@@ -442,20 +445,19 @@ static int soft_qp_create(struct irdma_hw_dev *hw, const struct irdma_hw_qp_ctx 
 		   (ctx->rq_depth >> ctx->rq_shift) < 2) {
 		return -EINVAL;
 	}
-	for (i = SOFT_FIRST_QPN; i < dev->max_qp; i++) {
-		if (!dev->qp[i].in_use) {
-			qp = &dev->qp[i];
-			break;
-		}
-	}
-	if (qp == NULL)
+	for (i = dev->qp_hint; i < dev->max_qp && dev->qp[i] != NULL; i++)
+		;
+	if (i == dev->max_qp)
 		return -ENOSPC;
+	qp = rte_zmalloc_socket("soft_qp", sizeof(*qp), RTE_CACHE_LINE_SIZE, dev->cfg.socket_id);
 	swq = rte_zmalloc_socket("soft_swq", sizeof(*swq) * ctx->sq_depth, 0,
 				 dev->cfg.socket_id);
-	if (swq == NULL)
+	if (qp == NULL || swq == NULL) {
+		rte_free(qp);
+		rte_free(swq);
 		return -ENOMEM;
+	}
 	rte_spinlock_lock(&dev->engine_lock);
-	memset(qp, 0, sizeof(*qp));
 	qp->id = i;
 	qp->dev = dev;
 	qp->type = ctx->type;
@@ -463,6 +465,8 @@ static int soft_qp_create(struct irdma_hw_dev *hw, const struct irdma_hw_qp_ctx 
 	qp->state = IRDMA_HW_QPS_RESET;
 	qp->sq_base = ctx->sq_base;
 	qp->sq_depth = ctx->sq_depth;
+	qp->xport_depth = ctx->max_send_wr ? RTE_MIN(ctx->max_send_wr, ctx->sq_depth) :
+			  ctx->sq_depth;
 	qp->sq_polarity = 1;
 	qp->max_inline = ctx->max_inline;
 	qp->max_sq_frags = ctx->max_sq_frags;
@@ -492,9 +496,12 @@ static int soft_qp_create(struct irdma_hw_dev *hw, const struct irdma_hw_qp_ctx 
 			srq->users--;
 		rte_spinlock_unlock(&dev->engine_lock);
 		rte_free(swq);
+		rte_free(qp);
 		return -ENOMEM;
 	}
 	qp->in_use = true;
+	dev->qp[i] = qp;
+	dev->qp_hint = i + 1;
 	rte_spinlock_unlock(&dev->engine_lock);
 	*qp_id = i;
 	*db = soft_db_word(&dev->db_qp, i);
@@ -635,9 +642,12 @@ static int soft_qp_destroy(struct irdma_hw_dev *hw, uint32_t qp_id)
 		qp->srq->users--;
 	soft_xport_fini(qp);
 	rte_free(qp->swq);
-	qp->swq = NULL;
 	qp->in_use = false;
+	dev->qp[qp_id] = NULL;
+	if (qp_id < dev->qp_hint)
+		dev->qp_hint = qp_id;
 	rte_spinlock_unlock(&dev->engine_lock);
+	rte_free(qp);
 	return 0;
 }
 

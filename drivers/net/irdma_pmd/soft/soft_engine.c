@@ -122,8 +122,8 @@ static __rte_noinline void timers_expire(struct soft_dev *dev, uint64_t now)
 
 	while (i < dev->n_timers) {
 		uint32_t id = dev->timers[i];
-		struct soft_qp *qp = &dev->qp[id];
-		uint64_t d = qp->in_use ? roce_qp_next_deadline(&qp->rq) : ROCE_TIME_NEVER;
+		struct soft_qp *qp = dev->qp[id];
+		uint64_t d = qp != NULL ? roce_qp_next_deadline(&qp->rq) : ROCE_TIME_NEVER;
 
 		if (d == ROCE_TIME_NEVER) {
 			timer_remove(dev, id); /* moves the last one to i */
@@ -175,12 +175,12 @@ static __rte_noinline unsigned int work_run(struct soft_dev *dev, unsigned int b
 		now = soft_now_ns(dev);
 	while (n-- && spent < budget) {
 		uint32_t id = dev->work[dev->work_head++ & dev->work_mask];
-		struct soft_qp *qp = &dev->qp[id];
+		struct soft_qp *qp = dev->qp[id];
 		unsigned int w;
 
 		dev->n_work--;
 		dev->qp_sched[id] &= (uint8_t)~SOFT_SCHED_WORK;
-		if (unlikely(!qp->in_use || qp->state == IRDMA_HW_QPS_RESET))
+		if (unlikely(qp == NULL || qp->state == IRDMA_HW_QPS_RESET))
 			continue;
 		w = qp_step(qp, SOFT_QP_SHARE, now);
 		work += w;

@@ -206,6 +206,7 @@ struct soft_qp {
 	/* SQ as hardware sees it. */
 	uint8_t *sq_base;
 	uint32_t sq_depth;     /* quanta */
+	uint32_t xport_depth;  /* send WRs lib/roce holds at once (what the QP asked for) */
 	uint32_t sq_head;      /* next quantum to fetch */
 	uint8_t sq_polarity;
 	uint32_t max_inline, max_sq_frags, max_rq_frags;
@@ -277,7 +278,8 @@ struct soft_dev {
 	uint32_t n_gids;
 
 	uint32_t max_qp, max_cq, max_srq, max_mr, max_pd, max_ah;
-	struct soft_qp *qp;    /* indexed by qp_id */
+	struct soft_qp **qp;   /* indexed by qp_id; NULL: free (a QP is allocated at create) */
+	uint32_t qp_hint;      /* no free QP id below it (from SOFT_FIRST_QPN) */
 	struct soft_cq *cq;
 	struct soft_srq *srq;
 	struct soft_key *keys; /* indexed by STag >> 8 */
@@ -325,9 +327,9 @@ static inline struct soft_dev *soft_dev_from_hw(struct irdma_hw_dev *hw)
 
 static inline struct soft_qp *soft_qp_get(struct soft_dev *dev, uint32_t qp_id)
 {
-	if (unlikely(qp_id >= dev->max_qp || !dev->qp[qp_id].in_use))
+	if (unlikely(qp_id >= dev->max_qp))
 		return NULL;
-	return &dev->qp[qp_id];
+	return dev->qp[qp_id];
 }
 
 /* soft_doorbell.c */
