@@ -3,19 +3,21 @@
 #
 # Instructions per RDMA WRITE 8 B on the device path, counted by callgrind (no PMU here).
 #
-#   bench/irdma-icount.sh [N [BURST]]   (default N = 2000, BURST = 1)
+#   bench/irdma-icount.sh [N [BURST [IDLE]]]   (default N = 2000, BURST = 1, IDLE = 0)
 #
 # bench/irdma-icount runs N and 2N writes (one lcore, two port=loop devices, engine=inline);
 # callgrind collects only inside the bench's stage wrappers (--toggle-collect=bic_*), and
 # Ir/write = (Ir(2N) - Ir(N)) / N per stage, so set-up cancels out. One write is: post on A;
 # A's engine sends the WRITE frame; B's engine receives it, writes memory, sends the ACK;
 # A's engine (inside poll_cq) takes the ACK and writes the CQE; poll_cq returns it.
-# Then the heaviest functions of the 2N run, inclusive, per write.
+# Then the heaviest functions of the 2N run, inclusive, per write. IDLE > 0: each device also
+# holds IDLE connected QPs that carry nothing (the idle step must not grow with them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build-perf}
 n=${1:-2000}
 burst=${2:-1}
+idle=${3:-0}
 command -v valgrind >/dev/null || { echo "irdma-icount: valgrind is not installed" >&2; exit 1; }
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" "$root" -Dbuildtype=release -Db_sanitize=none -Dtests=false \
@@ -29,7 +31,7 @@ trap 'rm -rf "$tmp" /var/run/dpdk/${tag}*' EXIT
 run() { # iterations -> callgrind file
 	valgrind --tool=callgrind --toggle-collect='bic_*' --callgrind-out-file="$tmp/cg.$1" \
 		"$build/bench/irdma-icount" -l 0 --no-pci --no-huge -m 512 --no-shconf \
-		--file-prefix=${tag}_$1 --log-level=lib.eal:error -- "$1" "$burst" >"$tmp/out.$1" 2>"$tmp/vg.$1" ||
+		--file-prefix=${tag}_$1 --log-level=lib.eal:error -- "$1" "$burst" "$idle" >"$tmp/out.$1" 2>"$tmp/vg.$1" ||
 		{ cat "$tmp/vg.$1" "$tmp/out.$1" >&2; exit 1; }
 }
 # inclusive Ir of one function in a callgrind file
