@@ -21,7 +21,7 @@ if [ "$(nproc)" -lt 2 ]; then
 	echo "1..0 # SKIP the benchmarks need two CPUs (one spinning lcore each)"
 	exit 0
 fi
-echo "1..5"
+echo "1..6"
 
 # check NAME FILE LAT_ROWS RATE_ROWS: the table and the RESULT lines of one run
 check() {
@@ -72,6 +72,17 @@ run "irdma-wire --ring: raw and RDMA, latency and rate" "$out/ring" 2 2 \
 	-n 300 -w 30 -t 0.1
 run "wire-memif.sh: raw and RDMA over net_memif, two processes" "$out/memif" 2 2 \
 	"$here/wire-memif.sh" "$build" -n 300 -w 30 -t 0.1
+# irdma-scale: two small N, its own table and one RESULT line each
+if timeout 60 "$build/bench/irdma-scale" -l 0 "${eal[@]}" --file-prefix=${tag}_sc -- -t 0.05 1 16 \
+	>"$out/sc" 2>&1; then
+	grep -q '^| QP pairs | Mmsg/s | vs 1 QP pair | goal | met | queues per QP | other per QP |$' "$out/sc" &&
+		[ "$(grep -cE '^\| (1|16) \| [0-9]+\.[0-9]{3} \| [0-9]+\.[0-9]{2}x \|' "$out/sc")" -eq 2 ] &&
+		[ "$(grep -cE '^RESULT case="scale N=(1|16)" mops=[0-9]+\.[0-9]{3}$' "$out/sc")" -eq 2 ] &&
+		report "irdma-scale: 1 and 16 QP pairs" "" "$out/sc" ||
+		report "irdma-scale: 1 and 16 QP pairs" "malformed table" "$out/sc"
+else
+	report "irdma-scale: 1 and 16 QP pairs" "exit status $?" "$out/sc"
+fi
 # irdma-icount is run under callgrind by irdma-icount.sh; here only its own line
 if timeout 60 "$build/bench/irdma-icount" -l 0 "${eal[@]}" --file-prefix=${tag}_ic -- 50 4 2 \
 	>"$out/ic" 2>&1; then
