@@ -11,7 +11,12 @@
  * for small N the one PD, MR and CQ of each side).
  *
  *   irdma-scale -l 0 --no-pci --no-huge -m 2560 --no-shconf --file-prefix=X -- \
- *       [-t SECONDS] N...        (default: -t 1  1 16 256 1024 16384)
+ *       [-t SECONDS | -n WRITES] N...        (default: -t 1  1 16 256 1024 16384)
+ *
+ * -n WRITES runs a fixed number of writes per N instead (plus a tenth as warm-up), for
+ * callgrind: --toggle-collect=scale_turn counts the loop alone, and its Ir over the writes
+ * completed (printed) is the cost per write with N QPs, a figure the machine's load does
+ * not move.
  */
 #include <errno.h>
 #include <getopt.h>
@@ -36,6 +41,7 @@ struct result {
 	unsigned int n;
 	double mops;
 	double queue_bytes, other_bytes; /* per QP */
+	uint64_t writes;                 /* completed in all, warm-up included */
 };
 
 static void
@@ -61,8 +67,57 @@ eal_bytes(void)
 	return heap - qz;
 }
 
+/* One turn of the loop: post on the next QPs with room (two doorbells' worth), step B,
+ * poll A's CQ (which steps A). Returns the doorbells completed, or -1. Its own function so
+ * that callgrind can count it alone (--toggle-collect=scale_turn). */
+struct turn {
+	struct rte_pmd_irdma_dev *dev_b;
+	struct bench_ep *ep_a;
+	struct rte_pmd_irdma_send_wr *wr;
+	uint8_t *out;
+	unsigned int n, cur;
+};
+
+__attribute__((noinline)) int scale_turn(struct turn *t, char *err, size_t errlen);
+
+int scale_turn(struct turn *t, char *err, size_t errlen)
+{
+	struct rte_pmd_irdma_wc wc[64];
+	unsigned int i;
+	int got, j;
+
+	for (j = 0; j < 2; j++) {
+		for (i = 0; i < t->n && t->out[t->cur] >= OUTSTANDING; i++)
+			t->cur = t->cur + 1 == t->n ? 0 : t->cur + 1;
+		if (t->out[t->cur] >= OUTSTANDING)
+			break;
+		t->wr[PER_DB - 1].wr_id = t->cur;
+		if (rte_pmd_irdma_post_send(t->ep_a[t->cur].qp, t->wr, PER_DB, NULL) != PER_DB) {
+			snprintf(err, errlen, "post_send on QP %u refused", t->cur);
+			return -1;
+		}
+		t->out[t->cur]++;
+		t->cur = t->cur + 1 == t->n ? 0 : t->cur + 1;
+	}
+	rte_pmd_irdma_progress(t->dev_b, 64);
+	got = rte_pmd_irdma_poll_cq(t->ep_a[0].cq, wc, RTE_DIM(wc));
+	if (got < 0) {
+		snprintf(err, errlen, "poll_cq: %d", got);
+		return -1;
+	}
+	for (j = 0; j < got; j++) {
+		if (wc[j].status != RTE_PMD_IRDMA_WC_SUCCESS) {
+			snprintf(err, errlen, "completion on QP %" PRIu64 ": %s", wc[j].wr_id,
+				 rte_pmd_irdma_wc_status_str(wc[j].status));
+			return -1;
+		}
+		t->out[wc[j].wr_id]--;
+	}
+	return got;
+}
+
 static int
-run_one(unsigned int n, double secs, struct result *r, char *err, size_t errlen)
+run_one(unsigned int n, double secs, uint64_t writes, struct result *r, char *err, size_t errlen)
 {
 	struct rte_pmd_irdma_dev *dev[2] = { NULL, NULL };
 	struct bench_ep *ep[2] = { NULL, NULL };
@@ -70,9 +125,11 @@ run_one(unsigned int n, double secs, struct result *r, char *err, size_t errlen)
 	struct rte_pmd_irdma_sge sge;
 	struct rte_pmd_irdma_wc wc[64];
 	uint8_t *out = NULL;
-	uint64_t base, t0, t_end, done = 0, qbytes = 0;
+	/* (wc: the drain below) */
+	uint64_t base, t0, t_end, done = 0, total = 0, qbytes = 0;
+	struct turn t;
 	char devargs[192];
-	unsigned int k, i, cur = 0;
+	unsigned int k, i;
 	uint32_t svc;
 	int rc = -1;
 
@@ -128,48 +185,25 @@ run_one(unsigned int n, double secs, struct result *r, char *err, size_t errlen)
 		wr[k].wr.rdma.remote_addr = (uint64_t)(uintptr_t)ep[1][0].buf;
 		wr[k].wr.rdma.rkey = ep[1][0].mr->rkey;
 	}
-	/* Warm-up of a tenth of the time, then the measured part. */
+	t = (struct turn){ .dev_b = dev[1], .ep_a = ep[0], .wr = wr, .out = out, .n = n };
+	/* Warm-up of a tenth of the time (or of the writes), then the measured part. */
 	for (k = 0; k < 2; k++) {
-		uint64_t hz = rte_get_tsc_hz();
+		uint64_t hz = rte_get_tsc_hz(), goal = k == 0 ? writes / 10 : writes;
 
 		t0 = rte_rdtsc();
 		t_end = t0 + (uint64_t)((k == 0 ? secs / 10 : secs) * (double)hz);
 		done = 0;
-		while (rte_rdtsc() < t_end) {
-			int got, j;
+		while (writes ? done < goal : rte_rdtsc() < t_end) {
+			int got = scale_turn(&t, err, errlen);
 
-			/* post on the next QPs with room: two doorbells' worth per turn */
-			for (j = 0; j < 2; j++) {
-				for (i = 0; i < n && out[cur] >= OUTSTANDING; i++)
-					cur = cur + 1 == n ? 0 : cur + 1;
-				if (out[cur] >= OUTSTANDING)
-					break;
-				wr[PER_DB - 1].wr_id = cur;
-				if (rte_pmd_irdma_post_send(ep[0][cur].qp, wr, PER_DB, NULL) != PER_DB) {
-					snprintf(err, errlen, "post_send on QP %u refused", cur);
-					goto out;
-				}
-				out[cur]++;
-				cur = cur + 1 == n ? 0 : cur + 1;
-			}
-			rte_pmd_irdma_progress(dev[1], 64);
-			got = rte_pmd_irdma_poll_cq(ep[0][0].cq, wc, RTE_DIM(wc));
-			if (got < 0) {
-				snprintf(err, errlen, "poll_cq: %d", got);
+			if (got < 0)
 				goto out;
-			}
-			for (j = 0; j < got; j++) {
-				if (wc[j].status != RTE_PMD_IRDMA_WC_SUCCESS) {
-					snprintf(err, errlen, "completion on QP %" PRIu64 ": %s",
-						 wc[j].wr_id, rte_pmd_irdma_wc_status_str(wc[j].status));
-					goto out;
-				}
-				out[wc[j].wr_id]--;
-				done += PER_DB;
-			}
+			done += (uint64_t)got * PER_DB;
+			total += (uint64_t)got * PER_DB;
 		}
 		r->mops = (double)done / ((double)(rte_rdtsc() - t0) / (double)hz) / 1e6;
 	}
+	r->writes = total;
 	/* Drain before tearing down. */
 	for (t_end = rte_rdtsc() + rte_get_tsc_hz() * 5; rte_rdtsc() < t_end;) {
 		unsigned int left = 0;
@@ -204,6 +238,7 @@ main(int argc, char **argv)
 	struct result res[16];
 	unsigned int nres = 0, i, ns[16], nn = 0;
 	double secs = 1.0;
+	uint64_t writes = 0;
 	char err[256];
 	int rc, opt;
 
@@ -214,11 +249,13 @@ main(int argc, char **argv)
 	}
 	argc -= rc;
 	argv += rc;
-	while ((opt = getopt(argc, argv, "t:")) != -1) {
+	while ((opt = getopt(argc, argv, "t:n:")) != -1) {
 		if (opt == 't') {
 			secs = strtod(optarg, NULL);
+		} else if (opt == 'n') {
+			writes = strtoull(optarg, NULL, 0);
 		} else {
-			fprintf(stderr, "usage: irdma-scale [EAL] -- [-t SECONDS] N...\n");
+			fprintf(stderr, "usage: irdma-scale [EAL] -- [-t SECONDS | -n WRITES] N...\n");
 			return 1;
 		}
 	}
@@ -236,7 +273,7 @@ main(int argc, char **argv)
 			fprintf(stderr, "irdma-scale: N from 1 to 65536\n");
 			return 1;
 		}
-		if (run_one(ns[i], secs, &res[nres], err, sizeof(err)) < 0) {
+		if (run_one(ns[i], secs, writes, &res[nres], err, sizeof(err)) < 0) {
 			fprintf(stderr, "irdma-scale: N = %u: %s\n", ns[i], err);
 			rte_eal_cleanup();
 			return 1;
@@ -257,6 +294,9 @@ main(int argc, char **argv)
 		       res[i].mops, ratio, goal ? ">= 0.70x" : "", goal ? (ratio >= 0.7 ? "yes" : "no") : "",
 		       res[i].queue_bytes / 1024, res[i].other_bytes / 1024);
 	}
+	for (i = 0; i < nres; i++)
+		printf("irdma-scale: N=%u: %" PRIu64 " writes completed in scale_turn, warm-up included\n",
+		       res[i].n, res[i].writes);
 	for (i = 0; i < nres; i++)
 		printf("RESULT case=\"scale N=%u\" mops=%.3f\n", res[i].n, res[i].mops);
 	rte_eal_cleanup();
