@@ -312,6 +312,9 @@ struct irdma_hw_ops {
 	int (*xstats_get)(struct irdma_hw_dev *dev, int64_t qp_id, uint64_t *values,
 			  unsigned int n);
 	int (*xstats_reset)(struct irdma_hw_dev *dev, int64_t qp_id);
+
+	/* Bytes of device state the QP holds beyond its queue memory (NULL: not known). */
+	size_t (*qp_state_bytes)(struct irdma_hw_dev *dev, uint32_t qp_id);
 };
 
 /* The software device (drivers/net/irdma_pmd/soft). */

@@ -731,6 +731,16 @@ static int soft_ah_destroy(struct irdma_hw_dev *hw, uint32_t ah_id)
 	return 0;
 }
 
+/* The QP's own allocations: its context, the WQE shadow (per SQ quantum) and lib/roce's. */
+static size_t soft_qp_state_bytes(struct irdma_hw_dev *hw, uint32_t qp_id)
+{
+	struct soft_qp *qp = soft_qp_get(soft_dev_from_hw(hw), qp_id);
+
+	if (qp == NULL)
+		return 0;
+	return sizeof(*qp) + (size_t)qp->sq_depth * sizeof(*qp->swq) + qp->rq_mem_bytes;
+}
+
 static int soft_progress(struct irdma_hw_dev *hw, unsigned int budget)
 {
 	return soft_engine_progress(soft_dev_from_hw(hw), budget);
@@ -860,4 +870,5 @@ const struct irdma_hw_ops irdma_soft_ops = {
 	.xstats_names = soft_xstats_names,
 	.xstats_get = soft_xstats_get,
 	.xstats_reset = soft_xstats_reset,
+	.qp_state_bytes = soft_qp_state_bytes,
 };

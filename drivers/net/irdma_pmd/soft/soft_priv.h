@@ -237,6 +237,7 @@ struct soft_qp {
 	/* The RoCEv2 transport (lib/roce state machines). */
 	struct roce_qp rq;
 	void *rq_mem;
+	size_t rq_mem_bytes;       /* roce_qp_mem_size() */
 	bool wire_err;             /* lib/roce moved the QP to ERR: apply it after the call */
 	uint8_t wire_err_status;   /* enum roce_wc_status */
 

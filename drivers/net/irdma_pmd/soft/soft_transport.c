@@ -73,7 +73,8 @@ int soft_xport_init(struct soft_qp *qp)
 		.user = qp,
 	};
 
-	qp->rq_mem = rte_zmalloc_socket("soft_roce_qp", roce_qp_mem_size(&ia), 8,
+	qp->rq_mem_bytes = roce_qp_mem_size(&ia);
+	qp->rq_mem = rte_zmalloc_socket("soft_roce_qp", qp->rq_mem_bytes, 8,
 					qp->dev->cfg.socket_id);
 	if (qp->rq_mem == NULL)
 		return -ENOMEM;
