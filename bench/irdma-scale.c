@@ -42,7 +42,36 @@ struct result {
 	double mops;
 	double queue_bytes, other_bytes; /* per QP */
 	uint64_t writes;                 /* completed in all, warm-up included */
+	double per_ack;                  /* writes per ACK the responders sent */
 };
+
+/* A per-QP counter by name, summed over @p n endpoints' QPs (0 when there is none). */
+static uint64_t
+qp_xstat_sum(const struct bench_ep *ep, unsigned int n, const char *name)
+{
+	struct rte_pmd_irdma_xstat_name *names;
+	struct rte_pmd_irdma_xstat *v;
+	int k = rte_pmd_irdma_qp_xstats_get_names(ep[0].qp, NULL, 0), id = -1, i;
+	uint64_t r = 0;
+	unsigned int q;
+
+	if (k <= 0)
+		return 0;
+	names = calloc((size_t)k, sizeof(*names));
+	v = calloc((size_t)k, sizeof(*v));
+	if (names != NULL && v != NULL && rte_pmd_irdma_qp_xstats_get_names(ep[0].qp, names, k) == k)
+		for (i = 0; i < k; i++)
+			if (strcmp(names[i].name, name) == 0)
+				id = i;
+	for (q = 0; id >= 0 && q < n; q++)
+		if (rte_pmd_irdma_qp_xstats_get(ep[q].qp, v, k) == k)
+			for (i = 0; i < k; i++)
+				if (v[i].id == (uint64_t)id)
+					r += v[i].value;
+	free(names);
+	free(v);
+	return r;
+}
 
 static void
 qmem_zone_bytes(const struct rte_memzone *mz, void *arg)
@@ -126,7 +155,7 @@ run_one(unsigned int n, double secs, uint64_t writes, struct result *r, char *er
 	struct rte_pmd_irdma_wc wc[64];
 	uint8_t *out = NULL;
 	/* (wc: the drain below) */
-	uint64_t base, t0, t_end, done = 0, total = 0, qbytes = 0;
+	uint64_t base, t0, t_end, done = 0, total = 0, qbytes = 0, acks;
 	struct turn t;
 	char devargs[192];
 	unsigned int k, i;
@@ -204,6 +233,8 @@ run_one(unsigned int n, double secs, uint64_t writes, struct result *r, char *er
 		r->mops = (double)done / ((double)(rte_rdtsc() - t0) / (double)hz) / 1e6;
 	}
 	r->writes = total;
+	acks = qp_xstat_sum(ep[1], n, "tx_acks");
+	r->per_ack = acks ? (double)total / (double)acks : 0;
 	/* Drain before tearing down. */
 	for (t_end = rte_rdtsc() + rte_get_tsc_hz() * 5; rte_rdtsc() < t_end;) {
 		unsigned int left = 0;
@@ -284,15 +315,16 @@ main(int argc, char **argv)
 	       "round-robin, port=loop, one lcore, engine=inline, GEN_2, %.1f s each; memory "
 	       "per QP: queues (SQ + RQ) and the rest (device and PMD state)\n\n",
 	       PER_DB, OUTSTANDING, secs);
-	printf("| QP pairs | Mmsg/s | vs 1 QP pair | goal | met | queues per QP | other per QP |\n");
-	printf("|--:|--:|--:|--:|:-:|--:|--:|\n");
+	printf("| QP pairs | Mmsg/s | vs 1 QP pair | goal | met | queues per QP | other per QP | "
+	       "writes per ACK |\n");
+	printf("|--:|--:|--:|--:|:-:|--:|--:|--:|\n");
 	for (i = 0; i < nres; i++) {
 		double ratio = res[0].mops > 0 ? res[i].mops / res[0].mops : 0;
 		bool goal = res[i].n == 1024;
 
-		printf("| %u | %.3f | %.2fx | %s | %s | %.1f KiB | %.1f KiB |\n", res[i].n,
+		printf("| %u | %.3f | %.2fx | %s | %s | %.1f KiB | %.1f KiB | %.1f |\n", res[i].n,
 		       res[i].mops, ratio, goal ? ">= 0.70x" : "", goal ? (ratio >= 0.7 ? "yes" : "no") : "",
-		       res[i].queue_bytes / 1024, res[i].other_bytes / 1024);
+		       res[i].queue_bytes / 1024, res[i].other_bytes / 1024, res[i].per_ack);
 	}
 	for (i = 0; i < nres; i++)
 		printf("irdma-scale: N=%u: %" PRIu64 " writes completed in scale_turn, warm-up included\n",

@@ -75,7 +75,7 @@ run "wire-memif.sh: raw and RDMA over net_memif, two processes" "$out/memif" 2 2
 # irdma-scale: two small N, its own table and one RESULT line each
 if timeout 60 "$build/bench/irdma-scale" -l 0 "${eal[@]}" --file-prefix=${tag}_sc -- -t 0.05 1 16 \
 	>"$out/sc" 2>&1; then
-	grep -q '^| QP pairs | Mmsg/s | vs 1 QP pair | goal | met | queues per QP | other per QP |$' "$out/sc" &&
+	grep -q '^| QP pairs | Mmsg/s | vs 1 QP pair | goal | met | queues per QP | other per QP | writes per ACK |$' "$out/sc" &&
 		[ "$(grep -cE '^\| (1|16) \| [0-9]+\.[0-9]{3} \| [0-9]+\.[0-9]{2}x \|' "$out/sc")" -eq 2 ] &&
 		[ "$(grep -cE '^RESULT case="scale N=(1|16)" mops=[0-9]+\.[0-9]{3}$' "$out/sc")" -eq 2 ] &&
 		report "irdma-scale: 1 and 16 QP pairs" "" "$out/sc" ||
