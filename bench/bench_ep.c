@@ -30,12 +30,12 @@ struct rte_pmd_irdma_dev *bench_dev_create(const char *devargs, uint32_t *servic
 	return dev;
 }
 
-int bench_ep_create(struct bench_ep *ep, struct rte_pmd_irdma_dev *dev, size_t len,
-		    uint32_t depth, char *err, size_t errlen)
+static int ep_qp_create(struct bench_ep *ep, uint32_t depth, char *err, size_t errlen);
+
+static int ep_create(struct bench_ep *ep, struct rte_pmd_irdma_dev *dev, size_t len,
+		     uint32_t depth, uint32_t cqe, char *err, size_t errlen)
 {
 	struct rte_pmd_irdma_cq_init_attr cqa = { .comp_fd = -1 };
-	struct rte_pmd_irdma_qp_init_attr qpa;
-	struct rte_pmd_irdma_qp_attr attr;
 	struct rte_pmd_irdma_dev_info info;
 	uint32_t access = RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE |
 			  RTE_PMD_IRDMA_ACCESS_REMOTE_READ; /* irdma-icount read */
@@ -71,10 +71,48 @@ int bench_ep_create(struct bench_ep *ep, struct rte_pmd_irdma_dev *dev, size_t l
 	ep->mr = rte_pmd_irdma_reg_mr(ep->pd, ep->buf, len, access);
 	if (!ep->mr)
 		FAIL(-rte_errno, "%s: MR: %s", info.name, rte_strerror(rte_errno));
-	cqa.cqe = 2 * depth + 16;
+	cqa.cqe = cqe;
 	ep->cq = rte_pmd_irdma_cq_create(dev, &cqa);
 	if (!ep->cq)
 		FAIL(-rte_errno, "%s: CQ of %u: %s", info.name, cqa.cqe, rte_strerror(rte_errno));
+	return ep_qp_create(ep, depth, err, errlen);
+}
+
+int bench_ep_create(struct bench_ep *ep, struct rte_pmd_irdma_dev *dev, size_t len,
+		    uint32_t depth, char *err, size_t errlen)
+{
+	return ep_create(ep, dev, len, depth, 2 * depth + 16, err, errlen);
+}
+
+int bench_ep_create_many(struct bench_ep *ep, unsigned int n, struct rte_pmd_irdma_dev *dev,
+			 size_t len, uint32_t depth, uint32_t cqe, char *err, size_t errlen)
+{
+	unsigned int i;
+	int rc = ep_create(&ep[0], dev, len, depth, cqe, err, errlen);
+
+	for (i = 1; rc == 0 && i < n; i++) {
+		ep[i] = ep[0];
+		ep[i].qp = NULL;
+		ep[i].shared = true;
+		rc = ep_qp_create(&ep[i], depth, err, errlen);
+	}
+	return rc;
+}
+
+void bench_ep_destroy_many(struct bench_ep *ep, unsigned int n)
+{
+	while (n-- > 0)
+		bench_ep_destroy(&ep[n]);
+}
+
+static int ep_qp_create(struct bench_ep *ep, uint32_t depth, char *err, size_t errlen)
+{
+	struct rte_pmd_irdma_qp_init_attr qpa;
+	struct rte_pmd_irdma_qp_attr attr;
+	struct rte_pmd_irdma_dev_info info;
+	int rc;
+
+	rte_pmd_irdma_dev_info(ep->dev, &info);
 	memset(&qpa, 0, sizeof(qpa));
 	qpa.send_cq = ep->cq;
 	qpa.recv_cq = ep->cq;
@@ -157,6 +195,10 @@ void bench_ep_destroy(struct bench_ep *ep)
 {
 	if (ep->qp)
 		rte_pmd_irdma_qp_destroy(ep->qp);
+	if (ep->shared) { /* the rest belongs to the first endpoint of the group */
+		memset(ep, 0, sizeof(*ep));
+		return;
+	}
 	if (ep->cq)
 		rte_pmd_irdma_cq_destroy(ep->cq);
 	if (ep->mr)

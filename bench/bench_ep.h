@@ -8,6 +8,7 @@
 #ifndef BENCH_EP_H
 #define BENCH_EP_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,6 +26,7 @@ struct bench_ep {
 	uint8_t gid_index;
 	uint32_t psn;
 	uint32_t max_inline;           /* granted */
+	bool shared;                   /* PD, buffer, MR, CQ are another endpoint's */
 };
 
 /* What a peer needs to reach this endpoint. */
@@ -40,6 +42,11 @@ struct bench_ep_addr {
  * (the CQ holds both), 8 bytes of inline data. @return 0, or a negative errno with a message in @p err. */
 int bench_ep_create(struct bench_ep *ep, struct rte_pmd_irdma_dev *dev, size_t len,
 		    uint32_t depth, char *err, size_t errlen);
+/* @p n endpoints on @p dev sharing the first one's PD, buffer, MR and CQ (of @p cqe
+ * entries): one QP each. Destroy them with bench_ep_destroy_many (the others first). */
+int bench_ep_create_many(struct bench_ep *ep, unsigned int n, struct rte_pmd_irdma_dev *dev,
+			 size_t len, uint32_t depth, uint32_t cqe, char *err, size_t errlen);
+void bench_ep_destroy_many(struct bench_ep *ep, unsigned int n);
 void bench_ep_addr_of(const struct bench_ep *ep, struct bench_ep_addr *a);
 /* RESET -> INIT -> RTR -> RTS towards @p peer. */
 int bench_ep_connect(struct bench_ep *ep, const struct bench_ep_addr *peer, char *err,

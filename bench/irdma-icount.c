@@ -7,7 +7,7 @@
  *   post (A) -> A: doorbell, WQE, frame -> B: frame checks, write to memory, ACK -> A: ACK,
  *   CQE -> poll_cq (A).
  *
- *   irdma-icount -l 0 --no-pci --no-huge -m 512 --no-shconf --file-prefix=X -- N [BURST [MODE]]
+ *   irdma-icount -l 0 --no-pci --no-huge -m 512 --no-shconf --file-prefix=X -- N [BURST [MODE [IDLE]]]
  * With BURST > 1 each iteration posts BURST writes with one doorbell, only the last one
  * signaled (the message-rate pattern), and the figures are per write still.
  * MODE: write (default), send (8-byte inline SENDs into receives B posts before each
@@ -17,6 +17,8 @@
  * over N. The program prints how many engine steps an iteration took (steps that moved
  * work, and idle ones), since each step has a fixed cost of its own; after each write it
  * also steps device A four times with nothing to do (bic_idle: the cost of an idle poll).
+ * With IDLE > 0 each device also holds IDLE more connected RC QPs (one CQ of their own)
+ * that never carry anything: an idle step must cost the same with them.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -91,14 +93,14 @@ int bic_poll(struct rte_pmd_irdma_cq *cq, struct rte_pmd_irdma_wc *wc)
 int main(int argc, char **argv)
 {
 	struct rte_pmd_irdma_dev *dev[2] = { NULL, NULL };
-	struct bench_ep ep[2];
+	struct bench_ep ep[2], *idle_ep[2] = { NULL, NULL };
 	struct bench_ep_addr a[2];
 	struct rte_pmd_irdma_send_wr wr[32];
 	struct rte_pmd_irdma_sge sge;
 	struct rte_pmd_irdma_wc wc, rwc[32];
 	struct rte_pmd_irdma_recv_wr rwr[32];
 	struct rte_pmd_irdma_sge rsge;
-	uint64_t n, i, busy = 0, idle = 0, burst, t0;
+	uint64_t n, i, busy = 0, idle = 0, burst, t0, n_idle = 0;
 	const char *mode = "write";
 	int is_send, is_read;
 	char err[256], devargs[160];
@@ -115,24 +117,43 @@ int main(int argc, char **argv)
 	burst = argc - rc > 2 ? strtoull(argv[rc + 2], NULL, 0) : 1;
 	if (argc - rc > 3)
 		mode = argv[rc + 3];
+	if (argc - rc > 4)
+		n_idle = strtoull(argv[rc + 4], NULL, 0);
 	is_send = strcmp(mode, "send") == 0;
 	is_read = strcmp(mode, "read") == 0;
-	if (!n || !burst || burst > 32 || (!is_send && !is_read && strcmp(mode, "write") != 0)) {
-		fprintf(stderr, "irdma-icount: N > 0, 1 <= BURST <= 32, MODE write|send|read\n");
+	if (!n || !burst || burst > 32 || (!is_send && !is_read && strcmp(mode, "write") != 0) ||
+	    n_idle > 65536) {
+		fprintf(stderr, "irdma-icount: N > 0, 1 <= BURST <= 32, MODE write|send|read, IDLE <= 65536\n");
 		goto out;
 	}
 	for (k = 0; k < 2; k++) {
 		/* engine=service would need a service lcore; inline is stepped by this loop */
 		snprintf(devargs, sizeof(devargs), "soft,port=loop,gen=2,engine=inline,name=bic%d,"
-			 "ip=198.18.2.%d", k, k + 1);
+			 "ip=198.18.2.%d,max_qp=%" PRIu64, k, k + 1, n_idle + 8);
 		dev[k] = bench_dev_create(devargs, &svc, err, sizeof(err));
 		if (!dev[k] || bench_ep_create(&ep[k], dev[k], 4096, 64, err, sizeof(err)) < 0)
 			goto fail;
 		bench_ep_addr_of(&ep[k], &a[k]);
+		if (n_idle == 0)
+			continue;
+		idle_ep[k] = calloc(n_idle, sizeof(*idle_ep[k]));
+		if (idle_ep[k] == NULL || bench_ep_create_many(idle_ep[k], (unsigned int)n_idle,
+							       dev[k], 4096, 8, 16, err,
+							       sizeof(err)) < 0)
+			goto fail;
 	}
 	for (k = 0; k < 2; k++)
 		if (bench_ep_connect(&ep[k], &a[!k], err, sizeof(err)) < 0)
 			goto fail;
+	for (i = 0; i < n_idle; i++) {
+		struct bench_ep_addr ia[2];
+
+		for (k = 0; k < 2; k++)
+			bench_ep_addr_of(&idle_ep[k][i], &ia[k]);
+		for (k = 0; k < 2; k++)
+			if (bench_ep_connect(&idle_ep[k][i], &ia[!k], err, sizeof(err)) < 0)
+				goto fail;
+	}
 	memset(wr, 0, sizeof(wr));
 	sge.addr = (uint64_t)(uintptr_t)(ep[0].buf + 64);
 	sge.length = 8;
@@ -219,9 +240,10 @@ int main(int argc, char **argv)
 		}
 	}
 	t0 = rte_rdtsc() - t0;
-	printf("irdma-icount: %" PRIu64 " %ss (%" PRIu64 " per doorbell), %.2f busy + %.2f idle "
+	printf("irdma-icount: %" PRIu64 " %ss (%" PRIu64 " per doorbell, %" PRIu64 " idle "
+	       "connected QPs more on each device), %.2f busy + %.2f idle "
 	       "engine steps per doorbell; %.0f ns per write on one CPU (post to completion, "
-	       "both devices; meaningless under valgrind)\n", n * burst, mode, burst,
+	       "both devices; meaningless under valgrind)\n", n * burst, mode, burst, n_idle,
 	       (double)busy / (double)n, (double)idle / (double)n,
 	       (double)t0 * 1e9 / (double)rte_get_tsc_hz() / (double)(n * burst));
 	status = 0;
@@ -230,6 +252,9 @@ fail:
 	fprintf(stderr, "irdma-icount: %s\n", err);
 out:
 	for (k = 1; k >= 0; k--) {
+		if (idle_ep[k] != NULL)
+			bench_ep_destroy_many(idle_ep[k], (unsigned int)n_idle);
+		free(idle_ep[k]);
 		bench_ep_destroy(&ep[k]);
 		if (dev[k])
 			rte_pmd_irdma_dev_close(dev[k]);

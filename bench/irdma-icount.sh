@@ -3,7 +3,7 @@
 #
 # Instructions per RDMA WRITE 8 B on the device path, counted by callgrind (no PMU here).
 #
-#   bench/irdma-icount.sh [N [BURST [MODE]]]   (default N = 2000, BURST = 1, MODE = write)
+#   bench/irdma-icount.sh [N [BURST [MODE [IDLE]]]]   (default N = 2000, BURST = 1, MODE = write, IDLE = 0)
 #
 # MODE write: RDMA WRITE 8 B inline; send: SEND 8 B inline into a receive B posts before
 # (two more stages: B posting its receives, B polling their completions); read: RDMA READ
@@ -14,13 +14,15 @@
 # Ir/write = (Ir(2N) - Ir(N)) / N per stage, so set-up cancels out. One write is: post on A;
 # A's engine sends the WRITE frame; B's engine receives it, writes memory, sends the ACK;
 # A's engine (inside poll_cq) takes the ACK and writes the CQE; poll_cq returns it.
-# Then the heaviest functions of the 2N run, inclusive, per write.
+# Then the heaviest functions of the 2N run, inclusive, per write. IDLE > 0: each device also
+# holds IDLE connected QPs that carry nothing (the idle step must not grow with them).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${BUILD:-$root/build-perf}
 n=${1:-2000}
 burst=${2:-1}
 mode=${3:-write}
+idle=${4:-0}
 command -v valgrind >/dev/null || { echo "irdma-icount: valgrind is not installed" >&2; exit 1; }
 if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" "$root" -Dbuildtype=release -Db_sanitize=none -Dtests=false \
@@ -34,7 +36,7 @@ trap 'rm -rf "$tmp" /var/run/dpdk/${tag}*' EXIT
 run() { # iterations -> callgrind file
 	valgrind --tool=callgrind --toggle-collect='bic_*' --callgrind-out-file="$tmp/cg.$1" \
 		"$build/bench/irdma-icount" -l 0 --no-pci --no-huge -m 512 --no-shconf \
-		--file-prefix=${tag}_$1 --log-level=lib.eal:error -- "$1" "$burst" "$mode" >"$tmp/out.$1" 2>"$tmp/vg.$1" ||
+		--file-prefix=${tag}_$1 --log-level=lib.eal:error -- "$1" "$burst" "$mode" "$idle" >"$tmp/out.$1" 2>"$tmp/vg.$1" ||
 		{ cat "$tmp/vg.$1" "$tmp/out.$1" >&2; exit 1; }
 }
 # inclusive Ir of one function in a callgrind file

@@ -23,7 +23,7 @@ if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" "$root" -Dbuildtype=release -Db_sanitize=none -Dtests=false \
 		>"$build.setup.log" 2>&1 || { cat "$build.setup.log" >&2; exit 1; }
 fi
-ninja -C "$build" bench/cacheline-pingpong bench/irdma-lat bench/irdma-wire >/dev/null
+ninja -C "$build" bench/cacheline-pingpong bench/irdma-lat bench/irdma-wire bench/irdma-scale >/dev/null
 
 tag=brun$$
 trap 'rm -rf /var/run/dpdk/${tag}_*' EXIT
@@ -43,5 +43,8 @@ echo "- counts: $iters samples x $rounds rounds (latency), $warmup warm-up, rate
 "$build/bench/irdma-wire" -l 0,1 "${eal[@]}" --file-prefix=${tag}_ring -- --ring \
 	-n "$iters" -w "$warmup" -t "$secs" | grep -v '^RESULT'
 "$root/bench/wire-memif.sh" "$build" -n "$iters" -w "$warmup" -t "$secs" | grep -v '^RESULT'
+# Many QPs: 16384 pairs in one process need about 2 GB (queues and per-QP state).
+"$build/bench/irdma-scale" -l 0 --no-pci --no-huge -m 2560 --no-shconf --log-level=lib.eal:error \
+	--file-prefix=${tag}_scale -- -t "$secs" | grep -v '^RESULT'
 echo
 echo "- load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -21,7 +21,7 @@ if [ "$(nproc)" -lt 2 ]; then
 	echo "1..0 # SKIP the benchmarks need two CPUs (one spinning lcore each)"
 	exit 0
 fi
-echo "1..5"
+echo "1..6"
 
 # check NAME FILE LAT_ROWS RATE_ROWS: the table and the RESULT lines of one run
 check() {
@@ -72,13 +72,24 @@ run "irdma-wire --ring: raw and RDMA, latency and rate" "$out/ring" 2 2 \
 	-n 300 -w 30 -t 0.1
 run "wire-memif.sh: raw and RDMA over net_memif, two processes" "$out/memif" 2 2 \
 	"$here/wire-memif.sh" "$build" -n 300 -w 30 -t 0.1
-# irdma-icount is run under callgrind by irdma-icount.sh; here only its own line
-if timeout 60 "$build/bench/irdma-icount" -l 0 "${eal[@]}" --file-prefix=${tag}_ic -- 50 4 \
-	>"$out/ic" 2>&1; then
-	grep -qE '^irdma-icount: 200 writes \(4 per doorbell\), [0-9]+\.[0-9]{2} busy \+ [0-9]+\.[0-9]{2} idle engine steps per doorbell; [0-9]+ ns per write' "$out/ic" &&
-		report "irdma-icount: 50 doorbells of 4 writes" "" "$out/ic" ||
-		report "irdma-icount: 50 doorbells of 4 writes" "malformed summary line" "$out/ic"
+# irdma-scale: two small N, its own table and one RESULT line each
+if timeout 60 "$build/bench/irdma-scale" -l 0 "${eal[@]}" --file-prefix=${tag}_sc -- -t 0.05 1 16 \
+	>"$out/sc" 2>&1; then
+	grep -q '^| QP pairs | Mmsg/s | vs 1 QP pair | goal | met | queues per QP | other per QP | writes per ACK |$' "$out/sc" &&
+		[ "$(grep -cE '^\| (1|16) \| [0-9]+\.[0-9]{3} \| [0-9]+\.[0-9]{2}x \|' "$out/sc")" -eq 2 ] &&
+		[ "$(grep -cE '^RESULT case="scale N=(1|16)" mops=[0-9]+\.[0-9]{3}$' "$out/sc")" -eq 2 ] &&
+		report "irdma-scale: 1 and 16 QP pairs" "" "$out/sc" ||
+		report "irdma-scale: 1 and 16 QP pairs" "malformed table" "$out/sc"
 else
-	report "irdma-icount: 50 doorbells of 4 writes" "exit status $?" "$out/ic"
+	report "irdma-scale: 1 and 16 QP pairs" "exit status $?" "$out/sc"
+fi
+# irdma-icount is run under callgrind by irdma-icount.sh; here only its own line
+if timeout 60 "$build/bench/irdma-icount" -l 0 "${eal[@]}" --file-prefix=${tag}_ic -- 50 4 write 2 \
+	>"$out/ic" 2>&1; then
+	grep -qE '^irdma-icount: 200 writes \(4 per doorbell, 2 idle connected QPs more on each device\), [0-9]+\.[0-9]{2} busy \+ [0-9]+\.[0-9]{2} idle engine steps per doorbell; [0-9]+ ns per write' "$out/ic" &&
+		report "irdma-icount: 50 doorbells of 4 writes, 2 idle QPs" "" "$out/ic" ||
+		report "irdma-icount: 50 doorbells of 4 writes, 2 idle QPs" "malformed summary line" "$out/ic"
+else
+	report "irdma-icount: 50 doorbells of 4 writes, 2 idle QPs" "exit status $?" "$out/ic"
 fi
 exit $fail

@@ -43,7 +43,8 @@ itest_cleanup(void)
 		nftw(itest_runtime_dir, itest_rm_entry, 8, FTW_DEPTH | FTW_PHYS);
 }
 
-enum itest_mem { ITEST_NO_HUGE, ITEST_HUGE };
+/* ITEST_NO_HUGE_LARGE: --no-huge with 1280 MB, for the tests of many objects. */
+enum itest_mem { ITEST_NO_HUGE, ITEST_HUGE, ITEST_NO_HUGE_LARGE };
 
 /*
  * Start EAL for test @p name on @p lcores ("0", "0-1", ...). Returns 0, or skips the whole
@@ -71,10 +72,10 @@ itest_eal_init(const char *name, const char *lcores, enum itest_mem mem)
 	argv[argc++] = (char *)"--log-level=lib.eal:error";
 	if (getenv("ITEST_DEBUG") != NULL)
 		argv[argc++] = (char *)"--log-level=pmd.net.irdma.*:debug";
-	if (mem == ITEST_NO_HUGE) {
+	if (mem == ITEST_NO_HUGE || mem == ITEST_NO_HUGE_LARGE) {
 		argv[argc++] = (char *)"--no-huge";
 		argv[argc++] = (char *)"-m";
-		argv[argc++] = (char *)"512";
+		argv[argc++] = (char *)(mem == ITEST_NO_HUGE ? "512" : "1280");
 		argv[argc++] = (char *)"--no-shconf";
 	} else {
 		argv[argc++] = (char *)"-m";

@@ -24,27 +24,29 @@ free_hugepages(void)
 	return n;
 }
 
+struct zone_find {
+	const void *addr;
+	const struct rte_memzone *mz;
+};
+
+static void
+zone_cb(const struct rte_memzone *mz, void *arg)
+{
+	struct zone_find *f = arg;
+	const char *a = f->addr, *z = mz->addr;
+
+	if (a >= z && a < z + mz->len)
+		f->mz = mz;
+}
+
+/* The memzone that holds @p addr (queues are carved from the device's zones). */
 static const struct rte_memzone *
 zone_of(const void *addr)
 {
-	char name[RTE_MEMZONE_NAMESIZE];
-	unsigned int i;
+	struct zone_find f = { addr, NULL };
 
-	/* Queue memzones are named irdma<dev>_<kind>_<seq>: look the address up by walking. */
-	for (i = 0; i < 4096; i++) {
-		const struct rte_memzone *mz;
-		static const char *const kinds[] = { "sq", "rq", "cq", "srq" };
-		unsigned int d, k;
-
-		for (d = 0; d < 4; d++)
-			for (k = 0; k < RTE_DIM(kinds); k++) {
-				snprintf(name, sizeof(name), "irdma%u_%s_%u", d, kinds[k], i);
-				mz = rte_memzone_lookup(name);
-				if (mz != NULL && mz->addr == addr)
-					return mz;
-			}
-	}
-	return NULL;
+	rte_memzone_walk(zone_cb, &f);
+	return f.mz;
 }
 
 T_CASE(queues_on_hugepages_and_traffic)

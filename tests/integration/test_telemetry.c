@@ -122,6 +122,11 @@ T_CASE(xstats_and_qp)
 	T_HAS(want);
 	snprintf(want, sizeof(want), "\"rq_bytes\":%zu", rq.len);
 	T_HAS(want);
+	/* memory per QP beyond its rings: reported, and not nothing */
+	T_HAS("\"device_state_bytes\":");
+	T_HAS("\"pmd_state_bytes\":");
+	T_CHECK(strstr(reply, "\"device_state_bytes\":0,") == NULL);
+	T_CHECK(strstr(reply, "\"pmd_state_bytes\":0,") == NULL);
 	T_HAS("\"tx_wrs\":3");
 	T_HAS("\"tx_packets\":3");     /* three 100-byte writes: one packet each */
 	T_HAS("\"tx_bytes\":");

@@ -15,9 +15,11 @@
  * serialises them, as it serialises CQP commands. They are safe against a running engine.
  *
  * Data path: lib/uk writes WQEs and rings `wqe_alloc_db` (value = qp_id) and arms CQs through
- * the shadow area and `cqe_alloc_db` (value = cq_id). Doorbell words are per object, so no
- * write is ever lost; the device consumes a write by swapping the word back to
- * IRDMA_HW_DB_IDLE and then scans the queue by valid bit, as hardware does.
+ * the shadow area and `cqe_alloc_db` (value = cq_id). The words returned lie in the device's
+ * doorbell pages (irdma_db_page.h): lib/uk's DPDK-flavoured doorbell write also marks the
+ * page's summary bitmap, which the device takes with atomic exchanges, so no write is ever
+ * lost and the device finds the objects that rang without a scan; it then fetches the queue
+ * by valid bit, as hardware does.
  */
 #ifndef IRDMA_HW_H
 #define IRDMA_HW_H
@@ -170,6 +172,8 @@ struct irdma_hw_qp_ctx {
 	uint32_t max_inline;    /* max inline bytes the QP accepts (checked by the device) */
 	uint32_t max_sq_frags;  /* max SGEs per SQ WR */
 	uint32_t max_rq_frags;  /* max SGEs per RQ WR */
+	uint32_t max_send_wr;   /* send WRs the QP asked for: the device sizes its per-WR
+				 * transport state by it (0: sq_depth) */
 };
 
 /* Attributes for modify/query (verbs semantics, selected by mask). */
@@ -334,6 +338,9 @@ struct irdma_hw_ops {
 	int (*gsi_send)(struct irdma_hw_dev *dev, const uint8_t dgid[16], const uint8_t *mad);
 	int (*gsi_recv)(struct irdma_hw_dev *dev, struct irdma_hw_mad *mads, unsigned int n);
 	int (*gsi_stats)(struct irdma_hw_dev *dev, struct irdma_hw_gsi_stats *st);
+
+	/* Bytes of device state the QP holds beyond its queue memory (NULL: not known). */
+	size_t (*qp_state_bytes)(struct irdma_hw_dev *dev, uint32_t qp_id);
 };
 
 /* The software device (drivers/net/irdma_pmd/soft). */

@@ -162,6 +162,7 @@ struct rte_pmd_irdma_dev {
 	rte_spinlock_t lock;                /* control path */
 	uint32_t mz_seq;                    /* memzone name sequence */
 	struct irdma_shadow_pool shadows;
+	struct irdma_qmem_pool qpool;       /* queue memory carved from large memzones */
 
 	uint32_t n_pd, n_mr, n_mw, n_cq, n_qp, n_srq, n_ah;
 	TAILQ_HEAD(, irdma_pmd_qp) qps;

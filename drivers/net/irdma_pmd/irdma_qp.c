@@ -209,7 +209,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	struct irdma_pmd_srq *srq = NULL;
 	struct irdma_hw_qp_ctx ctx;
 	struct irdma_pmd_qp *qp;
-	uint32_t qp_id, *db;
+	uint32_t qp_id, *db, asked_send_wr;
 	int ret;
 
 	if (!irdma_pd_live(pd) || init == NULL || !irdma_dev_valid(pd->dev)) {
@@ -230,6 +230,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 			goto fail;
 		}
 	}
+	asked_send_wr = init->cap.max_send_wr; /* qp_size() writes what was granted */
 	ret = qp_size(dev, init, &info);
 	if (ret < 0)
 		goto fail;
@@ -271,6 +272,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	ctx.max_inline = init->cap.max_inline_data;
 	ctx.max_sq_frags = init->cap.max_send_sge;
 	ctx.max_rq_frags = init->cap.max_recv_sge;
+	ctx.max_send_wr = asked_send_wr;
 	ret = dev->ops->qp_create(dev->hw, &ctx, &qp_id, &db);
 	if (ret < 0) {
 		IRDMA_LOG(qp, ERR, "%s: backend refused the QP: %s", dev->name, strerror(-ret));

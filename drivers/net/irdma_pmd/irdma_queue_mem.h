@@ -1,13 +1,20 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Queue memory: every SQ, RQ, SRQ and CQ ring is one rte_memzone on the device's socket,
- * 4 KiB aligned, exactly as long as lib/uk's sizing says (no rounding to pages). Shadow
- * areas (64 bytes each) come from a pool of 4 KiB memzone pages, 64 per page.
+ * Queue memory: every SQ, RQ, SRQ and CQ ring is 4 KiB aligned and exactly as long as lib/uk's
+ * sizing says (no rounding: the rest of its last page is nobody's). A ring of up to
+ * IRDMA_QMEM_CARVE_MAX bytes is carved from the device's queue-memory pool: a few large
+ * IOVA-contiguous memzones ("irdma<dev>_qmem_<n>", 4 MiB, then twice as large each time
+ * up to 64 MiB) divided into 4 KiB pages, first fit; a zone goes back to EAL when its last
+ * ring is freed. So a device holds tens of thousands of QPs without nearing EAL's memzone
+ * limit (2560 in DPDK 22.11). Shadow areas (64 bytes each) come 64 to a 4 KiB page of the
+ * same pool.
  *
- * IOVA: a ring is IOVA-contiguous when EAL can give that (always with IOVA as VA, and up to
- * the hugepage size with IOVA as PA); a larger ring in IOVA-as-PA mode falls back to a
- * non-contiguous memzone described by a list of 4 KiB page IOVAs, the way irdma hardware
- * takes page lists. `--iova-mode=va` avoids the page list.
+ * A larger ring is a memzone of its own, IOVA-contiguous when EAL can give that (always with
+ * IOVA as VA, and up to the hugepage size with IOVA as PA); with IOVA as PA it falls back to
+ * a non-contiguous memzone described by a list of 4 KiB page IOVAs, the way irdma hardware
+ * takes page lists. `--iova-mode=va` avoids the page list. A zone that cannot be had
+ * IOVA-contiguous at the size asked is tried at half the size, down to what the ring needs,
+ * and then the ring gets a memzone of its own too.
  */
 #ifndef IRDMA_QUEUE_MEM_H
 #define IRDMA_QUEUE_MEM_H
@@ -21,13 +28,19 @@
 #define IRDMA_QMEM_ALIGN 4096u
 #define IRDMA_SHADOW_BYTES 64u
 #define IRDMA_SHADOWS_PER_PAGE (IRDMA_QMEM_ALIGN / IRDMA_SHADOW_BYTES)
-#define IRDMA_SHADOW_MAX_PAGES 256u
+#define IRDMA_QMEM_CARVE_MAX (2u << 20)   /* larger rings: a memzone each */
+#define IRDMA_QMEM_ZONE_MIN  (4u << 20)
+#define IRDMA_QMEM_ZONE_MAX  (64u << 20)
 
 struct rte_pmd_irdma_dev;
 struct rte_pmd_irdma_queue_mem;
 
+struct irdma_qmem_zone;
+
 struct irdma_qmem {
-	const struct rte_memzone *mz;
+	const struct rte_memzone *mz;  /* a memzone of its own; NULL when carved (zone) */
+	struct irdma_qmem_zone *zone;  /* the pool zone it was carved from */
+	uint32_t first_page, n_zpages; /* its pages in the zone */
 	void *addr;
 	uint64_t iova;           /* first byte; RTE_BAD_IOVA if unknown */
 	size_t len;
@@ -46,9 +59,29 @@ struct irdma_shadow {
 	uint32_t slot;
 };
 
+/* One IOVA-contiguous memzone of the pool, 4 KiB pages, a bit per page in use. */
+struct irdma_qmem_zone {
+	const struct rte_memzone *mz;
+	struct irdma_qmem_pool *pool;
+	uint32_t n_pages, used, first_free; /* first_free: no free page below it */
+	uint64_t bits[];
+};
+
+struct irdma_qmem_pool {
+	struct irdma_qmem_zone **zones;
+	uint32_t n_zones, cap_zones;
+	uint32_t n_grown;                 /* zones reserved so far (the next one's size) */
+	uint64_t zone_bytes;              /* bytes of the zones held now */
+	uint64_t queue_bytes;             /* bytes of the rings carved, as asked */
+};
+
+struct irdma_shadow_page {
+	struct irdma_qmem mem;
+	uint64_t used;                    /* bit per slot */
+};
+
 struct irdma_shadow_pool {
-	const struct rte_memzone *pages[IRDMA_SHADOW_MAX_PAGES];
-	uint64_t used[IRDMA_SHADOW_MAX_PAGES]; /* bit per slot */
+	struct irdma_shadow_page *pages;  /* n_pages entries (grown by rte_realloc) */
 	uint32_t n_pages;
 };
 
@@ -61,6 +94,7 @@ void irdma_qmem_describe(const struct irdma_qmem *m, struct rte_pmd_irdma_queue_
 /* A zeroed 64-byte shadow area from the device pool. */
 int irdma_shadow_alloc(struct rte_pmd_irdma_dev *dev, struct irdma_shadow *s);
 void irdma_shadow_free(struct rte_pmd_irdma_dev *dev, struct irdma_shadow *s);
+/* At device close: the shadow pages, then every zone of the queue-memory pool. */
 void irdma_shadow_pool_release(struct rte_pmd_irdma_dev *dev);
 
 #endif /* IRDMA_QUEUE_MEM_H */

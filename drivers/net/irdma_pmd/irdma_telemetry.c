@@ -230,6 +230,12 @@ tel_qp(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
 	rte_tel_data_add_dict_u64(d, "rq_depth", qp->uk_info.rq_depth);
 	rte_tel_data_add_dict_u64(d, "rq_shift", qp->uk_info.rq_shift);
 	rte_tel_data_add_dict_u64(d, "rq_bytes", qp->rq.len);
+	/* memory per QP beyond its rings: the device's state, the PMD's (lib/uk tracking) */
+	rte_tel_data_add_dict_u64(d, "device_state_bytes", dev->ops->qp_state_bytes != NULL ?
+				  dev->ops->qp_state_bytes(dev->hw, qp->pub.qp_num) : 0);
+	rte_tel_data_add_dict_u64(d, "pmd_state_bytes", sizeof(*qp) +
+				  (size_t)qp->uk_info.sq_depth * sizeof(*qp->sq_wrtrk) +
+				  (size_t)RTE_MAX(qp->uk_info.rq_depth, 1u) * sizeof(*qp->rq_wrid));
 	rte_tel_data_add_dict_u64(d, "sq_head", qp->uk.sq_ring.head);
 	rte_tel_data_add_dict_u64(d, "sq_tail", qp->uk.sq_ring.tail);
 	rte_tel_data_add_dict_u64(d, "rq_head", qp->uk.rq_ring.head);

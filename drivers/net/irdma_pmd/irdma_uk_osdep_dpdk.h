@@ -18,6 +18,8 @@
 #include <rte_io.h>
 #include <rte_spinlock.h>
 
+#include "irdma_db_page.h"
+
 #define irdma_wmb() rte_io_wmb()
 #define irdma_rmb() rte_io_rmb()
 #define irdma_mb() rte_io_mb()
@@ -50,12 +52,15 @@ get_64bit_val_acquire(const uint64_t *wqe_words, uint32_t byte_off, uint64_t *va
 	*val = rte_le_to_cpu_64(__atomic_load_n(&wqe_words[byte_off >> 3], __ATOMIC_ACQUIRE));
 }
 
-/* writel(): every earlier store to queue memory is visible before the doorbell. */
+/* writel(): every earlier store to queue memory is visible before the doorbell. The word
+ * lies in a doorbell page (irdma_db_page.h) and val is the object's id: the write also marks
+ * the page's summary bitmap, which is what the device consumes. */
 static inline void
 irdma_uk_db_write(uint32_t *db, uint32_t val)
 {
 	rte_io_wmb();
 	__atomic_store_n(db, rte_cpu_to_le_32(val), __ATOMIC_RELEASE);
+	irdma_db_page_mark(db, val);
 }
 
 typedef rte_spinlock_t irdma_uk_spinlock_t;

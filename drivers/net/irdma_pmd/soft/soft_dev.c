@@ -66,16 +66,22 @@ static void *tbl(struct soft_dev *dev, const char *what, size_t n, size_t sz)
 
 static void soft_dev_free(struct soft_dev *dev)
 {
+	uint32_t i;
+
 	soft_engine_stop(dev);
 	soft_wire_close(dev);
 	soft_key_table_fini(dev);
+	if (dev->qp != NULL)
+		for (i = 0; i < dev->max_qp; i++)
+			rte_free(dev->qp[i]);
 	rte_free(dev->qp);
 	rte_free(dev->cq);
 	rte_free(dev->srq);
 	rte_free(dev->ah);
 	rte_free(dev->pd_used);
-	rte_free(dev->active);
-	rte_free(dev->cq_list);
+	soft_engine_fini(dev);
+	soft_db_page_fini(&dev->db_qp);
+	soft_db_page_fini(&dev->db_cq);
 	rte_free(dev);
 }
 
@@ -83,7 +89,6 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 			 struct irdma_hw_dev_info *info)
 {
 	struct soft_dev *dev;
-	uint32_t i;
 	int rc;
 
 	if (cfg == NULL || out == NULL || info == NULL)
@@ -116,9 +121,10 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->max_mr = cfg->max_mr ? cfg->max_mr : SOFT_DEF_MAX_MR;
 	dev->max_pd = cfg->max_pd ? cfg->max_pd : SOFT_DEF_MAX_PD;
 	dev->max_ah = cfg->max_ah ? cfg->max_ah : SOFT_DEF_MAX_AH;
-	if (dev->max_qp < SOFT_FIRST_QPN + 1 || dev->max_qp > (1u << 18) ||
-	    dev->max_mr > (1u << 24)) {
-		SOFT_LOG(ERR, "%s: max_qp/max_mr out of range", dev->name);
+	if (dev->max_qp < SOFT_FIRST_QPN + 1 || dev->max_qp > IRDMA_DB_PAGE_MAX_IDS ||
+	    dev->max_cq > IRDMA_DB_PAGE_MAX_IDS || dev->max_mr > (1u << 24)) {
+		SOFT_LOG(ERR, "%s: max_qp/max_cq/max_mr out of range (max_qp, max_cq <= %u)",
+			 dev->name, IRDMA_DB_PAGE_MAX_IDS);
 		rte_free(dev);
 		return -EINVAL;
 	}
@@ -133,15 +139,18 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->srq = tbl(dev, "soft_srq", dev->max_srq, sizeof(*dev->srq));
 	dev->ah = tbl(dev, "soft_ah", dev->max_ah, sizeof(*dev->ah));
 	dev->pd_used = tbl(dev, "soft_pd", dev->max_pd, 1);
-	dev->active = tbl(dev, "soft_act", dev->max_qp, sizeof(uint32_t));
-	dev->cq_list = tbl(dev, "soft_cql", dev->max_cq, sizeof(uint32_t));
-	if (!dev->qp || !dev->cq || !dev->srq || !dev->ah || !dev->pd_used || !dev->active ||
-	    !dev->cq_list) {
+	if (!dev->qp || !dev->cq || !dev->srq || !dev->ah || !dev->pd_used) {
 		rc = -ENOMEM;
 		goto fail;
 	}
-	for (i = 0; i < dev->max_qp; i++)
-		dev->qp[i].id = i;
+	rc = soft_db_page_init(dev, &dev->db_qp, dev->max_qp, &dev->db_top[0]);
+	if (rc == 0)
+		rc = soft_db_page_init(dev, &dev->db_cq, dev->max_cq, &dev->db_top[1]);
+	if (rc == 0)
+		rc = soft_engine_init(dev);
+	if (rc)
+		goto fail;
+	dev->qp_hint = SOFT_FIRST_QPN;
 	rc = soft_key_table_init(dev);
 	if (rc)
 		goto fail;
@@ -150,6 +159,7 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->cfg.port = NULL;
 	if (rc)
 		goto fail;
+	dev->loop_rx = soft_wire_loop_ring(dev);
 	/* Addresses: the MAC given, else the port's, else a locally administered one;
 	 * GID 0 = fe80::EUI-64, then the IPv4-mapped and IPv6 addresses. */
 	if (!(dev->mac[0] | dev->mac[1] | dev->mac[2] | dev->mac[3] | dev->mac[4] | dev->mac[5])) {
@@ -203,7 +213,7 @@ static int soft_dev_close(struct irdma_hw_dev *hw)
 	uint32_t i;
 
 	for (i = 0; i < dev->max_qp; i++)
-		if (dev->qp[i].in_use)
+		if (dev->qp[i] != NULL)
 			return -EBUSY;
 	for (i = 0; i < dev->max_cq; i++)
 		if (dev->cq[i].in_use)
@@ -285,12 +295,10 @@ static int soft_cq_create(struct irdma_hw_dev *hw, const struct irdma_hw_cq_ctx 
 	cq->eventfd = ctx->eventfd;
 	cq->event_cb = ctx->event_cb;
 	cq->event_arg = ctx->event_arg;
-	soft_db_init(&cq->db);
 	cq->in_use = true;
-	dev->cq_list[dev->n_cq_list++] = i;
 	rte_spinlock_unlock(&dev->engine_lock);
 	*cq_id = i;
-	*db = (uint32_t *)&cq->db;
+	*db = soft_db_word(&dev->db_cq, i);
 	return 0;
 }
 
@@ -298,7 +306,6 @@ static int soft_cq_destroy(struct irdma_hw_dev *hw, uint32_t cq_id)
 {
 	struct soft_dev *dev = soft_dev_from_hw(hw);
 	struct soft_cq *cq = cq_get(dev, cq_id);
-	uint32_t i;
 
 	if (cq == NULL)
 		return -EINVAL;
@@ -306,12 +313,6 @@ static int soft_cq_destroy(struct irdma_hw_dev *hw, uint32_t cq_id)
 		return -EBUSY;
 	rte_spinlock_lock(&dev->engine_lock);
 	cq->in_use = false;
-	for (i = 0; i < dev->n_cq_list; i++) {
-		if (dev->cq_list[i] == cq_id) {
-			dev->cq_list[i] = dev->cq_list[--dev->n_cq_list];
-			break;
-		}
-	}
 	rte_spinlock_unlock(&dev->engine_lock);
 	return 0;
 }
@@ -446,20 +447,19 @@ static int soft_qp_create(struct irdma_hw_dev *hw, const struct irdma_hw_qp_ctx 
 		   (ctx->rq_depth >> ctx->rq_shift) < 2) {
 		return -EINVAL;
 	}
-	for (i = SOFT_FIRST_QPN; i < dev->max_qp; i++) {
-		if (!dev->qp[i].in_use) {
-			qp = &dev->qp[i];
-			break;
-		}
-	}
-	if (qp == NULL)
+	for (i = dev->qp_hint; i < dev->max_qp && dev->qp[i] != NULL; i++)
+		;
+	if (i == dev->max_qp)
 		return -ENOSPC;
+	qp = rte_zmalloc_socket("soft_qp", sizeof(*qp), RTE_CACHE_LINE_SIZE, dev->cfg.socket_id);
 	swq = rte_zmalloc_socket("soft_swq", sizeof(*swq) * ctx->sq_depth, 0,
 				 dev->cfg.socket_id);
-	if (swq == NULL)
+	if (qp == NULL || swq == NULL) {
+		rte_free(qp);
+		rte_free(swq);
 		return -ENOMEM;
+	}
 	rte_spinlock_lock(&dev->engine_lock);
-	memset(qp, 0, sizeof(*qp));
 	qp->id = i;
 	qp->dev = dev;
 	qp->type = ctx->type;
@@ -467,6 +467,8 @@ static int soft_qp_create(struct irdma_hw_dev *hw, const struct irdma_hw_qp_ctx 
 	qp->state = IRDMA_HW_QPS_RESET;
 	qp->sq_base = ctx->sq_base;
 	qp->sq_depth = ctx->sq_depth;
+	qp->xport_depth = ctx->max_send_wr ? RTE_MIN(ctx->max_send_wr, ctx->sq_depth) :
+			  ctx->sq_depth;
 	qp->sq_polarity = 1;
 	qp->max_inline = ctx->max_inline;
 	qp->max_sq_frags = ctx->max_sq_frags;
@@ -489,7 +491,6 @@ static int soft_qp_create(struct irdma_hw_dev *hw, const struct irdma_hw_qp_ctx 
 	qp->swq = swq;
 	qp->cur_slot = UINT32_MAX;
 	qp->attr.av.vlan_id = 0xFFFF;
-	soft_db_init(&qp->db);
 	if (soft_xport_init(qp) != 0) {
 		scq->users--;
 		rcq->users--;
@@ -497,12 +498,15 @@ static int soft_qp_create(struct irdma_hw_dev *hw, const struct irdma_hw_qp_ctx 
 			srq->users--;
 		rte_spinlock_unlock(&dev->engine_lock);
 		rte_free(swq);
+		rte_free(qp);
 		return -ENOMEM;
 	}
 	qp->in_use = true;
+	dev->qp[i] = qp;
+	dev->qp_hint = i + 1;
 	rte_spinlock_unlock(&dev->engine_lock);
 	*qp_id = i;
-	*db = (uint32_t *)&qp->db;
+	*db = soft_db_word(&dev->db_qp, i);
 	return 0;
 }
 
@@ -578,7 +582,7 @@ static int soft_qp_modify(struct irdma_hw_dev *hw, uint32_t qp_id,
 
 		if (attr->state == IRDMA_HW_QPS_RESET) {
 			qp_reset(qp);
-			soft_engine_deactivate(dev, qp);
+			soft_engine_forget(dev, qp);
 			qp->state = IRDMA_HW_QPS_RESET;
 		} else if (attr->state == IRDMA_HW_QPS_ERR) {
 			/* Also the flush request software sends after posting in ERR. */
@@ -591,7 +595,7 @@ static int soft_qp_modify(struct irdma_hw_dev *hw, uint32_t qp_id,
 		}
 		a->state = qp->state;
 		if (qp->state != IRDMA_HW_QPS_RESET)
-			soft_engine_activate(dev, qp);
+			soft_engine_mark(dev, qp); /* a doorbell rung before RTS runs now */
 	}
 	rte_spinlock_unlock(&dev->engine_lock);
 	return 0;
@@ -623,7 +627,7 @@ static int soft_qp_destroy(struct irdma_hw_dev *hw, uint32_t qp_id)
 	if (qp == NULL)
 		return -EINVAL;
 	rte_spinlock_lock(&dev->engine_lock);
-	soft_engine_deactivate(dev, qp);
+	soft_engine_forget(dev, qp);
 	/* Windows bound through this QP die with it. */
 	for (i = 1; i < dev->max_mr; i++) {
 		struct soft_key *k = &dev->keys[i];
@@ -640,9 +644,12 @@ static int soft_qp_destroy(struct irdma_hw_dev *hw, uint32_t qp_id)
 		qp->srq->users--;
 	soft_xport_fini(qp);
 	rte_free(qp->swq);
-	qp->swq = NULL;
 	qp->in_use = false;
+	dev->qp[qp_id] = NULL;
+	if (qp_id < dev->qp_hint)
+		dev->qp_hint = qp_id;
 	rte_spinlock_unlock(&dev->engine_lock);
+	rte_free(qp);
 	return 0;
 }
 
@@ -724,6 +731,16 @@ static int soft_ah_destroy(struct irdma_hw_dev *hw, uint32_t ah_id)
 		return -EINVAL;
 	dev->ah[ah_id].in_use = false;
 	return 0;
+}
+
+/* The QP's own allocations: its context, the WQE shadow (per SQ quantum) and lib/roce's. */
+static size_t soft_qp_state_bytes(struct irdma_hw_dev *hw, uint32_t qp_id)
+{
+	struct soft_qp *qp = soft_qp_get(soft_dev_from_hw(hw), qp_id);
+
+	if (qp == NULL)
+		return 0;
+	return sizeof(*qp) + (size_t)qp->sq_depth * sizeof(*qp->swq) + qp->rq_mem_bytes;
 }
 
 static int soft_progress(struct irdma_hw_dev *hw, unsigned int budget)
@@ -884,4 +901,5 @@ const struct irdma_hw_ops irdma_soft_ops = {
 	.gsi_send = soft_gsi_send,
 	.gsi_recv = soft_gsi_recv,
 	.gsi_stats = soft_gsi_stats,
+	.qp_state_bytes = soft_qp_state_bytes,
 };

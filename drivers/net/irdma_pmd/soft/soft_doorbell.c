@@ -1,57 +1,123 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * Doorbells. Hardware has one WQE-allocate register and one CQ-arm register that take the
- * object id; a write is an event that cannot be lost. Software has no write trap, so each
- * QP and CQ gets its own doorbell word: lib/uk stores the id into it (a plain 32-bit store
- * through uk_osdep.h), and the device consumes it by swapping the word back to
- * IRDMA_HW_DB_IDLE. A write that lands after the swap stays in the word for the next scan,
- * so no write is ever lost; several writes before a scan merge into one, which is what
- * hardware does too (the device then fetches every valid WQE, not one per write).
+ * Doorbells as events. The device has two doorbell pages (irdma_db_page.h): SQ doorbells
+ * indexed by QP id and CQ-arm doorbells indexed by CQ id. lib/uk's doorbell write (the DPDK
+ * flavour of its seam) stores the id into the object's word and marks the page's summary
+ * bitmap; the engine takes the bitmap level by level with atomic exchanges, so it learns
+ * which objects rang without looking at the others. The words themselves are only
+ * written (hardware's register value); the bits are the events. A bit taken for an object
+ * that has since been destroyed is ignored, and one for a re-created object is a harmless
+ * extra kick (the device fetches by valid bit).
  */
+#include <errno.h>
+
+#include <rte_malloc.h>
+
 #include "soft_priv.h"
 
-void soft_db_init(_Atomic uint32_t *db)
+static uint32_t div_up(uint32_t n, uint32_t d)
 {
-	atomic_store_explicit(db, IRDMA_HW_DB_IDLE, memory_order_relaxed);
+	return (n + d - 1) / d;
 }
 
-/* True when the word was written since the last take. Acquire: the WQE stores that
- * preceded the doorbell write are visible once the write is. */
-bool soft_db_take(_Atomic uint32_t *db)
+int soft_db_page_init(struct soft_dev *dev, struct soft_db_page *p, uint32_t n_ids,
+		      uint64_t *top)
 {
-	if (atomic_load_explicit(db, memory_order_relaxed) == IRDMA_HW_DB_IDLE)
-		return false;
-	return atomic_exchange_explicit(db, IRDMA_HW_DB_IDLE, memory_order_acquire) !=
-	       IRDMA_HW_DB_IDLE;
+	struct irdma_db_page_hdr *h;
+
+	memset(p, 0, sizeof(*p));
+	if (n_ids == 0 || n_ids > IRDMA_DB_PAGE_MAX_IDS)
+		return -EINVAL;
+	p->mem = rte_zmalloc_socket("soft_db_page", sizeof(*h) + (size_t)n_ids * sizeof(uint32_t),
+				    RTE_CACHE_LINE_SIZE, dev->cfg.socket_id);
+	p->leaf = rte_zmalloc_socket("soft_db_leaf", div_up(n_ids, 64) * sizeof(uint64_t),
+				     RTE_CACHE_LINE_SIZE, dev->cfg.socket_id);
+	p->mid = rte_zmalloc_socket("soft_db_mid", div_up(n_ids, 4096) * sizeof(uint64_t),
+				    RTE_CACHE_LINE_SIZE, dev->cfg.socket_id);
+	if (p->mem == NULL || p->leaf == NULL || p->mid == NULL) {
+		soft_db_page_fini(p);
+		return -ENOMEM;
+	}
+	h = p->mem;
+	h->leaf = p->leaf;
+	h->mid = p->mid;
+	h->top = top;
+	p->top = top;
+	p->word = (uint32_t *)(h + 1);
+	p->n_ids = n_ids;
+	*top = 0;
+	return 0;
 }
 
-/* The arming part of the scan, from the first written word on: out of line, so the
- * common scan that finds nothing saves no registers. */
-static __rte_noinline unsigned int db_scan_arm(struct soft_dev *dev, uint32_t i)
+void soft_db_page_fini(struct soft_db_page *p)
 {
+	rte_free(p->mem);
+	rte_free(p->leaf);
+	rte_free(p->mid);
+	memset(p, 0, sizeof(*p));
+}
+
+uint32_t *soft_db_word(struct soft_db_page *p, uint32_t id)
+{
+	p->word[id] = IRDMA_HW_DB_IDLE;
+	return &p->word[id];
+}
+
+static void cq_rang(struct soft_dev *dev, uint32_t id)
+{
+	struct soft_cq *cq = &dev->cq[id];
+
+	if (id < dev->max_cq && cq->in_use)
+		soft_cq_arm_doorbell(dev, cq);
+}
+
+static void qp_rang(struct soft_dev *dev, uint32_t id)
+{
+	struct soft_qp *qp = soft_qp_get(dev, id);
+
+	if (qp != NULL) {
+		qp->sq_kick = true;
+		soft_engine_mark(dev, qp);
+	}
+}
+
+/* Every id marked in the page since the last take, each once. Acquire: the WQE stores and
+ * shadow-area writes that preceded a doorbell are visible once its bit is. */
+static inline unsigned int page_take(struct soft_dev *dev, struct soft_db_page *p,
+				     void (*rang)(struct soft_dev *dev, uint32_t id))
+{
+	uint64_t top = __atomic_exchange_n(p->top, 0, __ATOMIC_ACQUIRE);
 	unsigned int n = 0;
 
-	for (; i < dev->n_cq_list; i++) {
-		struct soft_cq *cq = &dev->cq[dev->cq_list[i]];
+	while (top) {
+		uint32_t k = (uint32_t)__builtin_ctzll(top);
+		uint64_t mid = __atomic_exchange_n(&p->mid[k], 0, __ATOMIC_ACQUIRE);
 
-		if (!soft_db_take(&cq->db))
-			continue;
-		soft_cq_arm_doorbell(dev, cq);
-		n++;
+		top &= top - 1;
+		while (mid) {
+			uint32_t j = k * 64 + (uint32_t)__builtin_ctzll(mid);
+			uint64_t leaf = __atomic_exchange_n(&p->leaf[j], 0, __ATOMIC_ACQUIRE);
+
+			mid &= mid - 1;
+			while (leaf) {
+				rang(dev, j * 64 + (uint32_t)__builtin_ctzll(leaf));
+				leaf &= leaf - 1;
+				n++;
+			}
+		}
 	}
-	dev->st.doorbells += n;
 	return n;
 }
 
-/* Visits the doorbell words of every CQ (arm requests). QP doorbells are taken by the
- * engine when it visits the QP. Returns the number of doorbells consumed. */
-unsigned int soft_db_scan(struct soft_dev *dev)
+/* Arms first: a CQ armed before this step sees the completions the step produces. */
+unsigned int soft_db_take(struct soft_dev *dev)
 {
-	uint32_t i;
+	unsigned int n = 0;
 
-	for (i = 0; i < dev->n_cq_list; i++)
-		if (atomic_load_explicit(&dev->cq[dev->cq_list[i]].db, memory_order_relaxed) !=
-		    IRDMA_HW_DB_IDLE)
-			return db_scan_arm(dev, i);
-	return 0;
+	if (__atomic_load_n(dev->db_cq.top, __ATOMIC_RELAXED))
+		n += page_take(dev, &dev->db_cq, cq_rang);
+	if (__atomic_load_n(dev->db_qp.top, __ATOMIC_RELAXED))
+		n += page_take(dev, &dev->db_qp, qp_rang);
+	dev->st.doorbells += n;
+	return n;
 }

@@ -1,113 +1,247 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The engine: one progress function with a budget. Each step consumes CQ-arm doorbells,
- * receives a burst from the wire, then visits every live QP (SQ doorbell, requester
- * work, timers, responder and requester frames, completions) and pushes what was built
- * to the wire. QPs with nothing pending are passed over after a few loads, and the time
- * is read once, only when some QP needs it: an idle step is what every empty inline
- * poll_cq pays. It runs inline
- * (any lcore that polls calls it; a try-lock makes a second caller return at once) or as
- * an rte_service mapped by the application to a service lcore (engine=service).
+ * The engine: one progress function with a budget. Each step consumes the doorbells rung
+ * since the last one (soft_doorbell.c: CQ arms, then SQ doorbells, which queue their QPs),
+ * receives a burst from the wire (each frame's QP is queued), queues the QPs whose
+ * lib/roce deadline has passed, then serves the work list round-robin and pushes what was
+ * built to the wire. A QP with nothing pending is on no list and costs a step nothing, so
+ * an idle step (what every empty inline poll_cq pays) is a handful of loads however many
+ * QPs the device holds, and the time is read only when a QP needs it.
+ *
+ * Fairness: each QP gets the same share per visit (SOFT_QP_SHARE WQEs fetched, frames
+ * built), whatever the number of busy QPs, and the step ends once its budget is spent;
+ * the next step goes on from the next QP on the list. It runs inline (any lcore that polls
+ * calls it; a try-lock makes a second caller return at once) or as an rte_service mapped
+ * by the application to a service lcore (engine=service).
  */
 #include <errno.h>
 #include <stdio.h>
 
 #include <rte_cycles.h>
+#include <rte_malloc.h>
 #include <rte_service.h>
 #include <rte_service_component.h>
 
 #include "soft_priv.h"
 
 #define SOFT_SERVICE_BUDGET 64u
+/* A QP's share of a visit: a doorbell's worth of WQEs (32 per doorbell is the
+ * message-rate pattern; the front end counts a fetch and a hand-over per WQE) and as many
+ * frames, the same however many QPs are busy, so the requester sends a doorbell's WRITEs
+ * in one burst and the responder's ACK coalescing does not depend on N. */
+#define SOFT_QP_SHARE 64u
 
-void soft_engine_activate(struct soft_dev *dev, struct soft_qp *qp)
+int soft_engine_init(struct soft_dev *dev)
 {
-	uint32_t i;
+	uint32_t slots = rte_align32pow2(dev->max_qp);
 
-	for (i = 0; i < dev->n_active; i++)
-		if (dev->active[i] == qp->id)
-			return;
-	dev->active[dev->n_active++] = qp->id;
+	dev->qp_sched = rte_zmalloc_socket("soft_sched", dev->max_qp, 0, dev->cfg.socket_id);
+	dev->work = rte_zmalloc_socket("soft_work", slots * sizeof(uint32_t), RTE_CACHE_LINE_SIZE,
+				       dev->cfg.socket_id);
+	dev->timers = rte_zmalloc_socket("soft_timers", dev->max_qp * sizeof(uint32_t),
+					 RTE_CACHE_LINE_SIZE, dev->cfg.socket_id);
+	dev->timer_pos = rte_zmalloc_socket("soft_tpos", dev->max_qp * sizeof(uint32_t), 0,
+					    dev->cfg.socket_id);
+	if (!dev->qp_sched || !dev->work || !dev->timers || !dev->timer_pos)
+		return -ENOMEM;
+	dev->work_mask = slots - 1;
+	dev->tsc_per_ns_q32 = (uint64_t)(((unsigned __int128)dev->tsc_hz << 32) / 1000000000u);
+	dev->timer_tsc = UINT64_MAX;
+	dev->timer_ns = ROCE_TIME_NEVER;
+	return 0;
 }
 
-void soft_engine_deactivate(struct soft_dev *dev, struct soft_qp *qp)
+void soft_engine_fini(struct soft_dev *dev)
 {
-	uint32_t i;
+	rte_free(dev->qp_sched);
+	rte_free(dev->work);
+	rte_free(dev->timers);
+	rte_free(dev->timer_pos);
+	dev->qp_sched = NULL;
+	dev->work = dev->timers = dev->timer_pos = NULL;
+}
 
-	for (i = 0; i < dev->n_active; i++) {
-		if (dev->active[i] == qp->id) {
-			dev->active[i] = dev->active[--dev->n_active];
-			return;
-		}
+/* The TSC value at which soft_now_ns() reaches ns, about (a 32.32 fixed-point product,
+ * no division; a little early at worst, which costs one extra look). */
+static uint64_t ns_to_tsc(const struct soft_dev *dev, uint64_t ns)
+{
+	unsigned __int128 t = (unsigned __int128)ns * dev->tsc_per_ns_q32;
+
+	t >>= 32;
+	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+}
+
+static void timer_remove(struct soft_dev *dev, uint32_t id)
+{
+	uint32_t pos = dev->timer_pos[id], last = dev->timers[--dev->n_timers];
+
+	dev->timers[pos] = last;
+	dev->timer_pos[last] = pos;
+	dev->qp_sched[id] &= (uint8_t)~SOFT_SCHED_TIMER;
+	if (dev->n_timers == 0) {
+		dev->timer_tsc = UINT64_MAX;
+		dev->timer_ns = ROCE_TIME_NEVER;
 	}
 }
 
-/*
- * Nothing for this QP in this step: no doorbell written, no WQE fetched and not yet
- * handed to lib/roce, none waiting to complete, no timer armed, nothing lib/roce wants
- * to send. An inline engine runs on every poll_cq, mostly idle, so this is checked
- * before anything else and costs a handful of loads. With no timer armed, the RNR wait
- * inside roce_qp_wants_tx() cannot apply, so it needs no time.
- */
-static inline bool qp_quiet(struct soft_qp *qp)
+/* After a QP's step or a frame: keep the timer list in line with its lib/roce deadline. */
+void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp)
 {
-	return atomic_load_explicit(&qp->db, memory_order_relaxed) == IRDMA_HW_DB_IDLE &&
-	       !qp->sq_kick && qp->swq_send == qp->swq_head && qp->swq_done == qp->swq_head &&
-	       !qp->wire_err && roce_qp_next_deadline(&qp->rq) == ROCE_TIME_NEVER &&
-	       !roce_qp_wants_tx(&qp->rq, 0);
+	uint64_t d = roce_qp_next_deadline(&qp->rq);
+	uint8_t *f = &dev->qp_sched[qp->id];
+
+	if (d == ROCE_TIME_NEVER) {
+		if (unlikely(*f & SOFT_SCHED_TIMER))
+			timer_remove(dev, qp->id);
+		return;
+	}
+	if (!(*f & SOFT_SCHED_TIMER)) {
+		*f |= SOFT_SCHED_TIMER;
+		dev->timer_pos[qp->id] = dev->n_timers;
+		dev->timers[dev->n_timers++] = qp->id;
+	}
+	if (d < dev->timer_ns) { /* usually not: a new deadline is later than the earliest */
+		dev->timer_ns = d;
+		dev->timer_tsc = ns_to_tsc(dev, d);
+	}
 }
 
-/* One QP's share of a step; kept out of line so the idle loop around it stays lean. */
-static __rte_noinline unsigned int qp_step(struct soft_qp *qp, unsigned int qbudget,
-					   uint64_t now)
+void soft_engine_forget(struct soft_dev *dev, struct soft_qp *qp)
+{
+	if (dev->qp_sched[qp->id] & SOFT_SCHED_TIMER)
+		timer_remove(dev, qp->id);
+}
+
+/* The earliest deadline has passed: queue every QP whose deadline has, and find the next
+ * one. Deadlines only move later between two looks (an ACK restarts the timer), so the
+ * cached earliest one is at worst early, and this walk runs about once per timeout. */
+static __rte_noinline void timers_expire(struct soft_dev *dev, uint64_t now)
+{
+	uint64_t next = ROCE_TIME_NEVER;
+	uint32_t i = 0;
+
+	while (i < dev->n_timers) {
+		uint32_t id = dev->timers[i];
+		struct soft_qp *qp = dev->qp[id];
+		uint64_t d = qp != NULL ? roce_qp_next_deadline(&qp->rq) : ROCE_TIME_NEVER;
+
+		if (d == ROCE_TIME_NEVER) {
+			timer_remove(dev, id); /* moves the last one to i */
+			continue;
+		}
+		if (d <= now)
+			soft_engine_mark(dev, qp); /* its step runs the timer and notes the next */
+		else if (d < next)
+			next = d;
+		i++;
+	}
+	dev->timer_ns = next;
+	dev->timer_tsc = next == ROCE_TIME_NEVER ? UINT64_MAX : ns_to_tsc(dev, next);
+}
+
+
+static __rte_noinline unsigned int wire_push(struct soft_dev *dev)
+{
+	unsigned int n = soft_wire_flush(dev);
+
+	dev->wire_dirty = !soft_wire_tx_room(dev, SOFT_WIRE_BACKLOG);
+	return n;
+}
+
+/* One QP's share of a step. */
+static unsigned int qp_step(struct soft_qp *qp, unsigned int share, uint64_t now)
 {
 	unsigned int work = 0;
 
-	if (soft_db_take(&qp->db))
-		qp->sq_kick = true;
 	if (qp->sq_kick || qp->swq_send != qp->swq_head)
-		work += soft_req_run(qp, qbudget);
-	soft_xport_timers(qp, now);
+		work += soft_req_run(qp, share);
+	if (unlikely(now >= roce_qp_next_deadline(&qp->rq)))
+		soft_xport_timers(qp, now);
 	if (roce_qp_wants_tx(&qp->rq, now))
-		work += soft_xport_tx(qp, qbudget, now);
+		work += soft_xport_tx(qp, share, now);
 	if (qp->wire_err || qp->swq_done != qp->swq_head)
 		soft_xport_settle(qp);
 	return work;
 }
 
-static unsigned int engine_step(struct soft_dev *dev, unsigned int budget)
+/* Serves the work list from its head: each QP its share, until the budget is spent or
+ * every QP queued at the start had its turn; a QP with more to do goes to the back. */
+static __rte_noinline unsigned int work_run(struct soft_dev *dev, unsigned int budget,
+					    uint64_t now)
 {
-	unsigned int work = 0, i, qbudget = 0;
-	uint64_t now = 0;
+	unsigned int work = 0, spent = 0, n = dev->n_work;
 
-	/* Arms first: a CQ armed before this step sees the completions it produces. */
-	work += soft_db_scan(dev);
-	work += soft_wire_rx(dev, budget);
-	for (i = 0; i < dev->n_active; i++) {
-		struct soft_qp *qp = &dev->qp[dev->active[i]];
+	if (now == 0)
+		now = soft_now_ns(dev);
+	while (n-- && spent < budget) {
+		uint32_t id = dev->work[dev->work_head++ & dev->work_mask];
+		struct soft_qp *qp = dev->qp[id];
+		unsigned int w;
 
-		if (qp_quiet(qp))
+		dev->n_work--;
+		dev->qp_sched[id] &= (uint8_t)~SOFT_SCHED_WORK;
+		if (unlikely(qp == NULL || qp->state == IRDMA_HW_QPS_RESET))
 			continue;
-		if (qbudget == 0) { /* first busy QP: one TSC read per step, the QPs' share */
-			now = soft_now_ns(dev);
-			qbudget = RTE_MAX(budget / dev->n_active, 4u);
-		}
-		work += qp_step(qp, qbudget, now);
+		w = qp_step(qp, SOFT_QP_SHARE, now);
+		work += w;
+		spent += w + 1; /* a visit costs budget even when it finds nothing */
+		/* Send work left: again next turn if this one moved anything; a visit that
+		 * moved nothing means it waits for the wire (an ACK makes room, ends a fence),
+		 * which queues it again (soft_engine_rx_done). */
+		if (soft_engine_qp_pending(qp, now) || (w != 0 && soft_engine_sq_waiting(qp)))
+			soft_engine_mark(dev, qp);
+		soft_engine_timer_note(dev, qp);
 	}
-	work += soft_wire_flush(dev);
 	return work;
 }
 
-int soft_engine_progress(struct soft_dev *dev, unsigned int budget)
+/*
+ * One step; an idle one (engine_idle) returns before the lock. The wire's backlog is pushed only after a step that did something or when an
+ * earlier push left frames behind (the port was full): frames are built only by work
+ * this function counts, so an idle step does not call the wire twice.
+ */
+/* Nothing for a step to do: no doorbell, no frame on the loop ring, no QP queued or
+ * timed, no backlog. Read without the lock, as a hint: what the lists hold changes under
+ * it, and a change this misses is seen by the next step. */
+static inline bool engine_idle(const struct soft_dev *dev)
 {
-	int work;
+	return !soft_db_pending(dev) && dev->loop_rx != NULL && rte_ring_empty(dev->loop_rx) &&
+	       __atomic_load_n(&dev->n_work, __ATOMIC_RELAXED) == 0 &&
+	       __atomic_load_n(&dev->n_timers, __ATOMIC_RELAXED) == 0 &&
+	       !__atomic_load_n(&dev->wire_dirty, __ATOMIC_RELAXED);
+}
+
+static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
+{
+	unsigned int work = 0;
+	uint64_t now = 0;
 
 	if (!rte_spinlock_trylock(&dev->engine_lock))
 		return 0;
 	dev->st.polls++;
-	work = (int)engine_step(dev, budget ? budget : SOFT_SERVICE_BUDGET);
+	if (budget == 0)
+		budget = SOFT_SERVICE_BUDGET;
+	if (unlikely(soft_db_pending(dev)))
+		work += soft_db_take(dev);
+	work += soft_wire_rx(dev, budget);
+	if (unlikely(dev->n_timers != 0) && rte_get_tsc_cycles() >= dev->timer_tsc) {
+		now = soft_now_ns(dev);
+		timers_expire(dev, now);
+	}
+	if (dev->n_work != 0)
+		work += work_run(dev, budget, now);
+	if (work != 0 || unlikely(dev->wire_dirty))
+		work += wire_push(dev);
 	rte_spinlock_unlock(&dev->engine_lock);
-	return work;
+	return (int)work;
+}
+
+/* The idle check inline, the step out of line: an idle call saves no registers. */
+int soft_engine_progress(struct soft_dev *dev, unsigned int budget)
+{
+	if (engine_idle(dev))
+		return 0;
+	return engine_step(dev, budget);
 }
 
 static int32_t soft_service_cb(void *arg)

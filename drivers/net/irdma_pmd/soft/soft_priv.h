@@ -20,6 +20,7 @@
 #include "irdma_defs.h"
 #include "irdma_user.h"
 
+#include "irdma_db_page.h"
 #include "irdma_hw.h"
 #include "roce_qp.h"
 #include "soft_wire.h"
@@ -94,7 +95,6 @@ struct soft_cq {
 	uint64_t stale_shadow;
 	bool arm_any, arm_se;  /* armed (latched from the shadow arm word at the doorbell) */
 	uint32_t arm_seq;      /* sequence number of the last arm seen */
-	_Atomic uint32_t db;   /* arm doorbell word */
 	int eventfd;
 	void (*event_cb)(void *arg, uint32_t cq_id);
 	void *event_arg;
@@ -215,10 +215,10 @@ struct soft_qp {
 	/* SQ as hardware sees it. */
 	uint8_t *sq_base;
 	uint32_t sq_depth;     /* quanta */
+	uint32_t xport_depth;  /* send WRs lib/roce holds at once (what the QP asked for) */
 	uint32_t sq_head;      /* next quantum to fetch */
 	uint8_t sq_polarity;
 	uint32_t max_inline, max_sq_frags, max_rq_frags;
-	_Atomic uint32_t db;   /* SQ doorbell word */
 	bool sq_kick;          /* doorbell seen: fetch until no valid WQE */
 	volatile uint64_t *shadow;
 	uint64_t compl_ctx;
@@ -246,6 +246,7 @@ struct soft_qp {
 	/* The RoCEv2 transport (lib/roce state machines). */
 	struct roce_qp rq;
 	void *rq_mem;
+	size_t rq_mem_bytes;       /* roce_qp_mem_size() */
 	bool wire_err;             /* lib/roce moved the QP to ERR: apply it after the call */
 	uint8_t wire_err_status;   /* enum roce_wc_status */
 
@@ -263,6 +264,19 @@ struct soft_dev_stats {
 	struct soft_wire_stats wire; /* port, ARP/ND and drop counters */
 };
 
+/* One doorbell page (irdma_db_page.h): the words lib/uk writes and the summary levels. */
+struct soft_db_page {
+	void *mem;             /* header + words */
+	uint32_t *word;
+	uint64_t *leaf, *mid;
+	uint64_t *top;         /* in soft_dev.db_top */
+	uint32_t n_ids;
+};
+
+/* soft_dev.qp_sched flags: where a QP is queued in the engine. */
+#define SOFT_SCHED_WORK  0x1u  /* on the work list */
+#define SOFT_SCHED_TIMER 0x2u  /* on the timer list */
+
 struct soft_dev {
 	char name[64];
 	struct irdma_hw_dev_config cfg;
@@ -276,7 +290,8 @@ struct soft_dev {
 	uint32_t n_gids;
 
 	uint32_t max_qp, max_cq, max_srq, max_mr, max_pd, max_ah;
-	struct soft_qp *qp;    /* indexed by qp_id */
+	struct soft_qp **qp;   /* indexed by qp_id; NULL: free (a QP is allocated at create) */
+	uint32_t qp_hint;      /* no free QP id below it (from SOFT_FIRST_QPN) */
 	struct soft_cq *cq;
 	struct soft_srq *srq;
 	struct soft_key *keys; /* indexed by STag >> 8 */
@@ -284,11 +299,27 @@ struct soft_dev {
 	uint8_t *pd_used;
 	uint32_t key_seq;      /* source of fresh key bytes */
 
-	uint32_t *cq_list;     /* ids of the CQs in use (arm doorbells to scan) */
-	uint32_t n_cq_list;
-	/* QPs the engine visits (any QP with a doorbell or transport work). */
-	uint32_t *active;
-	uint32_t n_active;
+	/* Doorbells: summary top words (written by producers on any lcore) on a line of
+	 * their own, then the pages. */
+	uint64_t db_top[2] __rte_cache_aligned; /* QP page, CQ page */
+	struct soft_db_page db_qp __rte_cache_aligned;
+	struct soft_db_page db_cq;
+
+	/* Engine scheduling (under engine_lock). Only QPs with something to do cost a step
+	 * anything: the work list holds QPs with a doorbell, received frames, send work or
+	 * completions pending (FIFO, served round-robin); the timer list holds QPs with an
+	 * armed lib/roce deadline, and timer_tsc is the earliest of them. */
+	uint8_t *qp_sched;     /* per QP id: SOFT_SCHED_* (outlives the QP: ids in the lists) */
+	uint32_t *work;        /* work_mask + 1 slots */
+	uint32_t work_mask, work_head, n_work;
+	uint32_t *timers;      /* n_timers ids */
+	uint32_t *timer_pos;   /* per QP id: its index in timers */
+	uint32_t n_timers;
+	uint64_t timer_ns;     /* the earliest deadline (ns, lib/roce's clock) */
+	uint64_t timer_tsc;    /* the same as a TSC value; UINT64_MAX: none */
+	uint64_t tsc_per_ns_q32; /* TSC ticks per ns, 32.32 fixed point */
+	bool wire_dirty;       /* the last push left frames in the wire's backlog */
+	struct rte_ring *loop_rx; /* port=loop: soft_wire_loop_ring() (idle check) */
 
 	rte_spinlock_t engine_lock;
 	uint32_t service_id;
@@ -309,15 +340,25 @@ static inline struct soft_dev *soft_dev_from_hw(struct irdma_hw_dev *hw)
 
 static inline struct soft_qp *soft_qp_get(struct soft_dev *dev, uint32_t qp_id)
 {
-	if (unlikely(qp_id >= dev->max_qp || !dev->qp[qp_id].in_use))
+	if (unlikely(qp_id >= dev->max_qp))
 		return NULL;
-	return &dev->qp[qp_id];
+	return dev->qp[qp_id];
 }
 
 /* soft_doorbell.c */
-void soft_db_init(_Atomic uint32_t *db);
-bool soft_db_take(_Atomic uint32_t *db);
-unsigned int soft_db_scan(struct soft_dev *dev);
+int soft_db_page_init(struct soft_dev *dev, struct soft_db_page *p, uint32_t n_ids,
+		      uint64_t *top);
+void soft_db_page_fini(struct soft_db_page *p);
+/* The word lib/uk rings for object id (set idle). */
+uint32_t *soft_db_word(struct soft_db_page *p, uint32_t id);
+/* Consumes every doorbell rung since the last call; returns how many. */
+unsigned int soft_db_take(struct soft_dev *dev);
+
+static inline bool soft_db_pending(const struct soft_dev *dev)
+{
+	return (__atomic_load_n(&dev->db_top[0], __ATOMIC_RELAXED) |
+		__atomic_load_n(&dev->db_top[1], __ATOMIC_RELAXED)) != 0;
+}
 
 /* soft_mr.c */
 int soft_key_table_init(struct soft_dev *dev);
@@ -430,8 +471,58 @@ uint64_t soft_now_ns(const struct soft_dev *dev);
 void soft_roce_av(struct soft_dev *dev, const struct irdma_hw_av *av, struct roce_av *out);
 
 /* soft_engine.c */
-void soft_engine_activate(struct soft_dev *dev, struct soft_qp *qp);
-void soft_engine_deactivate(struct soft_dev *dev, struct soft_qp *qp);
+/* The QP has something for the engine (a doorbell, a received frame, a state change):
+ * queue it for the next step unless it is queued. Engine context or engine_lock held. */
+static inline void soft_engine_mark(struct soft_dev *dev, const struct soft_qp *qp)
+{
+	uint8_t *f = &dev->qp_sched[qp->id];
+
+	if (*f & SOFT_SCHED_WORK)
+		return;
+	*f |= SOFT_SCHED_WORK;
+	dev->work[(dev->work_head + dev->n_work++) & dev->work_mask] = qp->id;
+}
+/* Work for the engine that a step of this QP can move on whatever the wire does: an
+ * error to apply, completions to retire, frames lib/roce wants to send. (Send WQEs waiting
+ * for room in the transport, or behind a fence, wait for a frame from the wire; deadlines
+ * are the timer list's.) */
+static inline bool soft_engine_qp_pending(const struct soft_qp *qp, uint64_t now)
+{
+	return qp->wire_err ||
+	       (qp->swq_done != qp->swq_head && qp->swq[qp->swq_done].state == SOFT_SWQE_DONE) ||
+	       roce_qp_wants_tx(&qp->rq, now);
+}
+
+/* Send work the front end has not handed to the transport: WQEs to fetch, or fetched
+ * ones waiting (for room in lib/roce, behind a fence). */
+static inline bool soft_engine_sq_waiting(const struct soft_qp *qp)
+{
+	return (qp->state == IRDMA_HW_QPS_RTS || qp->state == IRDMA_HW_QPS_SQD) &&
+	       (qp->sq_kick || qp->swq_send != qp->swq_head) && !qp->sq_stalled;
+}
+
+void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp);
+
+/* After the wire handed the QP a frame (and its completions were retired): queue it when
+ * it has something to send or fetch, else just follow its deadline (an ACK that ends the
+ * wait takes the QP off the timer list without a visit). */
+static inline void soft_engine_rx_done(struct soft_dev *dev, struct soft_qp *qp, uint64_t now)
+{
+	uint64_t d;
+
+	if (soft_engine_qp_pending(qp, now) || soft_engine_sq_waiting(qp)) {
+		soft_engine_mark(dev, qp);
+		return;
+	}
+	d = roce_qp_next_deadline(&qp->rq);
+	if ((d != ROCE_TIME_NEVER) != !!(dev->qp_sched[qp->id] & SOFT_SCHED_TIMER) ||
+	    d < dev->timer_ns)
+		soft_engine_timer_note(dev, qp);
+}
+int soft_engine_init(struct soft_dev *dev);
+void soft_engine_fini(struct soft_dev *dev);
+/* The QP is going away or to RESET: off the timer list (the work list skips it). */
+void soft_engine_forget(struct soft_dev *dev, struct soft_qp *qp);
 int soft_engine_progress(struct soft_dev *dev, unsigned int budget);
 int soft_engine_start(struct soft_dev *dev);
 void soft_engine_stop(struct soft_dev *dev);

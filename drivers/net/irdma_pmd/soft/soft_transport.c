@@ -65,14 +65,16 @@ int soft_xport_init(struct soft_qp *qp)
 	struct roce_qp_init_attr ia = {
 		.type = qp->type == IRDMA_HW_QP_RC ? ROCE_QPT_RC : ROCE_QPT_UD,
 		.qpn = qp->id,
-		/* WRs in the transport at once: a full ring makes the front end wait */
-		.sq_depth = RTE_MIN(qp->sq_depth, SOFT_MAX_WR_IN_FLIGHT),
+		/* WRs in the transport at once (what the QP asked for, not the SQ's quanta):
+		 * a full ring makes the front end wait */
+		.sq_depth = RTE_MIN(qp->xport_depth, SOFT_MAX_WR_IN_FLIGHT),
 		.max_rd_res = SOFT_MAX_IRD,
 		.ops = &soft_roce_ops,
 		.user = qp,
 	};
 
-	qp->rq_mem = rte_zmalloc_socket("soft_roce_qp", roce_qp_mem_size(&ia), 8,
+	qp->rq_mem_bytes = roce_qp_mem_size(&ia);
+	qp->rq_mem = rte_zmalloc_socket("soft_roce_qp", qp->rq_mem_bytes, 8,
 					qp->dev->cfg.socket_id);
 	if (qp->rq_mem == NULL)
 		return -ENOMEM;

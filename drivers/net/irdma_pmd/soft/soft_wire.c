@@ -375,6 +375,7 @@ static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_
 	}
 	soft_xport_rx(qp, p, now);
 	soft_xport_settle(qp);
+	soft_engine_rx_done(dev, qp, now); /* an ACK or a response to send, a timer moved */
 }
 
 /*
@@ -481,10 +482,16 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 {
 	struct soft_wire *w = dev->wire;
 
-	/* port=loop: an empty ring (every idle step) costs two loads, not a burst call */
+	/* port=loop: an empty ring (every idle step) costs two loads, not a burst call, and
+	 * no registers saved (the burst is out of line) */
 	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
 		return 0;
 	return wire_rx_burst(dev, w, budget);
+}
+
+struct rte_ring *soft_wire_loop_ring(struct soft_dev *dev)
+{
+	return dev->wire->rx_ring;
 }
 
 /* accessors for ports (soft_port.h) */
