@@ -195,11 +195,6 @@ static __rte_noinline unsigned int work_run(struct soft_dev *dev, unsigned int b
 	return work;
 }
 
-/*
- * One step; an idle one (engine_idle) returns before the lock. The wire's backlog is pushed only after a step that did something or when an
- * earlier push left frames behind (the port was full): frames are built only by work
- * this function counts, so an idle step does not call the wire twice.
- */
 /* Nothing for a step to do: no doorbell, no frame on the loop ring, no QP queued or
  * timed, no backlog. Read without the lock, as a hint: what the lists hold changes under
  * it, and a change this misses is seen by the next step. */
@@ -211,6 +206,11 @@ static inline bool engine_idle(const struct soft_dev *dev)
 	       !__atomic_load_n(&dev->wire_dirty, __ATOMIC_RELAXED);
 }
 
+/*
+ * One step; an idle one (engine_idle) returns before the lock. The wire's backlog is pushed
+ * only after a step that did something or when frames are waiting (an earlier push left
+ * some behind, or QP 1 queued a MAD between steps), so an idle step does not call the wire.
+ */
 static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 {
 	unsigned int work = 0;

@@ -97,6 +97,8 @@ int soft_gsi_send(struct irdma_hw_dev *hw, const uint8_t dgid[16], const uint8_t
 	}
 	memcpy(payload, mad, IRDMA_CM_MAD_LEN);
 	soft_wire_send(dev, m, &p);
+	/* built outside an engine step: tell the next step there is a backlog to push */
+	__atomic_store_n(&dev->wire_dirty, true, __ATOMIC_RELAXED);
 	dev->gsi.st.tx_mads++;
 	rte_spinlock_unlock(&dev->engine_lock);
 	return 0;
