@@ -440,12 +440,12 @@ T_CASE(servers_waiting_for_a_client_keep_serving_their_device)
 	quiet();
 	if (rte_eal_remote_launch(perf_server_main, &s, worker) == 0) {
 		wait_listening(s.o.tcp_port, 5000);
-		a = xstat(s.dev, "polls");
+		a = xstat(s.dev, "progress_calls");
 		usleep(300 * 1000);
-		b = xstat(s.dev, "polls");
+		b = xstat(s.dev, "progress_calls");
 		rte_eal_wait_lcore(worker);
 		loud();
-		T_CHECK_MSG(a != UINT64_MAX && b > a + 100, "irdma-perf: polls %" PRIu64 " -> %" PRIu64
+		T_CHECK_MSG(a != UINT64_MAX && b > a + 100, "irdma-perf: progress_calls %" PRIu64 " -> %" PRIu64
 			    " while waiting in accept", a, b);
 		T_EQ(s.rc, -ETIMEDOUT);
 	} else {
@@ -459,12 +459,12 @@ T_CASE(servers_waiting_for_a_client_keep_serving_their_device)
 	if (pp_session_init(&srv, &so) == 0 &&
 	    rte_eal_remote_launch(pp_server_main, &sa, worker) == 0) {
 		wait_listening(so.tcp_port, 5000);
-		a = xstat(srv.dev, "polls");
+		a = xstat(srv.dev, "progress_calls");
 		usleep(300 * 1000);
-		b = xstat(srv.dev, "polls");
+		b = xstat(srv.dev, "progress_calls");
 		rte_eal_wait_lcore(worker);
 		loud();
-		T_CHECK_MSG(a != UINT64_MAX && b > a + 100, "irdma-pingpong: polls %" PRIu64 " -> %"
+		T_CHECK_MSG(a != UINT64_MAX && b > a + 100, "irdma-pingpong: progress_calls %" PRIu64 " -> %"
 			    PRIu64 " while waiting in accept", a, b);
 		T_EQ(sa.rc, -1);
 	} else {

@@ -239,6 +239,8 @@ static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 /* The idle check inline, the step out of line: an idle call saves no registers. */
 int soft_engine_progress(struct soft_dev *dev, unsigned int budget)
 {
+	/* Not atomic: a lost count between two callers racing here does not matter. */
+	dev->st.progress_calls++;
 	if (engine_idle(dev))
 		return 0;
 	return engine_step(dev, budget);
