@@ -89,6 +89,7 @@ vfio_python_layer() {
 	ln -sf python3.11 "$root/usr/bin/python3"
 }
 
+# shellcheck disable=SC2034 # the IOP_* settings are read by iop_image_assemble
 vfio_image_assemble() {
 	local kpkg=$1 tree=$2 root=$IOP_CACHE/vfio-root.tmp p
 	(
