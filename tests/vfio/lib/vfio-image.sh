@@ -148,6 +148,7 @@ vfio_image_run_layer() {
 	vfio_layer_root "$root" && mkdir -p "$root/irdma" "$root/var" || return 1
 	ln -s ../run "$root/var/run" # the EAL's runtime directory is /var/run/dpdk
 	for b in "$@"; do
+		b=$(readlink -f "$b") # meson passes paths relative to the build directory
 		vfio_copy_with_libs "$root" "$b" || return 1
 		mv "$root$b" "$root/irdma/$(basename "$b")"
 	done
