@@ -65,6 +65,10 @@ wait "$g1_pid" || { cat "$IOP_RUN/g1-start.log" >&2; bail "rxe guest 1 boots"; }
 rxe=$(iop_guest_wait_rxe 1 90) || { echo "$rxe"; bail "rxe0 comes up in guest 1"; }
 ok "guest 1 with rxe0 ACTIVE, DPDK guest 2 up ($(iop_elapsed "$t_start")s)"
 rxe_ip=$(iop_guest_ip 1)
+# rxe0's GID table does not change from here on: look the index up once, not once per case
+# (a command-port round trip to a TCG guest each time)
+rxe_gid_index=$(iop_guest_gid_index 1) || bail "guest 1 has the IPv4-mapped GID"
+iop_guest_gid_index() { [ "$1" = 1 ] && echo "$rxe_gid_index"; }
 g2_ip=$(iop_guest_ip 2)
 
 # g2 LIMIT SCRIPT: a command in the DPDK guest
