@@ -16,6 +16,7 @@
 #include <rte_malloc.h>
 #include <rte_string_fns.h>
 
+#include "irdma_ethdev_find.h"
 #include "irdma_pmd.h"
 
 #define IRDMA_MAX_DEVS 64
@@ -83,7 +84,7 @@ resolve_port(struct irdma_devargs *da, int *socket)
 		*socket = SOCKET_ID_ANY;
 		return 0;
 	}
-	if (rte_eth_dev_get_port_by_name(da->port, &port_id) == 0) {
+	if (irdma_ethdev_find(da->port, &port_id) == 0) {
 		*socket = rte_eth_dev_socket_id(port_id);
 		return 0;
 	}
@@ -91,8 +92,8 @@ resolve_port(struct irdma_devargs *da, int *socket)
 		if (rte_eth_dev_get_name_by_port(p, pname) == 0 && off < sizeof(list))
 			off += snprintf(list + off, sizeof(list) - off, " %s", pname);
 	}
-	IRDMA_LOG(init, ERR, "devargs: port=%s: no such ethdev; valid values: loop%s", da->port,
-		  list);
+	IRDMA_LOG(init, ERR, "devargs: port=%s: no such ethdev; valid values: loop%s, or the PCI "
+		  "address of a port EAL probed (-a <address>, a NIC bound to vfio-pci)", da->port, list);
 	return -ENODEV;
 }
 

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * port=<ethdev>: the device on any DPDK port (net_memif, net_af_packet, net_tap, net_ring,
- * a NIC). The device takes the port over: one rx and one tx queue, its own rx mempool on
- * the device's socket, started here and stopped and closed with the device.
+ * a NIC that EAL probed, named by its ethdev name or its PCI address). The device takes
+ * the port over: one rx and one tx queue, its own rx mempool on the device's socket (the
+ * NIC's NUMA node unless socket= says otherwise), the port MTU its path MTU needs, the
+ * IPv4 checksum offloads the NIC has; started here (a NIC's link awaited) and stopped and
+ * closed with the device. Every frame the NIC touches is a copy in an mbuf of a mempool,
+ * so DMA uses mempool IOVAs only, correct with --iova-mode=pa and va alike.
  *
  * On that link the device is a host: it owns its MAC (the port's unless mac= is given), its
  * IPv4 (ip=) and IPv6 (ip6=, and fe80::EUI-64) addresses, answers ARP requests and
@@ -16,17 +20,20 @@
 #include <string.h>
 
 #include <rte_cycles.h>
+#include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
 
+#include "irdma_ethdev_find.h"
 #include "roce_addr.h"
 #include "roce_hdr.h"
 
 #include "soft_arp.h"
 #include "soft_neigh.h"
 #include "soft_port.h"
+#include "soft_port_eth_cfg.h"
 #include "soft_priv.h"
 
 #define ETH_RX_DESC   1024u
@@ -34,7 +41,7 @@
 #define ETH_RX_MBUFS  4095u
 #define ETH_MBUF_DATA (4096u + 256u + RTE_PKTMBUF_HEADROOM)
 #define ETH_TX_TRIES  8u    /* tx_burst attempts for control frames and released frames */
-#define ETH_HDR_ROOM  96u   /* IPv6 + UDP + BTH + the largest extension headers + ICRC */
+#define ETH_LINK_WAIT_MS 10000u /* a NIC's link after start: autonegotiation takes seconds */
 
 struct soft_eth_port {
 	uint16_t port_id;
@@ -44,6 +51,7 @@ struct soft_eth_port {
 	const uint8_t *mac;        /* dev->mac: final once the device is open */
 	const uint8_t *ll6;        /* dev->gid[0]: fe80::EUI-64 of our MAC */
 	bool has_ip4, has_ip6;
+	bool tx_ip4_cksum;         /* the NIC fills in IPv4 header checksums */
 	uint8_t ip4[4];
 	uint8_t ip4_gid[16];       /* ::ffff:ip4 */
 	uint8_t ip6[16];
@@ -108,6 +116,11 @@ static void neigh_probe(struct soft_eth_port *ep, struct soft_neigh *e, uint64_t
 /* Transmits @p n frames; returns how many the port took (the rest stay with the caller). */
 static unsigned int xmit(struct soft_eth_port *ep, struct rte_mbuf **pkts, unsigned int n)
 {
+	unsigned int i;
+
+	if (ep->tx_ip4_cksum)
+		for (i = 0; i < n; i++)
+			soft_eth_tx_ip4_cksum(pkts[i]);
 	return rte_eth_tx_burst(ep->port_id, 0, pkts, (uint16_t)n);
 }
 
@@ -415,6 +428,10 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 			ep->dev->st.rx_not_roce++;
 			return false;
 		}
+		if (unlikely(soft_eth_rx_ip4_cksum_bad(m))) { /* the NIC checked it */
+			ep->st->rx_drop_reason[ROCE_R_IP_CSUM]++;
+			return false;
+		}
 		return true; /* IP header fields, checksums and ICRC: lib/roce's parser */
 	}
 	ep->st->rx_drop_ethertype++;
@@ -446,14 +463,74 @@ static const struct soft_port_ops eth_port_ops = {
 	.rx = eth_rx,
 };
 
+/* The MTU the path MTU needs, or a clear error naming the NIC's limit. */
+static int port_mtu(struct soft_eth_port *ep, const char *name, const struct rte_eth_dev_info *info,
+		    uint16_t *mtu)
+{
+	struct soft_dev *dev = ep->dev;
+	uint32_t fit;
+
+	if (soft_eth_port_mtu(dev->mtu, info, mtu, &fit) == 0)
+		return 0;
+	if (fit != 0)
+		SOFT_LOG(ERR, "%s: port=%s: path MTU %u needs a port MTU of %u; the NIC (%s) takes at most %u: give mtu=%u or less",
+			 dev->name, name, dev->mtu, dev->mtu + SOFT_ETH_HDR_ROOM, info->driver_name,
+			 info->max_mtu, fit);
+	else
+		SOFT_LOG(ERR, "%s: port=%s: path MTU %u needs a port MTU of %u; the NIC (%s) takes %u to %u",
+			 dev->name, name, dev->mtu, dev->mtu + SOFT_ETH_HDR_ROOM, info->driver_name,
+			 info->min_mtu, info->max_mtu);
+	return -EINVAL;
+}
+
+/*
+ * A NIC's link comes up seconds after start (autonegotiation); frames sent before are lost
+ * and the peer's ARP goes unanswered, so the device waits for it, bounded. A virtual port
+ * (net_memif waiting for its peer, net_ring, net_af_packet) is not waited for: its link
+ * follows the other side, which may start later.
+ */
+static int port_link(struct soft_eth_port *ep, const char *name, bool is_pci)
+{
+	struct rte_eth_link link;
+	char txt[RTE_ETH_LINK_MAX_STR_LEN];
+	unsigned int waited = 0;
+	int rc;
+
+	for (;;) {
+		memset(&link, 0, sizeof(link));
+		rc = rte_eth_link_get_nowait(ep->port_id, &link);
+		if (rc != 0 && rc != -ENOTSUP) {
+			SOFT_LOG(ERR, "%s: port=%s: cannot read the link: %s", ep->dev->name, name,
+				 rte_strerror(-rc));
+			return rc;
+		}
+		if (rc == -ENOTSUP || link.link_status == RTE_ETH_LINK_UP || !is_pci)
+			break;
+		if (waited >= ETH_LINK_WAIT_MS) {
+			SOFT_LOG(ERR, "%s: port=%s: link still down %u s after start; check the cable or module, the switch port and that both ends agree on speed and FEC",
+				 ep->dev->name, name, ETH_LINK_WAIT_MS / 1000);
+			return -ENETDOWN;
+		}
+		rte_delay_ms(100);
+		waited += 100;
+	}
+	if (rc == 0) {
+		rte_eth_link_to_str(txt, sizeof(txt), &link);
+		SOFT_LOG(INFO, "%s: port=%s: %s%s", ep->dev->name, name, txt,
+			 link.link_status == RTE_ETH_LINK_UP ? "" : " (frames flow once it is up)");
+	}
+	return 0;
+}
+
 static int port_setup(struct soft_eth_port *ep, const char *name)
 {
 	struct soft_dev *dev = ep->dev;
 	struct rte_eth_conf conf;
 	struct rte_eth_dev_info info;
-	uint16_t nb_rxd = ETH_RX_DESC, nb_txd = ETH_TX_DESC;
-	uint32_t need = dev->mtu + ETH_HDR_ROOM;
+	struct rte_pci_addr pci;
+	uint16_t nb_rxd = ETH_RX_DESC, nb_txd = ETH_TX_DESC, mtu;
 	int socket = dev->cfg.socket_id, rc;
+	bool is_pci = irdma_ethdev_pci_addr(ep->port_id, &pci) == 0;
 	char pname[RTE_MEMPOOL_NAMESIZE];
 
 	rc = rte_eth_dev_info_get(ep->port_id, &info);
@@ -462,18 +539,17 @@ static int port_setup(struct soft_eth_port *ep, const char *name)
 		return rc;
 	}
 	memset(&conf, 0, sizeof(conf));
-	if (need > RTE_ETHER_MTU) {
-		if (info.max_mtu < need) {
-			SOFT_LOG(ERR, "%s: port=%s: path MTU %u needs frames of %u bytes of IP, the port takes %u; lower mtu=",
-				 dev->name, name, dev->mtu, need, info.max_mtu);
-			return -EINVAL;
-		}
-		conf.rxmode.mtu = need;
-	}
+	rc = port_mtu(ep, name, &info, &mtu);
+	if (rc != 0)
+		return rc;
+	conf.rxmode.mtu = mtu;
+	conf.txmode.offloads = soft_eth_tx_offloads(&info);
+	conf.rxmode.offloads = soft_eth_rx_offloads(&info);
+	ep->tx_ip4_cksum = (conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) != 0;
 	rc = rte_eth_dev_configure(ep->port_id, 1, 1, &conf);
 	if (rc != 0) {
-		SOFT_LOG(ERR, "%s: port=%s: configure (1 rx, 1 tx queue): %s", dev->name, name,
-			 rte_strerror(-rc));
+		SOFT_LOG(ERR, "%s: port=%s: configure (1 rx, 1 tx queue, MTU %u): %s", dev->name,
+			 name, mtu ? mtu : RTE_ETHER_MTU, rte_strerror(-rc));
 		return rc;
 	}
 	rc = rte_eth_dev_adjust_nb_rx_tx_desc(ep->port_id, &nb_rxd, &nb_txd);
@@ -503,7 +579,14 @@ static int port_setup(struct soft_eth_port *ep, const char *name)
 		SOFT_LOG(ERR, "%s: port=%s: start: %s", dev->name, name, rte_strerror(-rc));
 		return rc;
 	}
-	return 0;
+	SOFT_LOG(INFO, "%s: port=%s: %s, socket %d, MTU %u, IPv4 checksum offload tx %s rx %s, IOVA as %s",
+		 dev->name, name, info.driver_name, socket, mtu ? mtu : RTE_ETHER_MTU,
+		 ep->tx_ip4_cksum ? "on" : "off", conf.rxmode.offloads ? "on" : "off",
+		 rte_eal_iova_mode() == RTE_IOVA_PA ? "PA" : "VA");
+	rc = port_link(ep, name, is_pci);
+	if (rc != 0)
+		rte_eth_dev_stop(ep->port_id);
+	return rc;
 }
 
 static void list_ports(char *buf, size_t len)
@@ -518,7 +601,7 @@ static void list_ports(char *buf, size_t len)
 			off += snprintf(buf + off, len - off, "%s%s", off ? ", " : "", name);
 	}
 	if (off == 0)
-		snprintf(buf, len, "none (create one with --vdev, e.g. net_memif0,...)");
+		snprintf(buf, len, "none (create one with --vdev, e.g. net_memif0,..., or probe a NIC with -a <PCI address>)");
 }
 
 int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, void **priv)
@@ -531,9 +614,10 @@ int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, v
 	uint32_t i;
 	int rc;
 
-	if (rte_eth_dev_get_port_by_name(name, &pid) != 0) {
+	if (irdma_ethdev_find(name, &pid) != 0) {
 		list_ports(known, sizeof(known));
-		SOFT_LOG(ERR, "%s: port=%s: no such ethdev; ports: %s", dev->name, name, known);
+		SOFT_LOG(ERR, "%s: port=%s: no such ethdev or PCI address; ports: %s", dev->name,
+			 name, known);
 		return -ENODEV;
 	}
 	if (!dev->cfg.has_ipv4 && !dev->cfg.has_ipv6)
