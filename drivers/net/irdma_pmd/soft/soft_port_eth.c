@@ -22,6 +22,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_devargs.h>
 #include <rte_ethdev.h>
 #include <rte_malloc.h>
 #include <rte_mempool.h>
@@ -666,6 +667,36 @@ int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, v
 	return 0;
 }
 
+/*
+ * DPDK 22.11's net_memif is not safe against its peer disconnecting while the port is being
+ * closed: the peer's disconnect is handled on the interrupt thread, and a close on the main
+ * thread at that moment frees what the handler uses (seen as a crash at exit in either
+ * process). So the two ends leave in turn: the client closes at once, the server first lets
+ * the client go (its link goes down when the client's disconnect has been handled), up to
+ * two seconds, then closes. Any other port closes at once.
+ */
+static void memif_leave_in_turn(uint16_t port_id)
+{
+	struct rte_eth_dev_info info;
+	const struct rte_devargs *da;
+	struct rte_eth_link link;
+	int i;
+
+	if (rte_eth_dev_info_get(port_id, &info) != 0 || info.driver_name == NULL ||
+	    strcmp(info.driver_name, "net_memif") != 0 || info.device == NULL)
+		return;
+	da = rte_dev_devargs(info.device);
+	if (da == NULL || da->args == NULL || strstr(da->args, "role=server") == NULL)
+		return;
+	for (i = 0; i < 200; i++) {
+		if (rte_eth_link_get_nowait(port_id, &link) != 0 ||
+		    link.link_status == RTE_ETH_LINK_DOWN)
+			break;
+		rte_delay_us_sleep(10 * 1000);
+	}
+	rte_delay_us_sleep(20 * 1000); /* the handler that took the link down returns */
+}
+
 void soft_port_eth_close(void *priv)
 {
 	struct soft_eth_port *ep = priv;
@@ -673,6 +704,7 @@ void soft_port_eth_close(void *priv)
 	if (ep == NULL)
 		return;
 	soft_neigh_flush_all(&ep->neigh);
+	memif_leave_in_turn(ep->port_id);
 	rte_eth_dev_stop(ep->port_id);
 	/* the queues hold mbufs of our pool: the port goes with the device */
 	rte_eth_dev_close(ep->port_id);
