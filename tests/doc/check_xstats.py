@@ -9,7 +9,10 @@ counter name. Then:
     of a table of the xstats reference;
   * the xstats reference (--reference) lists every name the code exports, in the right scope
     (a table whose heading names "QP" holds the QP counters, the others the device's).
-Placeholders such as rx_drop_<reason> are not names.
+Placeholders such as rx_drop_<reason> are not names, nor are two kinds of word that share the prefix:
+devargs keys (the first column of a table headed "Key", in any document read, e.g. rx_drop) and test
+cases, cited as `program` `case` (a backticked word right after a backticked program name that is not
+a counter).
 
     check_xstats.py --lister xstat_names --reference doc/guides/xstats.md DOC...
     check_xstats.py --names FILE ...     (names from a file of "dev|qp NAME" lines: self-test)
@@ -23,6 +26,7 @@ import sys
 PREFIXED = re.compile(r'^(rx|tx|cq|neigh)_[a-z0-9_]+$')
 MD_CODE = re.compile(r'`([^`\s]+)`')
 MAN_BOLD = re.compile(r'\\fB([A-Za-z0-9_]+)\\f[PR]')
+MD_CASE = re.compile(r'`([a-z][a-z0-9_]*)` `([a-z][a-z0-9_]*)`')   # `program` `case`
 
 
 def exported(lister, names_file):
@@ -71,15 +75,37 @@ def table_names(path):
     return out
 
 
-def cited(path):
-    """(name, line) for every counter-like word cited in a document."""
+def devargs_keys(paths):
+    """Every backticked word in the first column of a table headed "Key" (the devargs tables)."""
+    keys = set()
+    for path in paths:
+        if not path.endswith('.md'):
+            continue
+        keyed = False
+        for line in open(path, encoding='utf-8').read().splitlines():
+            if not line.startswith('|'):
+                keyed = False
+                continue
+            first = line.split('|')[1]
+            if first.strip() == 'Key':
+                keyed = True
+            elif keyed:
+                keys.update(MD_CODE.findall(first))
+    return keys
+
+
+def cited(path, skip=frozenset(), every=frozenset()):
+    """(name, line) for every counter-like word cited in a document, less devargs keys (skip) and
+    test cases (`program` `case`, where program is not a counter of every)."""
     out = []
     man = not path.endswith('.md')
     if man and 'xstats' not in os.path.basename(path):
         return out    # elsewhere in the manual pages, rx_/cq_ words are struct fields
     for i, line in enumerate(open(path, encoding='utf-8', errors='replace').read().splitlines(), 1):
+        cases = set() if man else {c for p, c in MD_CASE.findall(line)
+                                   if p not in every and not PREFIXED.match(p)}
         for name in (MAN_BOLD if man else MD_CODE).findall(line):
-            if '<' not in name and PREFIXED.match(name):
+            if '<' not in name and PREFIXED.match(name) and name not in skip and name not in cases:
                 out.append((name, i))
     return out
 
@@ -117,13 +143,15 @@ def main():
             docs.append(d)
     if a.reference and os.path.abspath(a.reference) not in map(os.path.abspath, docs):
         docs.append(a.reference)
+    keys = devargs_keys(docs) - every    # a key that is also a counter's name is still checked
     quiet = 0
     for doc in docs:
         name = os.path.basename(doc)
-        if not cited(doc) and not (a.reference and os.path.abspath(doc) == os.path.abspath(a.reference)):
+        if not cited(doc, keys, every) and not (a.reference and os.path.abspath(doc) == os.path.abspath(a.reference)):
             quiet += 1
             continue
-        unknown = [f'{c} (line {line})' for c, line in cited(doc) if c not in every]
+        unknown = [f'{c} (line {line})' for c, line in cited(doc, keys, every)
+                   if c not in every]
         if a.reference and os.path.abspath(doc) == os.path.abspath(a.reference):
             unknown += [f'{c} (line {line}, a table)' for _, c, line in table_names(doc) if c not in every]
         if a.expect_failure:
