@@ -222,7 +222,7 @@ static __attribute__((noinline)) int irdma_cq_poll_general(struct irdma_cq_uk *c
 	struct irdma_ring *pring = NULL;
 	struct irdma_qp_uk *qp;
 	uint64_t qword0, qword2, qword3, ctx;
-	bool ext_valid, move_cq_head = true;
+	bool ext_valid, srq_cqe, move_cq_head = true;
 	uint32_t wqe_idx;
 	uint64_t *cqe;
 	int ret = 0;
@@ -248,8 +248,11 @@ again:
 	info->q_type = (uint8_t)IRDMA_FIELD_GET(IRDMA_CQ_SQ, qword3);
 	irdma_cqe_common(info, qword0, qword2, qword3);
 	info->stag_invalid_set = false;
-	/* SRQ completions carry the wr_id in qword 1 and the QP context in qword 5. */
-	get_64bit_val(cqe, (qword3 & IRDMA_CQ_SRQ) ? IRDMA_BYTE_SRQ_QPCTX : IRDMA_BYTE_8, &ctx);
+	/* SRQ completions carry the wr_id in qword 1 and the QP context in qword 5, which only a
+	 * 64-byte CQE has (SRQs come with GEN_3's 64-byte CQEs): in a 32-byte CQE the bit must
+	 * not move the context read past the CQE, possibly past the ring (found by fuzzing). */
+	srq_cqe = (qword3 & IRDMA_CQ_SRQ) && cq->avoid_mem_cflct;
+	get_64bit_val(cqe, srq_cqe ? IRDMA_BYTE_SRQ_QPCTX : IRDMA_BYTE_8, &ctx);
 	qp = (struct irdma_qp_uk *)(uintptr_t)ctx;
 
 	info->error = IRDMA_FIELD_GET(IRDMA_CQ_ERROR, qword3);
@@ -274,7 +277,7 @@ again:
 		uint32_t idx;
 
 		irdma_cqe_rq_fields(info, qword0, qword2, qword3);
-		if (qword3 & IRDMA_CQ_SRQ) {
+		if (srq_cqe) {
 			struct irdma_srq_uk *srq = qp->srq_uk;
 
 			if (unlikely(!srq)) {

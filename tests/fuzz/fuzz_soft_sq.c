@@ -59,7 +59,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (rc == 0)
 			break;
 		if (rc == 1 && w.inline_data)
-			soft_sq_inline_copy(&qp, &w, 0, payload, w.inline_len);
+			soft_sq_inline_copy(&qp, w.wqe, 0, payload, w.inline_len);
 		if (w.quanta == 0 || w.quanta > FUZZ_SQ_DEPTH)
 			abort();
 		soft_sq_consumed(&qp, w.quanta);

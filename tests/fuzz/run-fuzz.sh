@@ -6,7 +6,8 @@
 # 2. the target fuzzes for SECONDS from a scratch copy of SEED-DIR (the repository's corpus
 #    is never written); a crash fails the test and leaves its input in the build directory
 #    (fuzz-artifacts/<target>/), to be added to REGRESS-DIR with the fix.
-# FUZZ_SECONDS overrides SECONDS.
+# FUZZ_SECONDS overrides SECONDS. The random seed is fixed (FUZZ_SEED, default 1) so that a CI
+# run is repeatable; pass another seed, or FUZZ_SEED=0 for a fresh one, to explore further.
 set -uo pipefail
 exe=$1 seeds=$2 regress=$3 secs=${FUZZ_SECONDS:-$4}
 name=$(basename "$exe")
@@ -29,7 +30,7 @@ else
 fi
 mkdir "$work/corpus"
 cp "$seeds"/* "$work/corpus/" 2>/dev/null
-if "$exe" -max_total_time="$secs" -print_final_stats=1 -rss_limit_mb=2048 -max_len=4096 \
+if "$exe" -seed="${FUZZ_SEED:-1}" -max_total_time="$secs" -print_final_stats=1 -rss_limit_mb=2048 -max_len=4096 \
 	-artifact_prefix="$art/" "$work/corpus" >"$work/fuzz.log" 2>&1; then
 	execs=$(awk '/stat::number_of_executed_units/ { print $2 }' "$work/fuzz.log")
 	cov=$(grep -o 'cov: [0-9]*' "$work/fuzz.log" | tail -1)
