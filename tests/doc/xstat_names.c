@@ -35,7 +35,18 @@ int main(int argc, char **argv)
 	struct rte_pmd_irdma_qp *qp;
 	int i, n;
 
-	if (rte_eal_init(argc, argv) < 0)
+	char *eal[64];
+	int k, ea = 0;
+
+	/* --no-pci always, whatever the caller passes: this lister must never probe the
+	 * machine's own NIC (check_xstats.py passes it too). */
+	eal[ea++] = argv[0];
+	eal[ea++] = (char *)"--no-pci";
+	for (k = 1; k < argc && ea < (int)(sizeof(eal) / sizeof(eal[0])) - 1; k++)
+		if (strcmp(argv[k], "--no-pci") != 0)
+			eal[ea++] = argv[k];
+	eal[ea] = NULL;
+	if (rte_eal_init(ea, eal) < 0)
 		return fail("EAL initialisation failed");
 	dev = rte_pmd_irdma_dev_create("soft,name=xs0,port=loop,ip=198.18.0.1,gen=3");
 	if (dev == NULL)

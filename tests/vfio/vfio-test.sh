@@ -123,6 +123,9 @@ done
 ours_cmd() {
 	local name=$1 nic=$2 iova=$3 bin=$4
 	shift 4
+	# Inside guest 2 only (a guest this test started): -a allows just the NIC under test, so
+	# EAL probes that one emulated PCI device and nothing else; no EAL process of this suite
+	# runs on the host, where --no-pci would apply.
 	echo "/irdma/$bin -l 0 -a $nic --iova-mode=$iova --file-prefix=v$name --huge-unlink -- $*"
 }
 
