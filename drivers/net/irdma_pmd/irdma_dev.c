@@ -153,6 +153,7 @@ rte_pmd_irdma_dev_create(const char *devargs)
 	dev->index = slot;
 	dev->da = da;
 	dev->da.cfg.port = dev->da.port;
+	dev->da.cfg.backend_args = dev->da.backend_args;
 	rte_strscpy(dev->name, da.name, sizeof(dev->name));
 	dev->da.cfg.name = dev->name;
 	dev->da.cfg.async_cb = irdma_dev_async_cb;

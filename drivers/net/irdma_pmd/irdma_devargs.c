@@ -2,7 +2,10 @@
 /*
  * Devargs parsing with rte_kvargs. rte_kvargs_parse() rejects an unknown key without saying
  * which, so the keys are checked here first: the user gets the name of the bad key and the
- * list of valid ones. Each key has one handler that validates its value.
+ * list of valid ones. The PMD parses the keys every device has (one handler per key that
+ * validates its value); the backend named by the first token brings its own keys
+ * (struct irdma_hw_devargs): they are handed to it as one "key=value,..." string, checked
+ * by the backend now and parsed by it at dev_open (soft/soft_devargs.c for the soft device).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -18,7 +21,7 @@
 #include <rte_memory.h>
 
 #include "irdma_devargs.h"
-#include "irdma_devargs_neigh.h" /* neigh= */
+#include "irdma_kvargs.h"
 #include "irdma_log.h"
 
 #define IRDMA_ARG_NAME    "name"
@@ -36,62 +39,38 @@
 #define IRDMA_ARG_MAX_SRQ "max_srq"
 #define IRDMA_ARG_MAX_PD  "max_pd"
 #define IRDMA_ARG_MAX_AH  "max_ah"
-#define IRDMA_ARG_DROP    "drop"
-#define IRDMA_ARG_DUP     "dup"
-#define IRDMA_ARG_REORDER "reorder"
-#define IRDMA_ARG_CORRUPT "corrupt"
-#define IRDMA_ARG_RX_DROP    "rx_drop"
-#define IRDMA_ARG_RX_DUP     "rx_dup"
-#define IRDMA_ARG_RX_REORDER "rx_reorder"
-#define IRDMA_ARG_RX_CORRUPT "rx_corrupt"
-#define IRDMA_ARG_SEED    "seed"
-#define IRDMA_ARG_NEIGH   "neigh"
 
 static const char *const irdma_valid_args[] = {
 	IRDMA_ARG_NAME, IRDMA_ARG_PORT, IRDMA_ARG_IP, IRDMA_ARG_IP6, IRDMA_ARG_MAC,
 	IRDMA_ARG_GEN, IRDMA_ARG_ENGINE, IRDMA_ARG_SOCKET, IRDMA_ARG_MTU, IRDMA_ARG_MAX_QP,
 	IRDMA_ARG_MAX_CQ, IRDMA_ARG_MAX_MR, IRDMA_ARG_MAX_SRQ, IRDMA_ARG_MAX_PD,
-	IRDMA_ARG_MAX_AH, IRDMA_ARG_DROP, IRDMA_ARG_DUP, IRDMA_ARG_REORDER, IRDMA_ARG_CORRUPT,
-	IRDMA_ARG_RX_DROP, IRDMA_ARG_RX_DUP, IRDMA_ARG_RX_REORDER, IRDMA_ARG_RX_CORRUPT,
-	IRDMA_ARG_SEED, IRDMA_ARG_NEIGH, NULL,
+	IRDMA_ARG_MAX_AH, NULL,
 };
 
-static const char *const irdma_backends[] = { "soft", NULL };
+/* The backends and their own keys (a new backend adds one line here, never a key). */
+static const struct irdma_hw_devargs *const irdma_backends[] = { &irdma_soft_devargs };
+
+/* The PMD's keys, then @p b's (the first backend's when NULL): "valid keys: ...". */
+static const char *
+valid_keys(const struct irdma_hw_devargs *b)
+{
+	static char list[IRDMA_KV_LIST_LEN];
+	const char *const *const lists[] = { irdma_valid_args,
+		(b != NULL ? b : irdma_backends[0])->keys };
+
+	irdma_kv_key_list(list, sizeof(list), lists, RTE_DIM(lists));
+	return list;
+}
 
 const char *
 irdma_devargs_valid_keys(void)
 {
-	static char list[256];
-	size_t off = 0;
-	unsigned int i;
-
-	if (list[0] != '\0')
-		return list;
-	for (i = 0; irdma_valid_args[i] != NULL; i++)
-		off += snprintf(list + off, sizeof(list) - off, "%s%s", i ? ", " : "",
-				irdma_valid_args[i]);
-	return list;
+	return valid_keys(NULL);
 }
 
-#define BAD_VALUE(key, value, fmt, ...)                                                    \
-	IRDMA_LOG(init, ERR, "devargs: bad value \"%s\" for key \"%s\": " fmt, value, key,  \
-		  ##__VA_ARGS__)
-
-static int
-parse_u64(const char *value, uint64_t min, uint64_t max, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (value == NULL || *value == '\0' || *value == '-')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(value, &end, 0);
-	if (errno != 0 || *end != '\0' || v < min || v > max)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
+#define BAD_VALUE(key, value, fmt, ...) \
+	IRDMA_KV_BAD_VALUE(irdma_logtype_init, key, value, fmt, ##__VA_ARGS__)
+#define parse_u64 irdma_kv_u64
 
 static int
 arg_string(const char *key, const char *value, void *opaque, size_t size)
@@ -251,82 +230,34 @@ arg_limit(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
-/* A rate as a fraction 0..1 (e.g. 0.05), or a percentage (e.g. 5%); stored in ppm. */
+/*
+ * Splits "k=v,k=v" @p rest into the PMD's pairs (@p own) and the backend's (@p theirs), in
+ * the order given. Keys were checked: each is one of the two sets.
+ */
 static int
-arg_rate(const char *key, const char *value, void *opaque)
+split_args(const char *rest, const char *full, char *own, size_t own_size, char *theirs,
+	   size_t theirs_size)
 {
-	uint32_t *ppm = opaque;
-	double v;
-	char *end;
+	size_t no = 0, nt = 0;
+	const char *p = rest;
 
-	if (value == NULL || *value == '\0')
-		goto bad;
-	errno = 0;
-	v = strtod(value, &end);
-	if (errno != 0 || end == value)
-		goto bad;
-	if (*end == '%' && end[1] == '\0')
-		v /= 100.0;
-	else if (*end != '\0')
-		goto bad;
-	if (!(v >= 0.0 && v <= 1.0))
-		goto bad;
-	*ppm = (uint32_t)(v * 1e6 + 0.5);
-	return 0;
-bad:
-	BAD_VALUE(key, value ? value : "", "expected a rate 0..1 (e.g. 0.05) or a percentage (5%%)");
-	return -EINVAL;
-}
-
-static int
-arg_seed(const char *key, const char *value, void *opaque)
-{
-	struct irdma_devargs *da = opaque;
-	uint64_t v;
-
-	if (parse_u64(value, 0, UINT64_MAX, &v) < 0) {
-		BAD_VALUE(key, value ? value : "", "expected an unsigned 64-bit integer");
-		return -EINVAL;
-	}
-	da->cfg.seed = v;
-	return 0;
-}
-
-/* Checks every key of "k=v,k=v" against the valid list; names the first bad one. */
-static int
-check_keys(const char *args, const char *full)
-{
-	char key[64];
-	const char *p = args;
-
+	own[0] = theirs[0] = '\0';
 	while (*p != '\0') {
-		size_t klen = strcspn(p, "=,");
-		unsigned int i;
+		size_t len = strcspn(p, ","), klen = strcspn(p, "=,");
+		bool mine = irdma_kv_key_known(irdma_valid_args, p, klen);
+		char *dst = mine ? own : theirs;
+		size_t *n = mine ? &no : &nt, size = mine ? own_size : theirs_size;
 
-		if (klen == 0 || klen >= sizeof(key)) {
-			IRDMA_LOG(init, ERR, "devargs \"%s\": empty or overlong key at \"%s\"; valid keys: %s",
-				  full, p, irdma_devargs_valid_keys());
+		if (*n + len + 2 > size) {
+			IRDMA_LOG(init, ERR, "devargs \"%s\": longer than %zu characters", full, size - 2);
 			return -EINVAL;
 		}
-		memcpy(key, p, klen);
-		key[klen] = '\0';
-		for (i = 0; irdma_valid_args[i] != NULL; i++)
-			if (strcmp(key, irdma_valid_args[i]) == 0)
-				break;
-		if (irdma_valid_args[i] == NULL) {
-			IRDMA_LOG(init, ERR, "devargs \"%s\": unknown key \"%s\"; valid keys: %s",
-				  full, key, irdma_devargs_valid_keys());
-			return -EINVAL;
-		}
-		if (p[klen] != '=') {
-			IRDMA_LOG(init, ERR, "devargs \"%s\": key \"%s\" needs a value (%s=...)",
-				  full, key, key);
-			return -EINVAL;
-		}
-		p += klen + 1;
-		p += strcspn(p, ",");
-		if (*p == ',')
-			p++;
+		if (*n != 0)
+			dst[(*n)++] = ',';
+		memcpy(dst + *n, p, len);
+		*n += len;
+		dst[*n] = '\0';
+		p += len + (p[len] == ',');
 	}
 	return 0;
 }
@@ -345,43 +276,31 @@ set_defaults(struct irdma_devargs *da)
 int
 irdma_devargs_parse(const char *devargs, struct irdma_devargs *da)
 {
-	static const struct {
-		const char *key;
-		arg_handler_t fn;
-		size_t offset; /* of the opaque argument in struct irdma_devargs; SIZE_MAX: da */
-	} handlers[] = {
-		{ IRDMA_ARG_NAME, arg_name, SIZE_MAX },
-		{ IRDMA_ARG_PORT, arg_port, SIZE_MAX },
-		{ IRDMA_ARG_IP, arg_ip, SIZE_MAX },
-		{ IRDMA_ARG_IP6, arg_ip6, SIZE_MAX },
-		{ IRDMA_ARG_MAC, arg_mac, SIZE_MAX },
-		{ IRDMA_ARG_GEN, arg_gen, SIZE_MAX },
-		{ IRDMA_ARG_ENGINE, arg_engine, SIZE_MAX },
-		{ IRDMA_ARG_SOCKET, arg_socket, SIZE_MAX },
-		{ IRDMA_ARG_MTU, arg_mtu, SIZE_MAX },
-		{ IRDMA_ARG_MAX_QP, arg_limit, offsetof(struct irdma_devargs, cfg.max_qp) },
-		{ IRDMA_ARG_MAX_CQ, arg_limit, offsetof(struct irdma_devargs, cfg.max_cq) },
-		{ IRDMA_ARG_MAX_MR, arg_limit, offsetof(struct irdma_devargs, cfg.max_mr) },
-		{ IRDMA_ARG_MAX_SRQ, arg_limit, offsetof(struct irdma_devargs, cfg.max_srq) },
-		{ IRDMA_ARG_MAX_PD, arg_limit, offsetof(struct irdma_devargs, cfg.max_pd) },
-		{ IRDMA_ARG_MAX_AH, arg_limit, offsetof(struct irdma_devargs, cfg.max_ah) },
-		{ IRDMA_ARG_DROP, arg_rate, offsetof(struct irdma_devargs, cfg.drop_ppm) },
-		{ IRDMA_ARG_DUP, arg_rate, offsetof(struct irdma_devargs, cfg.dup_ppm) },
-		{ IRDMA_ARG_REORDER, arg_rate, offsetof(struct irdma_devargs, cfg.reorder_ppm) },
-		{ IRDMA_ARG_CORRUPT, arg_rate, offsetof(struct irdma_devargs, cfg.corrupt_ppm) },
-		{ IRDMA_ARG_RX_DROP, arg_rate, offsetof(struct irdma_devargs, cfg.rx_drop_ppm) },
-		{ IRDMA_ARG_RX_DUP, arg_rate, offsetof(struct irdma_devargs, cfg.rx_dup_ppm) },
-		{ IRDMA_ARG_RX_REORDER, arg_rate, offsetof(struct irdma_devargs, cfg.rx_reorder_ppm) },
-		{ IRDMA_ARG_RX_CORRUPT, arg_rate, offsetof(struct irdma_devargs, cfg.rx_corrupt_ppm) },
-		{ IRDMA_ARG_SEED, arg_seed, SIZE_MAX },
-		{ IRDMA_ARG_NEIGH, irdma_devargs_neigh, offsetof(struct irdma_devargs, cfg) },
+	const struct irdma_kv_key handlers[] = {
+		{ IRDMA_ARG_NAME, arg_name, da },
+		{ IRDMA_ARG_PORT, arg_port, da },
+		{ IRDMA_ARG_IP, arg_ip, da },
+		{ IRDMA_ARG_IP6, arg_ip6, da },
+		{ IRDMA_ARG_MAC, arg_mac, da },
+		{ IRDMA_ARG_GEN, arg_gen, da },
+		{ IRDMA_ARG_ENGINE, arg_engine, da },
+		{ IRDMA_ARG_SOCKET, arg_socket, da },
+		{ IRDMA_ARG_MTU, arg_mtu, da },
+		{ IRDMA_ARG_MAX_QP, arg_limit, &da->cfg.max_qp },
+		{ IRDMA_ARG_MAX_CQ, arg_limit, &da->cfg.max_cq },
+		{ IRDMA_ARG_MAX_MR, arg_limit, &da->cfg.max_mr },
+		{ IRDMA_ARG_MAX_SRQ, arg_limit, &da->cfg.max_srq },
+		{ IRDMA_ARG_MAX_PD, arg_limit, &da->cfg.max_pd },
+		{ IRDMA_ARG_MAX_AH, arg_limit, &da->cfg.max_ah },
 	};
-	struct rte_kvargs *kv = NULL;
+	const struct irdma_hw_devargs *b = NULL;
+	char own[IRDMA_DEVARGS_LEN];
 	const char *rest;
 	size_t blen;
 	unsigned int i;
-	int ret = 0;
+	int ret;
 
+	RTE_BUILD_BUG_ON(RTE_DIM(handlers) + 1 != RTE_DIM(irdma_valid_args));
 	set_defaults(da);
 	if (devargs == NULL || *devargs == '\0') {
 		IRDMA_LOG(init, ERR, "devargs: empty; expected \"soft[,key=value...]\" with keys: %s",
@@ -391,11 +310,11 @@ irdma_devargs_parse(const char *devargs, struct irdma_devargs *da)
 
 	/* Backend token. */
 	blen = strcspn(devargs, ",");
-	for (i = 0; irdma_backends[i] != NULL; i++)
-		if (strlen(irdma_backends[i]) == blen &&
-		    strncmp(devargs, irdma_backends[i], blen) == 0)
-			break;
-	if (irdma_backends[i] == NULL) {
+	for (i = 0; i < RTE_DIM(irdma_backends); i++)
+		if (strlen(irdma_backends[i]->backend) == blen &&
+		    strncmp(devargs, irdma_backends[i]->backend, blen) == 0)
+			b = irdma_backends[i];
+	if (b == NULL || blen >= sizeof(da->backend)) {
 		IRDMA_LOG(init, ERR, "devargs \"%s\": unknown backend \"%.*s\"; valid backends: soft",
 			  devargs, (int)blen, devargs);
 		return -EINVAL;
@@ -403,37 +322,22 @@ irdma_devargs_parse(const char *devargs, struct irdma_devargs *da)
 	memcpy(da->backend, devargs, blen);
 	rest = devargs + blen + (devargs[blen] == ',');
 
-	if (*rest == '\0')
-		goto done;
-	ret = check_keys(rest, devargs);
-	if (ret < 0)
-		return ret;
-	kv = rte_kvargs_parse(rest, irdma_valid_args);
-	if (kv == NULL) {
-		IRDMA_LOG(init, ERR, "devargs \"%s\": malformed; expected key=value pairs with keys: %s",
-			  devargs, irdma_devargs_valid_keys());
-		return -EINVAL;
-	}
-	for (i = 0; i < RTE_DIM(handlers); i++) {
-		void *opaque = handlers[i].offset == SIZE_MAX ?
-			(void *)da : (void *)((char *)da + handlers[i].offset);
-		unsigned int n = rte_kvargs_count(kv, handlers[i].key);
+	if (*rest != '\0') {
+		const char *const *const lists[] = { irdma_valid_args, b->keys };
 
-		if (n > 1) {
-			IRDMA_LOG(init, ERR, "devargs \"%s\": key \"%s\" given %u times",
-				  devargs, handlers[i].key, n);
-			ret = -EINVAL;
-			break;
-		}
-		if (n == 1 && rte_kvargs_process(kv, handlers[i].key, handlers[i].fn, opaque) < 0) {
-			ret = -EINVAL;
-			break;
-		}
+		ret = irdma_kv_check_keys(irdma_logtype_init, rest, devargs, lists, RTE_DIM(lists));
+		if (ret == 0)
+			ret = split_args(rest, devargs, own, sizeof(own), da->backend_args,
+					 sizeof(da->backend_args));
+		if (ret == 0)
+			ret = irdma_kv_run(irdma_logtype_init, own, devargs, valid_keys(b), handlers,
+					   RTE_DIM(handlers));
+		if (ret == 0)
+			ret = b->check(da->backend_args, devargs);
+		if (ret < 0)
+			return ret;
 	}
-	rte_kvargs_free(kv);
-	if (ret < 0)
-		return ret;
-done:
 	da->cfg.port = da->port;
+	da->cfg.backend_args = da->backend_args;
 	return 0;
 }

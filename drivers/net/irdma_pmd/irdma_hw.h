@@ -33,6 +33,7 @@ extern "C" {
 #endif
 
 struct irdma_uk_attrs; /* lib/uk irdma_user.h: the generation attributes */
+struct rte_mbuf;
 struct irdma_hw_dev;   /* backend-private device */
 
 /* A doorbell word no producer ever writes (ids are < 2^24). */
@@ -74,8 +75,6 @@ struct irdma_hw_event {
 	uint16_t ae_code;  /* async-event code if any (doc/spec/irdma-uk.md §3.10), else 0 */
 };
 
-#define IRDMA_HW_MAX_NEIGH 16 /* static neighbour entries (neigh=) */
-
 /* Device configuration, derived from devargs by the PMD. */
 struct irdma_hw_dev_config {
 	const char *name;          /* device name, used in logs, service and memzone names */
@@ -91,18 +90,9 @@ struct irdma_hw_dev_config {
 	uint16_t mtu;              /* largest path MTU in bytes (256..4096); 0: 4096 */
 	/* Limits; 0 takes the backend default. */
 	uint32_t max_qp, max_cq, max_srq, max_mr, max_pd, max_ah;
-	/* Wire fault injection, parts per million, with a seed (0 everywhere: off). */
-	uint32_t drop_ppm, dup_ppm, reorder_ppm, corrupt_ppm;
-	/* The same on receive (frames as the port delivers them, before any check). */
-	uint32_t rx_drop_ppm, rx_dup_ppm, rx_reorder_ppm, rx_corrupt_ppm;
-	uint64_t seed;
-	/* static neighbours from devarg neigh=<ip>@<mac>[;...]; they are never
-	 * resolved by ARP/ND and never expire. IPv4 addresses in IPv4-mapped form. */
-	uint32_t n_neigh;
-	struct irdma_hw_neigh {
-		uint8_t ip[16];
-		uint8_t mac[6];
-	} neigh[IRDMA_HW_MAX_NEIGH];
+	/* The backend's own devargs, "key=value,..." in the order given (NULL or "": none),
+	 * already checked by the backend's irdma_hw_devargs.check; valid during dev_open. */
+	const char *backend_args;
 	/* Async events (from the engine's context; may be NULL). */
 	void (*async_cb)(void *arg, const struct irdma_hw_event *ev);
 	void *async_arg;
@@ -341,10 +331,31 @@ struct irdma_hw_ops {
 
 	/* Bytes of device state the QP holds beyond its queue memory (NULL: not known). */
 	size_t (*qp_state_bytes)(struct irdma_hw_dev *dev, uint32_t qp_id);
+
+	/* The mbuf hand-off of a port the application owns (rte_pmd_irdma_rx_burst and
+	 * rte_pmd_irdma_tx_drain). port_rx takes up to n frames (the ones taken are the
+	 * device's); port_drain gives up to n frames to send (the caller's). Both return the
+	 * count, or -ENOTSUP when the device was not opened for it. Optional (NULL: none). */
+	int (*port_rx)(struct irdma_hw_dev *dev, struct rte_mbuf **pkts, unsigned int n);
+	int (*port_drain)(struct irdma_hw_dev *dev, struct rte_mbuf **pkts, unsigned int n);
+};
+
+/*
+ * A backend's own devargs. The PMD parses the keys every device has (name, port, addresses,
+ * gen, engine, socket, mtu, limits); any other key must be one of `keys`, and those go to
+ * the backend as irdma_hw_dev_config.backend_args. `check` validates them while the PMD
+ * parses (before anything is opened): 0, or -EINVAL after one log line naming the key and
+ * value; `full` is the whole devargs string, for that line.
+ */
+struct irdma_hw_devargs {
+	const char *backend;             /* the first devargs token, e.g. "soft" */
+	const char *const *keys;         /* NULL-terminated */
+	int (*check)(const char *args, const char *full);
 };
 
 /* The software device (drivers/net/irdma_pmd/soft). */
 extern const struct irdma_hw_ops irdma_soft_ops;
+extern const struct irdma_hw_devargs irdma_soft_devargs; /* soft/soft_devargs.c */
 
 #ifdef __cplusplus
 }

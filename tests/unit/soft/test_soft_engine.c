@@ -207,27 +207,31 @@ static int open_lossy(struct t_pair *p, uint8_t gen, uint32_t drop, uint32_t dup
 		      uint32_t corrupt)
 {
 	struct irdma_hw_dev_config cfg;
-	int rc;
+	char args[2][160];
+	int rc, i;
 
 	memset(p, 0, sizeof(*p));
 	memset(&cfg, 0, sizeof(cfg));
+	/* the soft device's own devargs (rates as fractions: ppm / 10^6, exact) */
+	for (i = 0; i < 2; i++)
+		snprintf(args[i], sizeof(args[i]),
+			 "drop=%u.%06u,dup=%u.%06u,reorder=%u.%06u,corrupt=%u.%06u,seed=%u",
+			 drop / 1000000, drop % 1000000, dup / 1000000, dup % 1000000,
+			 reorder / 1000000, reorder % 1000000, corrupt / 1000000, corrupt % 1000000,
+			 i == 0 ? 12345u : 67890u);
 	cfg.gen = (enum irdma_hw_gen)gen;
 	cfg.socket_id = -1;
 	cfg.port = "loop";
 	cfg.has_ipv4 = true;
 	cfg.ipv4[0] = 10;
 	cfg.mtu = 1024;
-	cfg.drop_ppm = drop;
-	cfg.dup_ppm = dup;
-	cfg.reorder_ppm = reorder;
-	cfg.corrupt_ppm = corrupt;
 	cfg.name = "lossy_a";
 	cfg.ipv4[3] = 51;
-	cfg.seed = 12345;
+	cfg.backend_args = args[0];
 	rc = t_dev_open_cfg(&p->da, &cfg);
 	cfg.name = "lossy_b";
 	cfg.ipv4[3] = 52;
-	cfg.seed = 67890;
+	cfg.backend_args = args[1];
 	if (!rc)
 		rc = t_dev_open_cfg(&p->db, &cfg);
 	t_devs[0] = &p->da;

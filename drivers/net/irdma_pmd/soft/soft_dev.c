@@ -106,13 +106,27 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	if (dev == NULL)
 		return -ENOMEM;
 	dev->cfg = *cfg;
+	dev->cfg.backend_args = NULL; /* not kept: parsed into dev->args */
+	rc = soft_devargs_parse(cfg->backend_args, cfg->backend_args ? cfg->backend_args : "",
+				&dev->args);
+	if (rc == 0 && dev->args.rxq != SOFT_QUEUE_OWN &&
+	    (cfg->port == NULL || strcmp(cfg->port, "loop") == 0)) {
+		SOFT_LOG(ERR, "%s: rxq= and txq= name queues of an ethdev: they need port=<ethdev>",
+			 cfg->name);
+		rc = -EINVAL;
+	}
+	if (rc) {
+		rte_free(dev);
+		return rc;
+	}
 	snprintf(dev->name, sizeof(dev->name), "%s", cfg->name ? cfg->name : "irdma_soft");
 	dev->cfg.name = dev->name;
 	dev->cfg.port = NULL; /* not kept: the caller's string */
 	dev->gen = (uint8_t)cfg->gen;
-	dev->faults = cfg->drop_ppm || cfg->dup_ppm || cfg->reorder_ppm || cfg->corrupt_ppm;
-	dev->rx_faults = cfg->rx_drop_ppm || cfg->rx_dup_ppm || cfg->rx_reorder_ppm ||
-			 cfg->rx_corrupt_ppm;
+	dev->faults = dev->args.drop_ppm || dev->args.dup_ppm || dev->args.reorder_ppm ||
+		      dev->args.corrupt_ppm;
+	dev->rx_faults = dev->args.rx_drop_ppm || dev->args.rx_dup_ppm ||
+			 dev->args.rx_reorder_ppm || dev->args.rx_corrupt_ppm;
 	dev->mtu = cfg->mtu ? cfg->mtu : 4096;
 	soft_fill_uk_attrs(&dev->uk_attrs, dev->gen);
 	dev->max_qp = cfg->max_qp ? cfg->max_qp : SOFT_DEF_MAX_QP;
@@ -903,4 +917,6 @@ const struct irdma_hw_ops irdma_soft_ops = {
 	.gsi_recv = soft_gsi_recv,
 	.gsi_stats = soft_gsi_stats,
 	.qp_state_bytes = soft_qp_state_bytes,
+	.port_rx = soft_port_rx,
+	.port_drain = soft_port_drain,
 };

@@ -21,7 +21,7 @@ int soft_key_table_init(struct soft_dev *dev)
 				       dev->cfg.socket_id);
 	if (dev->keys == NULL)
 		return -ENOMEM;
-	dev->key_seq = (uint32_t)(dev->cfg.seed ^ 0x5a);
+	dev->key_seq = (uint32_t)(dev->args.seed ^ 0x5a);
 	return 0;
 }
 

@@ -17,6 +17,7 @@
 
 struct soft_dev;
 struct soft_wire;
+struct soft_eth_io;
 
 /* A port: both calls keep frame order and return how many frames they took/gave. A
  * frame taken by tx belongs to the port (sent, queued for address resolution or dropped
@@ -32,9 +33,17 @@ void *soft_wire_port_priv(struct soft_wire *w);
 struct soft_dev *soft_wire_dev(struct soft_wire *w);
 
 /* soft_port_eth.c: opens the ethdev named dev->cfg.port (configure, 1 rx + 1 tx queue,
- * start); sets dev->mac to the port's MAC unless mac= was given. */
+ * start; with rxq=/txq= the application's port, soft_port_shared.c); sets dev->mac to the
+ * port's MAC unless mac= was given. */
 int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, void **priv);
 void soft_port_eth_close(void *priv);
+/* The queues or hand-off rings of an ethdev port's private state (soft_port_io.h). */
+struct soft_eth_io *soft_port_eth_io(void *priv);
+
+/* soft_port_handoff.c: irdma_hw_ops.port_rx / port_drain (rxq=app, txq=app). */
+struct irdma_hw_dev;
+int soft_port_rx(struct irdma_hw_dev *hw, struct rte_mbuf **pkts, unsigned int n);
+int soft_port_drain(struct irdma_hw_dev *hw, struct rte_mbuf **pkts, unsigned int n);
 
 /*
  * Counters of the wire, part of the device's xstats. Every frame a port receives ends in

@@ -14,6 +14,9 @@
  * entries) before a RoCEv2 frame leaves: the AV's destination MAC is never trusted, the
  * neighbour table fills it in. Receive keeps only RoCEv2 frames for us; everything else
  * is consumed (ARP/ND) or dropped and counted by reason.
+ *
+ * With rxq=/txq= the port is the application's (soft_port_shared.c): nothing here
+ * configures, starts, stops or closes it; frames go through soft_port_io.h either way.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -35,6 +38,7 @@
 #include "soft_neigh.h"
 #include "soft_port.h"
 #include "soft_port_eth_cfg.h"
+#include "soft_port_io.h"
 #include "soft_priv.h"
 
 #define ETH_RX_DESC   1024u
@@ -46,6 +50,7 @@
 
 struct soft_eth_port {
 	uint16_t port_id;
+	struct soft_eth_io io;     /* the queues or hand-off rings frames go through */
 	struct soft_dev *dev;
 	struct rte_mempool *rx_pool;
 	struct soft_wire_stats *st;
@@ -86,7 +91,7 @@ static void send_ctrl(struct soft_eth_port *ep, const uint8_t *frame, unsigned i
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	for (t = 0; t < ETH_TX_TRIES; t++)
-		if (rte_eth_tx_burst(ep->port_id, 0, &m, 1) == 1)
+		if (soft_eth_io_tx(&ep->io, &m, 1) == 1)
 			return;
 	rte_pktmbuf_free(m);
 	ep->st->tx_port_errors++;
@@ -122,7 +127,7 @@ static unsigned int xmit(struct soft_eth_port *ep, struct rte_mbuf **pkts, unsig
 	if (ep->tx_ip4_cksum)
 		for (i = 0; i < n; i++)
 			soft_eth_tx_ip4_cksum(pkts[i]);
-	return rte_eth_tx_burst(ep->port_id, 0, pkts, (uint16_t)n);
+	return soft_eth_io_tx(&ep->io, pkts, (uint16_t)n);
 }
 
 /* The peer answered: its waiting frames leave now, in order. */
@@ -448,7 +453,7 @@ static unsigned int eth_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned
 
 	if (unlikely(ep->neigh.n_timed != 0))
 		neigh_tick(ep, rte_get_timer_cycles());
-	nb = rte_eth_rx_burst(ep->port_id, 0, pkts, (uint16_t)n);
+	nb = soft_eth_io_rx(&ep->io, pkts, (uint16_t)n);
 	for (i = 0; i < nb; i++) {
 		if (likely(rx_classify(ep, pkts[i])))
 			pkts[k++] = pkts[i];
@@ -646,22 +651,31 @@ int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, v
 	roce_gid_from_ipv4(ep->ip4_gid, ep->ip4);
 	ep->has_ip6 = dev->cfg.has_ipv6;
 	memcpy(ep->ip6, dev->cfg.ipv6, 16);
-	for (i = 0; i < dev->cfg.n_neigh; i++)
-		soft_neigh_add_static(&ep->neigh, dev->cfg.neigh[i].ip, dev->cfg.neigh[i].mac);
+	for (i = 0; i < dev->args.n_neigh; i++)
+		soft_neigh_add_static(&ep->neigh, dev->args.neigh[i].ip, dev->args.neigh[i].mac);
 
-	rc = port_setup(ep, name);
+	ep->io.port_id = pid;
+	ep->io.rx_eth = true; /* queue 0 of its own port, unless rxq= says otherwise */
+	rc = soft_port_shared_open(dev, name, &ep->io, &ep->tx_ip4_cksum);
+	if (rc == 0 && !ep->io.shared)
+		rc = port_setup(ep, name);
 	if (rc != 0) {
 		rte_mempool_free(ep->rx_pool);
 		rte_free(ep);
 		return rc;
 	}
-	/* frames to our MAC must reach us even when it is not the port's own */
-	if (memcmp(dev->mac, pmac.addr_bytes, 6) != 0 || rte_is_zero_ether_addr(&pmac))
+	/* frames to our MAC must reach us even when it is not the port's own; on the
+	 * application's port that is the application's call */
+	if ((memcmp(dev->mac, pmac.addr_bytes, 6) != 0 || rte_is_zero_ether_addr(&pmac)) &&
+	    !ep->io.shared)
 		rte_eth_promiscuous_enable(pid);
+	else if (memcmp(dev->mac, pmac.addr_bytes, 6) != 0 && ep->io.shared)
+		SOFT_LOG(WARNING, "%s: port=%s: mac= is not the port's MAC: the application's port must be promiscuous for frames to it to arrive",
+			 dev->name, name);
 	SOFT_LOG(INFO, "%s: port=%s (port %u), %s MAC, %u static neighbours", dev->name, name,
 		 pid, !rte_is_zero_ether_addr((const struct rte_ether_addr *)dev->cfg.mac) ?
 		 "given" : memcmp(dev->mac, pmac.addr_bytes, 6) == 0 ? "the port's" : "a derived",
-		 dev->cfg.n_neigh);
+		 dev->args.n_neigh);
 	*ops = &eth_port_ops;
 	*priv = ep;
 	return 0;
@@ -704,10 +718,21 @@ void soft_port_eth_close(void *priv)
 	if (ep == NULL)
 		return;
 	soft_neigh_flush_all(&ep->neigh);
+	if (ep->io.shared) {
+		/* the application's port: it stops and closes it, after the device */
+		soft_port_shared_close(&ep->io);
+		rte_free(ep);
+		return;
+	}
 	memif_leave_in_turn(ep->port_id);
 	rte_eth_dev_stop(ep->port_id);
 	/* the queues hold mbufs of our pool: the port goes with the device */
 	rte_eth_dev_close(ep->port_id);
 	rte_mempool_free(ep->rx_pool);
 	rte_free(ep);
+}
+
+struct soft_eth_io *soft_port_eth_io(void *priv)
+{
+	return priv != NULL ? &((struct soft_eth_port *)priv)->io : NULL;
 }

@@ -26,6 +26,7 @@
 #include "soft_wire.h"
 #include "soft_port.h"
 #include "soft_gsi.h"
+#include "soft_devargs.h"
 
 extern int soft_logtype;
 #define SOFT_LOG(level, fmt, ...)                                                          \
@@ -281,6 +282,7 @@ struct soft_db_page {
 struct soft_dev {
 	char name[64];
 	struct irdma_hw_dev_config cfg;
+	struct soft_devargs args;          /* cfg.backend_args, parsed */
 	struct irdma_uk_attrs uk_attrs;
 	uint8_t gen;
 	bool faults;           /* any wire fault injection configured (transmit) */

@@ -97,7 +97,7 @@ int soft_wire_open(struct soft_dev *dev)
 	if (w == NULL)
 		return -ENOMEM;
 	w->dev = dev;
-	w->rng = dev->cfg.seed ? dev->cfg.seed : 0x9E3779B97F4A7C15ull;
+	w->rng = dev->args.seed ? dev->args.seed : 0x9E3779B97F4A7C15ull;
 	snprintf(name, sizeof(name), "irdma_mb_%p", (void *)w);
 	dev->pool = rte_pktmbuf_pool_create(name, SOFT_POOL_MBUFS, 128, 0, SOFT_MBUF_DATA,
 					    dev->cfg.socket_id);
@@ -271,7 +271,7 @@ static void backlog_add(struct soft_wire *w, struct rte_mbuf *m, struct soft_wir
 static bool wire_faults(struct soft_dev *dev, struct soft_wire *w, struct rte_mbuf *m,
 			struct soft_wire *dst)
 {
-	const struct irdma_hw_dev_config *c = &dev->cfg;
+	const struct soft_devargs *c = &dev->args;
 
 	if (c->drop_ppm && wire_rand_ppm(w) < c->drop_ppm) {
 		dev->st.tx_fault_drops++;
@@ -388,7 +388,7 @@ static __rte_noinline unsigned int wire_rx_faults(struct soft_dev *dev, struct s
 						  struct rte_mbuf **pkts, unsigned int n,
 						  unsigned int cap)
 {
-	const struct irdma_hw_dev_config *c = &dev->cfg;
+	const struct soft_devargs *c = &dev->args;
 	unsigned int i, k = 0;
 
 	for (i = 0; i < n; i++) {

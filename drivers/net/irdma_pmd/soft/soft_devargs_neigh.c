@@ -10,13 +10,12 @@
 
 #include <rte_common.h>
 #include <rte_ether.h>
+#include <rte_log.h>
 
-#include "irdma_devargs_neigh.h"
-#include "irdma_hw.h"
-#include "irdma_log.h"
+#include "soft_devargs.h"
 
 static int
-neigh_entry(const char *s, size_t len, struct irdma_hw_neigh *n)
+neigh_entry(const char *s, size_t len, struct soft_neigh_arg *n)
 {
 	char buf[INET6_ADDRSTRLEN + 32];
 	struct rte_ether_addr ea;
@@ -47,9 +46,9 @@ neigh_entry(const char *s, size_t len, struct irdma_hw_neigh *n)
 }
 
 int
-irdma_devargs_neigh(const char *key, const char *value, void *opaque)
+soft_devargs_neigh(const char *key, const char *value, void *opaque)
 {
-	struct irdma_hw_dev_config *cfg = opaque;
+	struct soft_devargs *cfg = opaque;
 	const char *p = value;
 	uint32_t i;
 
@@ -59,20 +58,20 @@ irdma_devargs_neigh(const char *key, const char *value, void *opaque)
 	while (*p != '\0') {
 		size_t len = strcspn(p, ";");
 
-		if (cfg->n_neigh == IRDMA_HW_MAX_NEIGH) {
-			IRDMA_LOG(init, ERR, "devargs: bad value \"%s\" for key \"%s\": at most %u entries",
-				  value, key, IRDMA_HW_MAX_NEIGH);
+		if (cfg->n_neigh == SOFT_MAX_NEIGH) {
+			rte_log(RTE_LOG_ERR, soft_devargs_logtype, "%s(): devargs: bad value \"%s\" for key \"%s\": at most %u entries\n",
+				__func__, value, key, SOFT_MAX_NEIGH);
 			return -EINVAL;
 		}
 		if (neigh_entry(p, len, &cfg->neigh[cfg->n_neigh]) < 0) {
-			IRDMA_LOG(init, ERR, "devargs: bad value \"%s\" for key \"%s\": entry \"%.*s\" is not <ip>@<unicast mac>",
-				  value, key, (int)len, p);
+			rte_log(RTE_LOG_ERR, soft_devargs_logtype, "%s(): devargs: bad value \"%s\" for key \"%s\": entry \"%.*s\" is not <ip>@<unicast mac>\n",
+				__func__, value, key, (int)len, p);
 			return -EINVAL;
 		}
 		for (i = 0; i < cfg->n_neigh; i++)
 			if (memcmp(cfg->neigh[i].ip, cfg->neigh[cfg->n_neigh].ip, 16) == 0) {
-				IRDMA_LOG(init, ERR, "devargs: bad value \"%s\" for key \"%s\": entry \"%.*s\" repeats an address",
-					  value, key, (int)len, p);
+				rte_log(RTE_LOG_ERR, soft_devargs_logtype, "%s(): devargs: bad value \"%s\" for key \"%s\": entry \"%.*s\" repeats an address\n",
+					__func__, value, key, (int)len, p);
 				return -EINVAL;
 			}
 		cfg->n_neigh++;
@@ -82,7 +81,7 @@ irdma_devargs_neigh(const char *key, const char *value, void *opaque)
 	}
 	return 0;
 bad:
-	IRDMA_LOG(init, ERR, "devargs: bad value \"%s\" for key \"%s\": expected <ip>@<mac>[;<ip>@<mac>...] such as 198.18.0.2@02:00:00:00:00:02",
-		  value ? value : "", key);
+	rte_log(RTE_LOG_ERR, soft_devargs_logtype, "%s(): devargs: bad value \"%s\" for key \"%s\": expected <ip>@<mac>[;<ip>@<mac>...] such as 198.18.0.2@02:00:00:00:00:02\n",
+		__func__, value ? value : "", key);
 	return -EINVAL;
 }
