@@ -3,14 +3,14 @@
 # Runs the examples as a user would, with the project's EAL rules, and checks exit status and
 # output: a success line that names what was verified, or exit status 1 with exactly one error
 # line of the example's own. Prints TAP.
-#   run_examples.sh <rdma_write_poll> <ud_send_recv> <service_engine>
+#   run_examples.sh <rdma_write_poll> <ud_send_recv> <service_engine> [<roce_pipeline>]
 set -u
-WP=$1 UD=$2 SE=$3
+WP=$1 UD=$2 SE=$3 PIPE=${4:-}
 n=0
 out=$(mktemp -d /tmp/irdma_ex_out.XXXXXX) || exit 1
 trap 'rm -rf "$out"' EXIT INT TERM
 
-echo "1..20"
+echo "1..24"
 
 # check NAME LCORES EXE WANT_RC PATTERN [-- APP ARGS]: one test. PATTERN (grep -E) must match
 # the success line on stdout (WANT_RC 0) or the error line on stderr (WANT_RC 1).
@@ -88,3 +88,23 @@ check se_one_lcore "-l 0" "$SE" 1 "needs a second lcore for the service \(EAL -l
 
 # usage errors are one line too
 check se_unknown_option "-l 0-1" "$SE" 1 "bad option '--bogus'; usage: service_engine <EAL args> -- " -- --bogus
+
+# roce_pipeline: the application owns pipe0 and pipe1 and forwards pipe0 -> pipe1; the RDMA
+# device shares pipe0 through the mbuf hand-off (rxq=app,txq=app). Each forwarded frame is
+# checked byte for byte at pipe1's far end, the written buffer against the peer's. 65 frames
+# in: the peer's ARP request and the 64 packets of 64 KiB at path MTU 1024.
+if [ -n "$PIPE" ]; then
+	check pipe_default "-l 0" "$PIPE" 0 \
+		"forwarded 1000 frames \(128000 bytes\) pipe0 -> pipe1, each as sent; peer QP [0-9]+ wrote 65536 bytes with immediate 0x5eed1234 to pipe QP [0-9]+ through the hand-off \(65 frames in, [0-9]+ out\): $VERIFIED"
+	check pipe_1mb_20000_frames "-l 0" "$PIPE" 0 \
+		"forwarded 20000 frames \(2560000 bytes\) .* wrote 1000000 bytes .*$VERIFIED" -- \
+		--size 1000000 --frames 20000
+	check pipe_rdma_only "-l 0" "$PIPE" 0 "forwarded 0 frames \(0 bytes\) .* wrote 1 bytes .*$VERIFIED" -- \
+		--size 1 --frames 0
+	check pipe_bad_size "-l 0" "$PIPE" 1 "--size: expected 1\.\.16777216 bytes, got '0'$" -- --size 0
+else
+	for t in pipe_default pipe_1mb_20000_frames pipe_rdma_only pipe_bad_size; do
+		n=$((n + 1))
+		echo "ok $n - $t # SKIP roce_pipeline not built (no librte_net_ring)"
+	done
+fi

@@ -201,6 +201,40 @@ int rte_pmd_irdma_gsi_stats(const struct rte_pmd_irdma_dev *dev,
 void rte_pmd_irdma_idle(struct rte_pmd_irdma_dev *dev);
 
 /* ---------------------------------------------------------------------------------------
+ * A port the application owns (devargs port=<ethdev>,rxq=<n>|app,txq=<n>|app)
+ * ------------------------------------------------------------------------------------- */
+
+struct rte_mbuf;
+
+/**
+ * Is @p m a frame for the device? RoCEv2 (UDP port 4791) to one of its IP addresses, ARP
+ * for its IPv4 address, IPv6 neighbour solicitations and advertisements for its addresses;
+ * untagged or with one 802.1Q tag. Reads only the headers (no state, no lock): meant for
+ * the application's rx loop, which hands such frames over with rte_pmd_irdma_rx_burst().
+ * @return 1 for the device, 0 not (or a NULL argument).
+ */
+int rte_pmd_irdma_frame_is_mine(const struct rte_pmd_irdma_dev *dev, const struct rte_mbuf *m);
+
+/**
+ * Hand the device up to @p n frames the application received (rxq=app, or ARP/ND that
+ * reached the application's queues with rxq=<n>). Frames taken belong to the device, which
+ * frees them (they may come from any mempool); the rest stay the caller's. The device
+ * parses them at its next engine step; frames not for it are dropped and counted. Any
+ * lcore may call it. @return the number taken (>= 0), -EINVAL, -ENOTSUP (the device does
+ * not share a port with the application).
+ */
+int rte_pmd_irdma_rx_burst(struct rte_pmd_irdma_dev *dev, struct rte_mbuf **pkts, uint16_t n);
+
+/**
+ * Take up to @p n frames the device wants sent (txq=app): complete Ethernet frames,
+ * checksums filled in. They belong to the caller, which sends them with its own
+ * rte_eth_tx_burst() and frees any it does not send (a dropped frame is a lost packet the
+ * transport recovers). Drain every loop: the device's mbuf pool is finite. @return the
+ * number given (>= 0), -EINVAL, -ENOTSUP (the device was not opened with txq=app).
+ */
+int rte_pmd_irdma_tx_drain(struct rte_pmd_irdma_dev *dev, struct rte_mbuf **pkts, uint16_t n);
+
+/* ---------------------------------------------------------------------------------------
  * Asynchronous events (values of enum ibv_event_type)
  * ------------------------------------------------------------------------------------- */
 

@@ -122,6 +122,7 @@ int soft_port_shared_open(struct soft_dev *dev, const char *name, struct soft_et
 	if (dev->args.rxq == SOFT_QUEUE_OWN)
 		return 0;
 	io->shared = true;
+	io->rx_eth = false; /* the application's queues are its own unless rxq=<n> */
 	rc = check_port(dev, name, io, tx_ip4_cksum);
 	if (rc != 0)
 		return rc;
