@@ -49,8 +49,7 @@
 #define ETH_LINK_WAIT_MS 10000u /* a NIC's link after start: autonegotiation takes seconds */
 
 struct soft_eth_port {
-	uint16_t port_id;
-	struct soft_eth_io io;     /* the queues or hand-off rings frames go through */
+	struct soft_eth_io io;     /* the port, and the queues or hand-off rings frames go through */
 	struct soft_dev *dev;
 	struct rte_mempool *rx_pool;
 	struct soft_wire_stats *st;
@@ -504,7 +503,7 @@ static int port_link(struct soft_eth_port *ep, const char *name, bool is_pci)
 
 	for (;;) {
 		memset(&link, 0, sizeof(link));
-		rc = rte_eth_link_get_nowait(ep->port_id, &link);
+		rc = rte_eth_link_get_nowait(ep->io.port_id, &link);
 		if (rc != 0 && rc != -ENOTSUP) {
 			SOFT_LOG(ERR, "%s: port=%s: cannot read the link: %s", ep->dev->name, name,
 				 rte_strerror(-rc));
@@ -536,10 +535,10 @@ static int port_setup(struct soft_eth_port *ep, const char *name)
 	struct rte_pci_addr pci;
 	uint16_t nb_rxd = ETH_RX_DESC, nb_txd = ETH_TX_DESC, mtu;
 	int socket = dev->cfg.socket_id, rc;
-	bool is_pci = irdma_ethdev_pci_addr(ep->port_id, &pci) == 0;
+	bool is_pci = irdma_ethdev_pci_addr(ep->io.port_id, &pci) == 0;
 	char pname[RTE_MEMPOOL_NAMESIZE];
 
-	rc = rte_eth_dev_info_get(ep->port_id, &info);
+	rc = rte_eth_dev_info_get(ep->io.port_id, &info);
 	if (rc != 0) {
 		SOFT_LOG(ERR, "%s: port=%s: cannot get device info (%d)", dev->name, name, rc);
 		return rc;
@@ -552,18 +551,18 @@ static int port_setup(struct soft_eth_port *ep, const char *name)
 	conf.txmode.offloads = soft_eth_tx_offloads(&info);
 	conf.rxmode.offloads = soft_eth_rx_offloads(&info);
 	ep->tx_ip4_cksum = (conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) != 0;
-	rc = rte_eth_dev_configure(ep->port_id, 1, 1, &conf);
+	rc = rte_eth_dev_configure(ep->io.port_id, 1, 1, &conf);
 	if (rc != 0) {
 		SOFT_LOG(ERR, "%s: port=%s: configure (1 rx, 1 tx queue, MTU %u): %s", dev->name,
 			 name, mtu ? mtu : RTE_ETHER_MTU, rte_strerror(-rc));
 		return rc;
 	}
-	rc = rte_eth_dev_adjust_nb_rx_tx_desc(ep->port_id, &nb_rxd, &nb_txd);
+	rc = rte_eth_dev_adjust_nb_rx_tx_desc(ep->io.port_id, &nb_rxd, &nb_txd);
 	if (rc != 0)
 		return rc;
 	if (socket == SOCKET_ID_ANY)
-		socket = rte_eth_dev_socket_id(ep->port_id);
-	snprintf(pname, sizeof(pname), "irdma_rx_%u", ep->port_id);
+		socket = rte_eth_dev_socket_id(ep->io.port_id);
+	snprintf(pname, sizeof(pname), "irdma_rx_%u", ep->io.port_id);
 	ep->rx_pool = rte_pktmbuf_pool_create(pname, ETH_RX_MBUFS, 128, 0, ETH_MBUF_DATA,
 					      socket < 0 ? SOCKET_ID_ANY : socket);
 	if (ep->rx_pool == NULL) {
@@ -571,16 +570,16 @@ static int port_setup(struct soft_eth_port *ep, const char *name)
 			 rte_strerror(rte_errno));
 		return -ENOMEM;
 	}
-	rc = rte_eth_rx_queue_setup(ep->port_id, 0, nb_rxd, socket < 0 ? SOCKET_ID_ANY : socket,
+	rc = rte_eth_rx_queue_setup(ep->io.port_id, 0, nb_rxd, socket < 0 ? SOCKET_ID_ANY : socket,
 				    NULL, ep->rx_pool);
 	if (rc == 0)
-		rc = rte_eth_tx_queue_setup(ep->port_id, 0, nb_txd,
+		rc = rte_eth_tx_queue_setup(ep->io.port_id, 0, nb_txd,
 					    socket < 0 ? SOCKET_ID_ANY : socket, NULL);
 	if (rc != 0) {
 		SOFT_LOG(ERR, "%s: port=%s: queue setup: %s", dev->name, name, rte_strerror(-rc));
 		return rc;
 	}
-	rc = rte_eth_dev_start(ep->port_id);
+	rc = rte_eth_dev_start(ep->io.port_id);
 	if (rc != 0) {
 		SOFT_LOG(ERR, "%s: port=%s: start: %s", dev->name, name, rte_strerror(-rc));
 		return rc;
@@ -591,7 +590,7 @@ static int port_setup(struct soft_eth_port *ep, const char *name)
 		 rte_eal_iova_mode() == RTE_IOVA_PA ? "PA" : "VA");
 	rc = port_link(ep, name, is_pci);
 	if (rc != 0)
-		rte_eth_dev_stop(ep->port_id);
+		rte_eth_dev_stop(ep->io.port_id);
 	return rc;
 }
 
@@ -633,7 +632,7 @@ int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, v
 				dev->cfg.socket_id);
 	if (ep == NULL)
 		return -ENOMEM;
-	ep->port_id = pid;
+	ep->io.port_id = pid;
 	ep->dev = dev;
 	ep->st = &dev->st.wire;
 	soft_neigh_init(&ep->neigh, rte_get_timer_hz());
@@ -654,7 +653,6 @@ int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, v
 	for (i = 0; i < dev->args.n_neigh; i++)
 		soft_neigh_add_static(&ep->neigh, dev->args.neigh[i].ip, dev->args.neigh[i].mac);
 
-	ep->io.port_id = pid;
 	ep->io.rx_eth = true; /* queue 0 of its own port, unless rxq= says otherwise */
 	rc = soft_port_shared_open(dev, name, &ep->io, &ep->tx_ip4_cksum);
 	if (rc == 0 && !ep->io.shared)
@@ -724,10 +722,10 @@ void soft_port_eth_close(void *priv)
 		rte_free(ep);
 		return;
 	}
-	memif_leave_in_turn(ep->port_id);
-	rte_eth_dev_stop(ep->port_id);
+	memif_leave_in_turn(ep->io.port_id);
+	rte_eth_dev_stop(ep->io.port_id);
 	/* the queues hold mbufs of our pool: the port goes with the device */
-	rte_eth_dev_close(ep->port_id);
+	rte_eth_dev_close(ep->io.port_id);
 	rte_mempool_free(ep->rx_pool);
 	rte_free(ep);
 }
