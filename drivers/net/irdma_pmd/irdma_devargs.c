@@ -70,7 +70,6 @@ irdma_devargs_valid_keys(void)
 
 #define BAD_VALUE(key, value, fmt, ...) \
 	IRDMA_KV_BAD_VALUE(irdma_logtype_init, key, value, fmt, ##__VA_ARGS__)
-#define parse_u64 irdma_kv_u64
 
 static int
 arg_string(const char *key, const char *value, void *opaque, size_t size)
@@ -162,7 +161,7 @@ arg_gen(const char *key, const char *value, void *opaque)
 	struct irdma_devargs *da = opaque;
 	uint64_t v;
 
-	if (parse_u64(value, 1, 3, &v) < 0) {
+	if (irdma_kv_u64(value, 1, 3, &v) < 0) {
 		BAD_VALUE(key, value ? value : "", "valid values: 1 (X722), 2 (E810), 3 (IPU)");
 		return -EINVAL;
 	}
@@ -192,7 +191,7 @@ arg_socket(const char *key, const char *value, void *opaque)
 	struct irdma_devargs *da = opaque;
 	uint64_t v;
 
-	if (parse_u64(value, 0, RTE_MAX_NUMA_NODES - 1, &v) < 0) {
+	if (irdma_kv_u64(value, 0, RTE_MAX_NUMA_NODES - 1, &v) < 0) {
 		BAD_VALUE(key, value ? value : "", "expected a NUMA socket id 0..%d",
 			  RTE_MAX_NUMA_NODES - 1);
 		return -EINVAL;
@@ -208,7 +207,7 @@ arg_mtu(const char *key, const char *value, void *opaque)
 	struct irdma_devargs *da = opaque;
 	uint64_t v;
 
-	if (parse_u64(value, 256, 4096, &v) < 0 || !rte_is_power_of_2((uint32_t)v)) {
+	if (irdma_kv_u64(value, 256, 4096, &v) < 0 || !rte_is_power_of_2((uint32_t)v)) {
 		BAD_VALUE(key, value ? value : "", "valid values: 256, 512, 1024, 2048, 4096");
 		return -EINVAL;
 	}
@@ -222,7 +221,7 @@ arg_limit(const char *key, const char *value, void *opaque)
 	uint32_t *limit = opaque;
 	uint64_t v;
 
-	if (parse_u64(value, 1, UINT32_MAX, &v) < 0) {
+	if (irdma_kv_u64(value, 1, UINT32_MAX, &v) < 0) {
 		BAD_VALUE(key, value ? value : "", "expected an integer 1..%u", UINT32_MAX);
 		return -EINVAL;
 	}
