@@ -112,7 +112,7 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	if (rc == 0 && dev->args.rxq != SOFT_QUEUE_OWN &&
 	    (cfg->port == NULL || strcmp(cfg->port, "loop") == 0)) {
 		SOFT_LOG(ERR, "%s: rxq= and txq= name queues of an ethdev: they need port=<ethdev>",
-			 cfg->name);
+			 cfg->name ? cfg->name : "irdma_soft");
 		rc = -EINVAL;
 	}
 	if (rc) {
