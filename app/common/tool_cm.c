@@ -81,13 +81,26 @@ static int cm_qp_modify(void *ctx, int id, void *user, const struct irdma_cm_qp_
 		return -EINVAL;
 	memset(&a, 0, sizeof(a));
 	switch (c->state) {
-	case IRDMA_CM_QPS_INIT:
+	case IRDMA_CM_QPS_INIT: {
+		struct rte_pmd_irdma_qp_attr q;
+		struct rte_pmd_irdma_qp_init_attr qi;
+
+		/* a QP the tool moved to INIT itself, or one a refused REQ left behind: from
+		 * RESET, so the CM's attributes are the ones it gets */
+		if (rte_pmd_irdma_qp_query(qp, &q, RTE_PMD_IRDMA_QP_STATE, &qi) == 0 &&
+		    q.qp_state != RTE_PMD_IRDMA_QPS_RESET) {
+			a.qp_state = RTE_PMD_IRDMA_QPS_RESET;
+			rc = rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE);
+			if (rc < 0)
+				return rc;
+		}
 		a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
 		a.port_num = 1;
 		a.qp_access_flags = access_flags(c->access);
 		mask |= RTE_PMD_IRDMA_QP_PKEY_INDEX | RTE_PMD_IRDMA_QP_PORT |
 			RTE_PMD_IRDMA_QP_ACCESS_FLAGS;
 		break;
+	}
 	case IRDMA_CM_QPS_RTR:
 		a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
 		a.path_mtu = (enum rte_pmd_irdma_mtu)c->path_mtu;

@@ -67,6 +67,8 @@ int main(int argc, char **argv)
 	}
 	if (tool_eal_init(PROG, argc, argv, sep, defs, n_defs) < 0)
 		return EXIT_FAILURE;
+	/* rping's lines arrive in order with its stderr ones even into a file */
+	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	if (rp_session_init(&s, &o) == 0) {
