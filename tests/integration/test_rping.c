@@ -239,6 +239,86 @@ T_CASE(rping_persistent_server_survives_vanished_clients)
 	fclose(null);
 }
 
+/* A wire that drops 20 % of the frames both ways (and duplicates 5 %): REQ, REP, RTU,
+ * DREQ and DREP are lost now and then (data before a lost RTU establishes the server's
+ * side), the RC transport retransmits the pings; every ping still comes back intact.
+ * Short CM timers, as in the vanished-client case. */
+T_CASE(rping_over_a_lossy_wire)
+{
+	struct rp_opts so = opts(1, 0, 1000), co = opts(0, 20, 1000);
+	struct rp_session srv, cli;
+	FILE *null = fopen("/dev/null", "w");
+	uint64_t end;
+
+	so.devargs = SRV_DEV ",drop=0.2,dup=0.05,seed=3";
+	co.devargs = CLI_DEV ",drop=0.2,dup=0.05,seed=4";
+	so.cm_plt = co.cm_plt = 8;
+	so.verbose = co.verbose = 0;
+	T_EQ(rp_session_init(&srv, &so), 0);
+	T_EQ(rp_session_init(&cli, &co), 0);
+	srv.err = cli.err = null;
+	end = rte_get_timer_cycles() + 30 * rte_get_timer_hz();
+	while ((srv.state < RP_DONE || cli.state < RP_DONE) && rte_get_timer_cycles() < end) {
+		rp_session_step(&srv);
+		rp_session_step(&cli);
+	}
+	T_EQ(cli.state, RP_DONE);
+	T_EQ(srv.state, RP_DONE);
+	T_EQ(cli.ping, 20); /* -V compared every one */
+	T_EQ(srv.ping, 20);
+	printf("# lossy wire: CM retransmissions client %" PRIu64 ", server %" PRIu64
+	       "; duplicates dropped %" PRIu64 " + %" PRIu64 "\n",
+	       cli.cm.rcm.cm.stats.retransmits, srv.cm.rcm.cm.stats.retransmits,
+	       cli.cm.rcm.cm.stats.drops[IRDMA_CM_R_DUPLICATE],
+	       srv.cm.rcm.cm.stats.drops[IRDMA_CM_R_DUPLICATE]);
+	rp_session_fini(&cli);
+	rp_session_fini(&srv);
+	fclose(null);
+}
+
+/* The server goes silent after the last ping: the client's DREQ is never answered. The
+ * CM retries it (15 times) and then reports the disconnect itself; the client ends
+ * cleanly with rping's line, and its QP went to ERR. */
+T_CASE(rping_client_without_drep)
+{
+	struct rp_opts so = opts(1, 0, 64), co = opts(0, 2, 64);
+	struct rp_session srv, cli;
+	struct capture cerr;
+	FILE *null = fopen("/dev/null", "w");
+	struct rte_pmd_irdma_qp_attr qa;
+	struct rte_pmd_irdma_qp_init_attr qia;
+	uint64_t end;
+
+	so.cm_plt = co.cm_plt = 8;
+	so.verbose = co.verbose = 0;
+	T_EQ(rp_session_init(&srv, &so), 0);
+	T_EQ(rp_session_init(&cli, &co), 0);
+	srv.err = null;
+	capture_open(&cerr);
+	cli.err = cerr.f;
+	end = rte_get_timer_cycles() + 10 * rte_get_timer_hz();
+	while (cli.state != RP_DISCONNECTING && rte_get_timer_cycles() < end) {
+		rp_session_step(&srv);
+		rp_session_step(&cli);
+	}
+	T_EQ(cli.state, RP_DISCONNECTING); /* DREQ sent; the server is never stepped again */
+	while (cli.state < RP_DONE && rte_get_timer_cycles() < end)
+		rp_session_step(&cli);
+	fflush(cerr.f);
+	T_EQ(cli.state, RP_DONE);
+	T_EQ(cli.ping, 2);
+	T_CHECK(!strcmp(cerr.buf, "client DISCONNECT EVENT...\n"));
+	T_EQ(cli.cm.rcm.cm.stats.tx[IRDMA_CM_ATTR_DREQ - 0x10], 16); /* DREQ + 15 retries */
+	T_EQ(cli.cm.rcm.cm.stats.rx[IRDMA_CM_ATTR_DREP - 0x10], 0);
+	T_EQ(irdma_cm_get_state(&cli.cm.rcm.cm, cli.id), IRDMA_CM_TIMEWAIT);
+	T_EQ(rte_pmd_irdma_qp_query(cli.qp, &qa, 0, &qia), 0);
+	T_EQ(qa.qp_state, RTE_PMD_IRDMA_QPS_ERR);
+	rp_session_fini(&cli);
+	rp_session_fini(&srv);
+	capture_close(&cerr);
+	fclose(null);
+}
+
 int main(int argc, char **argv)
 {
 	itest_eal_init("rping", "0", ITEST_NO_HUGE);
