@@ -68,11 +68,25 @@ static uint32_t access_flags(uint32_t cm_access)
 	       ((cm_access & IRDMA_CM_ACCESS_REMOTE_ATOMIC) ? RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC : 0);
 }
 
-/* lib/cm's transitions as PMD verbs; the connection's user pointer is its QP. */
-static int cm_qp_modify(void *ctx, int id, void *user, const struct irdma_cm_qp_attr *c)
+struct rte_pmd_irdma_qp *tool_cm_rc_qp(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_cq *cq,
+				       uint32_t max_send_wr, uint32_t max_recv_wr)
 {
-	struct tool_cm *t = ctx;
-	struct rte_pmd_irdma_qp *qp = user;
+	struct rte_pmd_irdma_qp_init_attr qa;
+
+	memset(&qa, 0, sizeof(qa));
+	qa.send_cq = cq;
+	qa.recv_cq = cq;
+	qa.qp_type = RTE_PMD_IRDMA_QPT_RC;
+	qa.cap.max_send_wr = max_send_wr;
+	qa.cap.max_recv_wr = max_recv_wr;
+	qa.cap.max_send_sge = 1;
+	qa.cap.max_recv_sge = 1;
+	return rte_pmd_irdma_qp_create(pd, &qa);
+}
+
+int tool_cm_qp_modify(struct rte_pmd_irdma_qp *qp, unsigned int sgid_index,
+		      const struct irdma_cm_qp_attr *c)
+{
 	struct rte_pmd_irdma_qp_attr a;
 	uint32_t mask = RTE_PMD_IRDMA_QP_STATE;
 	int rc;
@@ -111,7 +125,7 @@ static int cm_qp_modify(void *ctx, int id, void *user, const struct irdma_cm_qp_
 		a.ah_attr.is_global = 1;
 		a.ah_attr.port_num = 1;
 		a.ah_attr.sl = c->sl;
-		a.ah_attr.grh.sgid_index = (uint8_t)t->sgid_index;
+		a.ah_attr.grh.sgid_index = (uint8_t)sgid_index;
 		/* rxe sends the route's TTL (64) whatever the REQ says; a REQ hop limit of 0 or 1
 		 * would keep our frames on the link, which is where they are anyway */
 		a.ah_attr.grh.hop_limit = c->hop_limit > 1 ? c->hop_limit : 64;
@@ -136,10 +150,18 @@ static int cm_qp_modify(void *ctx, int id, void *user, const struct irdma_cm_qp_
 		a.qp_state = RTE_PMD_IRDMA_QPS_ERR;
 		break;
 	}
-	rc = rte_pmd_irdma_qp_modify(qp, &a, mask);
+	return rte_pmd_irdma_qp_modify(qp, &a, mask);
+}
+
+/* lib/cm's transitions; the connection's user pointer is its QP. */
+static int cm_qp_modify(void *ctx, int id, void *user, const struct irdma_cm_qp_attr *c)
+{
+	struct tool_cm *t = ctx;
+	int rc = tool_cm_qp_modify(user, t->sgid_index, c);
+
 	if (rc < 0)
-		fprintf(stderr, "rdma-cm: connection %#x: QP %#x to state %d: %s\n", (unsigned)id,
-			qp->qp_num, (int)c->state, strerror(-rc));
+		fprintf(stderr, "rdma-cm: connection %#x: QP to state %d: %s\n", (unsigned)id,
+			(int)c->state, strerror(-rc));
 	return rc;
 }
 

@@ -70,6 +70,16 @@ int tool_cm_connect(struct tool_cm *t, struct rte_pmd_irdma_qp *qp,
 int tool_cm_accept(struct tool_cm *t, struct rte_pmd_irdma_qp *qp, int id,
 		   struct irdma_cm_accept_param *p);
 
+/* An RC QP with one CQ for both queues and one SGE per WR (what the tools' CM
+ * connections use). NULL with rte_errno set. */
+struct rte_pmd_irdma_qp *tool_cm_rc_qp(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_cq *cq,
+				       uint32_t max_send_wr, uint32_t max_recv_wr);
+
+/* One QP transition lib/cm asks for, as PMD verbs on qp (the address vector sends from
+ * GID sgid_index). 0 or the negative errno of rte_pmd_irdma_qp_modify(). */
+int tool_cm_qp_modify(struct rte_pmd_irdma_qp *qp, unsigned int sgid_index,
+		      const struct irdma_cm_qp_attr *attr);
+
 /* The path MTU code (1..5) of the device's active MTU. */
 uint8_t tool_cm_path_mtu(const struct rte_pmd_irdma_dev *dev);
 

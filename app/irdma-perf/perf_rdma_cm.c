@@ -178,7 +178,6 @@ static uint64_t deadline_of(int timeout_ms)
 static int qp_create(struct perf_cm *c)
 {
 	struct rte_pmd_irdma_cq_init_attr cqa = { .cqe = 16, .comp_fd = -1 };
-	struct rte_pmd_irdma_qp_init_attr qa;
 
 	c->pd = rte_pmd_irdma_pd_alloc(c->dev);
 	c->buf = rte_zmalloc("irdma_perf_cm", 2 * CM_BUF_HALF, 64);
@@ -189,15 +188,7 @@ static int qp_create(struct perf_cm *c)
 	c->cq = rte_pmd_irdma_cq_create(c->dev, &cqa);
 	if (!c->mr || !c->cq)
 		return cm_fail(c, -rte_errno, "exchange MR/CQ: %s", rte_strerror(rte_errno));
-	memset(&qa, 0, sizeof(qa));
-	qa.send_cq = c->cq;
-	qa.recv_cq = c->cq;
-	qa.qp_type = RTE_PMD_IRDMA_QPT_RC;
-	qa.cap.max_send_wr = 4;
-	qa.cap.max_recv_wr = 4;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	c->qp = rte_pmd_irdma_qp_create(c->pd, &qa);
+	c->qp = tool_cm_rc_qp(c->pd, c->cq, 4, 4);
 	if (!c->qp)
 		return cm_fail(c, -rte_errno, "exchange QP: %s", rte_strerror(rte_errno));
 	return 0;

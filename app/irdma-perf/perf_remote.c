@@ -167,6 +167,18 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		fprintf(stderr, "irdma-perf: out of memory for %" PRIu64 " timestamps\n", p.iters);
 		goto out;
 	}
+	/* write_lat polls a byte per size that the peer's earlier sizes never wrote: fill and
+	 * clear the buffers once, before the peer knows where they are (it may write as soon
+	 * as it has our record, before this side returns from the exchange: seen with -R) */
+	if (m == PERF_WRITE_LAT) {
+		rc = perf_side_prepare(&s, client ? 0 : 1);
+		if (rc < 0) {
+			fprintf(stderr, "irdma-perf: %s\n", s.err[0] ? s.err : "out of memory");
+			goto out;
+		}
+		if (o->all_sizes)
+			memset(r.buf, 0, r.slot);
+	}
 
 	if (o->rdma_cm) {
 		rc = perf_cm_start(&cm, o, dev, &c, mtu_enum, serve, &s);
@@ -261,12 +273,8 @@ exchange_started:
 		perf_params_of(o, m, size, &p);
 		perf_side_fini(&s);
 		rc = perf_side_init(&s, &r, &p, client, theirs.vaddr, theirs.rkey);
-		/* write_lat polls a byte per size that the peer's earlier sizes never wrote:
-		 * fill and clear the buffers once, never while the peer may be writing. */
-		if (rc == 0 && (size == first || m != PERF_WRITE_LAT))
+		if (rc == 0 && m != PERF_WRITE_LAT) /* write_lat's: above */
 			rc = perf_side_prepare(&s, client ? 0 : 1);
-		if (rc == 0 && m == PERF_WRITE_LAT && size == first && o->all_sizes)
-			memset(r.buf, 0, r.slot);
 		if (rc < 0) {
 			fprintf(stderr, "irdma-perf: %s\n", s.err[0] ? s.err : "out of memory");
 			goto out;

@@ -121,17 +121,7 @@ static int client_next_ping(struct rp_session *s)
 
 static int qp_create(struct rp_session *s)
 {
-	struct rte_pmd_irdma_qp_init_attr qa;
-
-	memset(&qa, 0, sizeof(qa));
-	qa.send_cq = s->cq;
-	qa.recv_cq = s->cq;
-	qa.qp_type = RTE_PMD_IRDMA_QPT_RC;
-	qa.cap.max_send_wr = 16;
-	qa.cap.max_recv_wr = 2;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	s->qp = rte_pmd_irdma_qp_create(s->pd, &qa);
+	s->qp = tool_cm_rc_qp(s->pd, s->cq, 16, 2); /* rping's depths */
 	if (!s->qp)
 		return fail(s, -rte_errno, "cannot create the RC QP: %s", rte_strerror(rte_errno));
 	return 0;

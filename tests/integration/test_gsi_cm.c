@@ -11,6 +11,7 @@
 #include "cm_gsi.h"
 #include "cm_msg.h"
 #include "cm_rcm.h"
+#include "tool_cm.h"
 
 struct cm_ep {
 	struct endpoint e;
@@ -35,63 +36,14 @@ static int ep_send(void *ctx, const struct irdma_cm_addr *to, const uint8_t *mad
 	return rte_pmd_irdma_gsi_send(c->e.dev, &g, mad, len);
 }
 
-/* lib/cm's QP transitions as PMD verbs. */
+/* lib/cm's QP transitions as PMD verbs (the tools' mapping); GID 1 is the IPv4-mapped one. */
 static int ep_qp_modify(void *ctx, int id, void *user, const struct irdma_cm_qp_attr *c)
 {
 	struct cm_ep *ep = ctx;
-	struct rte_pmd_irdma_qp_attr a;
-	uint32_t mask = RTE_PMD_IRDMA_QP_STATE;
 
 	(void)id;
 	(void)user;
-	memset(&a, 0, sizeof(a));
-	switch (c->state) {
-	case IRDMA_CM_QPS_INIT:
-		a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-		a.port_num = 1;
-		a.qp_access_flags = ((c->access & IRDMA_CM_ACCESS_REMOTE_WRITE) ?
-				     RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE : 0) |
-				    ((c->access & IRDMA_CM_ACCESS_REMOTE_READ) ?
-				     RTE_PMD_IRDMA_ACCESS_REMOTE_READ : 0) |
-				    ((c->access & IRDMA_CM_ACCESS_REMOTE_ATOMIC) ?
-				     RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC : 0);
-		mask |= RTE_PMD_IRDMA_QP_PKEY_INDEX | RTE_PMD_IRDMA_QP_PORT |
-			RTE_PMD_IRDMA_QP_ACCESS_FLAGS;
-		break;
-	case IRDMA_CM_QPS_RTR:
-		a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-		a.path_mtu = (enum rte_pmd_irdma_mtu)c->path_mtu;
-		a.dest_qp_num = c->dest_qpn;
-		a.rq_psn = c->rq_psn;
-		a.max_dest_rd_atomic = c->max_dest_rd_atomic;
-		a.min_rnr_timer = c->min_rnr_timer;
-		a.ah_attr.is_global = 1;
-		a.ah_attr.port_num = 1;
-		a.ah_attr.sl = c->sl;
-		a.ah_attr.grh.sgid_index = 1; /* the IPv4-mapped GID */
-		a.ah_attr.grh.hop_limit = c->hop_limit;
-		a.ah_attr.grh.flow_label = c->flow_label;
-		a.ah_attr.grh.traffic_class = c->traffic_class;
-		memcpy(a.ah_attr.grh.dgid.raw, c->dgid, 16);
-		mask |= RTE_PMD_IRDMA_QP_AV | RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
-			RTE_PMD_IRDMA_QP_RQ_PSN | RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
-			RTE_PMD_IRDMA_QP_MIN_RNR_TIMER;
-		break;
-	case IRDMA_CM_QPS_RTS:
-		a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-		a.sq_psn = c->sq_psn;
-		a.timeout = c->timeout;
-		a.retry_cnt = c->retry_cnt;
-		a.rnr_retry = c->rnr_retry;
-		a.max_rd_atomic = c->max_rd_atomic;
-		mask |= RTE_PMD_IRDMA_QP_SQ_PSN | RTE_PMD_IRDMA_QP_TIMEOUT | RTE_PMD_IRDMA_QP_RETRY_CNT |
-			RTE_PMD_IRDMA_QP_RNR_RETRY | RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC;
-		break;
-	case IRDMA_CM_QPS_ERR:
-		a.qp_state = RTE_PMD_IRDMA_QPS_ERR;
-		break;
-	}
-	return rte_pmd_irdma_qp_modify(ep->e.qp, &a, mask);
+	return tool_cm_qp_modify(ep->e.qp, 1, c);
 }
 
 static void ep_event(void *ctx, const struct irdma_rcm_event *ev)
