@@ -6,7 +6,6 @@
 #include <stdarg.h>
 #include <inttypes.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include <rte_common.h>
@@ -101,10 +100,14 @@ struct cm_seen {
 	enum irdma_rcm_event_type fail_type;
 };
 
-static struct cm_seen seen_of(struct perf_cm *c)
+static struct cm_seen nothing_seen(void)
 {
-	(void)c;
 	return (struct cm_seen){ .req_id = -1, .established = { -1, -1 }, .failed_id = -1 };
+}
+
+static bool established(const struct cm_seen *w, int id)
+{
+	return w->established[0] == id || w->established[1] == id;
 }
 
 static void take_events(struct perf_cm *c, struct cm_seen *w)
@@ -200,7 +203,7 @@ static int connect_to(struct perf_cm *c, struct rte_pmd_irdma_qp *qp, uint8_t re
 		      const char *what)
 {
 	const int tmo = (int)c->o->timeout_s * 1000;
-	struct cm_seen w = seen_of(c);
+	struct cm_seen w = nothing_seen();
 	int id = -1, rc;
 
 	const uint64_t give_up = deadline_of(tmo);
@@ -228,13 +231,13 @@ static int connect_to(struct perf_cm *c, struct rte_pmd_irdma_qp *qp, uint8_t re
 		id = tool_cm_connect(&c->cm, qp, &p);
 		if (id < 0)
 			return cm_fail(c, id, "%s: connect: %s", what, strerror(-id));
-		w = seen_of(c);
-		while (w.established[0] != id && w.failed_id != id && tool_cm_now() < end) {
+		w = nothing_seen();
+		while (!established(&w, id) && w.failed_id != id && tool_cm_now() < end) {
 			rc = pump(c, &w);
 			if (rc < 0)
 				return rc;
 		}
-		if (w.established[0] == id)
+		if (established(&w, id))
 			return id;
 		if (w.failed_id != id)
 			return cm_fail(c, -ETIMEDOUT, "%s: no answer from %s port %u within %u s",
@@ -258,7 +261,7 @@ static int connect_to(struct perf_cm *c, struct rte_pmd_irdma_qp *qp, uint8_t re
 static int accept_next(struct perf_cm *c, struct rte_pmd_irdma_qp *qp, uint8_t reads,
 		       const char *what, int timeout_ms)
 {
-	struct cm_seen w = seen_of(c);
+	struct cm_seen w = nothing_seen();
 	struct irdma_cm_accept_param ap;
 	uint64_t end = deadline_of(timeout_ms);
 	int rc;
@@ -285,7 +288,7 @@ static int accept_next(struct perf_cm *c, struct rte_pmd_irdma_qp *qp, uint8_t r
 /* Waits for the comm receive (data before the RTU also establishes the connection). */
 static int wait_recv(struct perf_cm *c, int timeout_ms)
 {
-	struct cm_seen w = seen_of(c);
+	struct cm_seen w = nothing_seen();
 	uint64_t end = deadline_of(timeout_ms);
 	int rc;
 
@@ -327,12 +330,6 @@ static int take_msg(struct perf_cm *c, void *out, size_t len)
 		return cm_fail(c, -EPROTO, "exchange message of %u bytes where perftest sends %zu",
 			       c->recv_len, len);
 	memcpy(out, c->buf + CM_BUF_HALF, len);
-	if (getenv("PERF_CM_TRACE")) {
-		fprintf(stderr, "cm rx %zu:", len);
-		for (size_t i = 0; i < len; i++)
-			fprintf(stderr, " %02x", c->buf[CM_BUF_HALF + i]);
-		fprintf(stderr, "\n");
-	}
 	return post_recv(c);
 }
 
@@ -389,7 +386,6 @@ static int cm_swap(void *arg, enum oob_role role, const void *mine, void *theirs
 int perf_cm_start(struct perf_cm *c, const struct perf_opts *o, struct rte_pmd_irdma_dev *dev,
 		  struct perftest_conn *conn, int mtu_enum, int (*idle)(void *), void *idle_arg)
 {
-	struct rte_pmd_irdma_dev_info info;
 	struct irdma_rcm_addr any = { .ip_version = 4, .port = o->tcp_port };
 	int rc, id;
 
@@ -400,7 +396,6 @@ int perf_cm_start(struct perf_cm *c, const struct perf_opts *o, struct rte_pmd_i
 	c->comm_id = c->test_id = c->comm_conn = c->test_conn = -1;
 	c->idle = idle;
 	c->idle_arg = idle_arg;
-	rte_pmd_irdma_dev_info(dev, &info);
 	rc = tool_cm_init(&c->cm, dev, (unsigned int)tool_best_gid_index(dev), 0);
 	if (rc < 0)
 		return rc;
@@ -472,7 +467,7 @@ int perf_cm_connect_test(struct perf_cm *c, struct perf_res *r)
 
 void perf_cm_close(struct perf_cm *c)
 {
-	struct cm_seen w = seen_of(c);
+	struct cm_seen w = nothing_seen();
 	uint64_t end;
 
 	if (!c->dev)
