@@ -120,8 +120,9 @@ static uint32_t get_be32(const uint8_t *p)
 static int step(struct perftest_conn *c, const char *name, const void *mine, void *theirs,
 		size_t len)
 {
-	int rc = oob_swap_idle(c->fd, c->role, mine, theirs, len, c->timeout_ms, c->idle,
-			       c->idle_arg);
+	int rc = c->swap ? c->swap(c->swap_arg, c->role, mine, theirs, len, c->timeout_ms) :
+			   oob_swap_idle(c->fd, c->role, mine, theirs, len, c->timeout_ms, c->idle,
+					 c->idle_arg);
 
 	if (rc < 0)
 		c->failed_step = name;
@@ -134,8 +135,29 @@ int perftest_conn_start(struct perftest_conn *c, int fd, enum oob_role role, int
 	return perftest_conn_start_idle(c, fd, role, timeout_ms, mtu_enum, NULL, NULL);
 }
 
+static int conn_start(struct perftest_conn *c, int fd, enum oob_role role, int timeout_ms,
+		      int mtu_enum, int (*swap)(void *, enum oob_role, const void *, void *,
+						size_t, int),
+		      void *swap_arg, int (*idle)(void *), void *idle_arg);
+
 int perftest_conn_start_idle(struct perftest_conn *c, int fd, enum oob_role role,
 			     int timeout_ms, int mtu_enum, int (*idle)(void *), void *idle_arg)
+{
+	return conn_start(c, fd, role, timeout_ms, mtu_enum, NULL, NULL, idle, idle_arg);
+}
+
+int perftest_conn_start_swap(struct perftest_conn *c, enum oob_role role, int timeout_ms,
+			     int mtu_enum, int (*swap)(void *, enum oob_role, const void *, void *,
+						       size_t, int),
+			     void *swap_arg, int (*idle)(void *), void *idle_arg)
+{
+	return conn_start(c, -1, role, timeout_ms, mtu_enum, swap, swap_arg, idle, idle_arg);
+}
+
+static int conn_start(struct perftest_conn *c, int fd, enum oob_role role, int timeout_ms,
+		      int mtu_enum, int (*swap)(void *, enum oob_role, const void *, void *,
+						size_t, int),
+		      void *swap_arg, int (*idle)(void *), void *idle_arg)
 {
 	char ver[PERFTEST_VERSION_LEN], rver[PERFTEST_VERSION_LEN];
 	char mtu[PERFTEST_MTU_LEN], rmtu[PERFTEST_MTU_LEN];
@@ -145,6 +167,8 @@ int perftest_conn_start_idle(struct perftest_conn *c, int fd, enum oob_role role
 	memset(c, 0, sizeof(*c));
 	c->idle = idle;
 	c->idle_arg = idle_arg;
+	c->swap = swap;
+	c->swap_arg = swap_arg;
 	c->fd = fd;
 	c->role = role;
 	c->timeout_ms = timeout_ms;

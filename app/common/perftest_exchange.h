@@ -100,6 +100,11 @@ struct perftest_conn {
 	const char *failed_step;   /**< names the step of the last failure */
 	int (*idle)(void *);       /**< called while waiting for the peer (may be NULL) */
 	void *idle_arg;
+	/** perftest's rdma_cm mode (-R): each step is one SEND each way over an RDMA-CM
+	 *  connection instead of the socket (NULL: the socket). Same order and sizes. */
+	int (*swap)(void *arg, enum oob_role role, const void *mine, void *theirs, size_t len,
+		    int timeout_ms);
+	void *swap_arg;
 };
 
 /**
@@ -111,6 +116,11 @@ int perftest_conn_start(struct perftest_conn *c, int fd, enum oob_role role, int
 /** The same, calling @p idle(@p idle_arg) while it waits (kept for the later steps). */
 int perftest_conn_start_idle(struct perftest_conn *c, int fd, enum oob_role role,
 			     int timeout_ms, int mtu_enum, int (*idle)(void *), void *idle_arg);
+/** perftest_conn_start_idle() with the steps carried by @p swap (see struct perftest_conn). */
+int perftest_conn_start_swap(struct perftest_conn *c, enum oob_role role, int timeout_ms,
+			     int mtu_enum, int (*swap)(void *, enum oob_role, const void *, void *,
+						       size_t, int),
+			     void *swap_arg, int (*idle)(void *), void *idle_arg);
 /** One dest step. @return 0 or a negative errno. */
 int perftest_conn_dest(struct perftest_conn *c, const struct perftest_dest *mine,
 		       struct perftest_dest *theirs);

@@ -137,6 +137,8 @@ void perf_opts_usage(const char *prog)
 	       "  -D, --duration <s>       write/read/atomic_bw: post for s seconds instead of -n WRs,\n"
 	       "                           a progress line per second on stderr\n"
 	       "  -e, --events             sleep on CQ events instead of busy polling (client/server)\n"
+	       "  -R, --rdma_cm            connect the QP with RDMA-CM, exchange over RDMA-CM too\n"
+	       "                           (the server host is then the server's RoCE address)\n"
 	       "  --use-srq                send tests receive through a shared receive queue (gen=3)\n"
 	       "  -N, --noPeak             no peak bandwidth (reported as 0)\n"
 	       "  -H, --report-histogrm    latency histogram after the table\n"
@@ -169,7 +171,7 @@ enum opt_id {
 };
 
 #define NOT_YET(s, l, a, why) { s, l, a, O_UNSUP, why }
-#define NO_CM "there is no RDMA CM: the tools use perftest's TCP exchange"
+#define NO_CM "not supported: use -R (RDMA-CM for both the exchange and the test QP)"
 
 static const struct cli_opt defs[] = {
 	{ 's', "size", true, O_SIZE, NULL },       { 'n', "iters", true, O_ITERS, NULL },
@@ -201,7 +203,7 @@ static const struct cli_opt defs[] = {
 	{ 'b', "bidirectional", false, O_DUPLEX, NULL },
 	{ 'e', "events", false, O_EVENTS, NULL },
 	NOT_YET('C', "report-cycles", false, "the clock is the TSC, reported in microseconds"),
-	NOT_YET('R', "rdma_cm", false, NO_CM),     NOT_YET('z', "comm_rdma_cm", false, NO_CM),
+	{ 'R', "rdma_cm", false, 'R', NULL },    NOT_YET('z', "comm_rdma_cm", false, NO_CM),
 	NOT_YET('O', "dualport", false, "the device has one port"),
 	NOT_YET('g', "mcg", false, "there is no multicast"),
 	NOT_YET('M', "MGID", true, "there is no multicast"),
@@ -467,6 +469,9 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 	case O_EVENTS:
 		o->use_events = true;
 		break;
+	case 'R':
+		o->rdma_cm = true; /* perf_rdma_cm.c */
+		break;
 	case O_GBITS:
 		o->report_gbits = true;
 		break;
@@ -562,6 +567,9 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	if (o->loop && o->server_host)
 		return cli_errf(err, errlen, "--loop runs both sides here; it takes no server host ('%s')",
 			    o->server_host);
+	if (o->rdma_cm && (o->loop || o->ud))
+		return cli_errf(err, errlen, "-R connects one RC QP to a peer through RDMA-CM: not "
+				"with %s", o->loop ? "--loop" : "-c UD");
 	if (!o->loop && o->n_devargs > 1)
 		return cli_errf(err, errlen, "--devargs twice only makes sense with --loop");
 	if (!o->loop && o->n_devargs == 0)

@@ -74,6 +74,7 @@ struct perf_opts {
 	double limit_bw;               /**< -w: fail below this average (the report's unit; 0: off) */
 	double limit_msgrate;          /**< -y: fail below this message rate (Mpps; 0: off) */
 	bool use_events;               /**< -e: sleep on CQ events (client/server mode) */
+	bool rdma_cm;                  /**< -R: RDMA-CM instead of the TCP exchange */
 	enum perf_output output;       /**< --output */
 	unsigned int timeout_s;        /**< --timeout: watchdog for every wait */
 	const char *server_host;       /**< positional: client mode when set */

@@ -12,6 +12,7 @@
 
 #include <rte_cycles.h>
 
+#include "perf_rdma_cm.h"
 #include "perf_run.h"
 
 static int serve(void *arg)
@@ -105,6 +106,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	const struct perftest_script *sc = &script;
 	struct perftest_dest mine, theirs;
 	struct perftest_conn c;
+	struct perf_cm cm = { 0 }; /* -R (perf_rdma_cm.c) */
 	struct perf_res r;
 	struct perf_side s;
 	struct perf_params p;
@@ -165,7 +167,27 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		fprintf(stderr, "irdma-perf: out of memory for %" PRIu64 " timestamps\n", p.iters);
 		goto out;
 	}
+	/* write_lat polls a byte per size that the peer's earlier sizes never wrote: fill and
+	 * clear the buffers once, before the peer knows where they are (it may write as soon
+	 * as it has our record, before this side returns from the exchange: seen with -R) */
+	if (m == PERF_WRITE_LAT) {
+		rc = perf_side_prepare(&s, client ? 0 : 1);
+		if (rc < 0) {
+			fprintf(stderr, "irdma-perf: %s\n", s.err[0] ? s.err : "out of memory");
+			goto out;
+		}
+		if (o->all_sizes)
+			memset(r.buf, 0, r.slot);
+	}
 
+	if (o->rdma_cm) {
+		rc = perf_cm_start(&cm, o, dev, &c, mtu_enum, serve, &s);
+		if (rc == 0)
+			rc = perf_cm_connect_test(&cm, &r);
+		if (rc < 0)
+			goto out;
+		goto exchange_started;
+	}
 	if (client) {
 		fd = oob_connect(o->server_host, o->tcp_port, tmo);
 		if (fd < 0) {
@@ -203,6 +225,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		exch_fail(&c, rc, o->server_host);
 		goto out;
 	}
+exchange_started:
 	perf_res_local_dest(&r, &mine);
 	rc = perftest_conn_dest(&c, &mine, &theirs);
 	if (rc < 0) {
@@ -218,13 +241,15 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		}
 		last = perf_mtu_bytes(c.mtu);
 	}
-	rc = perf_res_connect(&r, &theirs, c.mtu, err, sizeof(err));
+	/* -R: RDMA-CM moved the QP already */
+	rc = o->rdma_cm ? 0 : perf_res_connect(&r, &theirs, c.mtu, err, sizeof(err));
 	if (rc < 0) {
 		fprintf(stderr, "irdma-perf: %s\n", err);
 		goto out;
 	}
 	if (full) {
-		perf_header_of(o, &p, &r, client, perf_mtu_bytes(c.mtu), "Ethernet", &h);
+		perf_header_of(o, &p, &r, client, perf_mtu_bytes(c.mtu),
+			       o->rdma_cm ? "rdma_cm" : "Ethernet", &h);
 		perf_print_header(stdout, &h);
 		perf_addr_of(&mine, &a);
 		perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
@@ -248,12 +273,8 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		perf_params_of(o, m, size, &p);
 		perf_side_fini(&s);
 		rc = perf_side_init(&s, &r, &p, client, theirs.vaddr, theirs.rkey);
-		/* write_lat polls a byte per size that the peer's earlier sizes never wrote:
-		 * fill and clear the buffers once, never while the peer may be writing. */
-		if (rc == 0 && (size == first || m != PERF_WRITE_LAT))
+		if (rc == 0 && m != PERF_WRITE_LAT) /* write_lat's: above */
 			rc = perf_side_prepare(&s, client ? 0 : 1);
-		if (rc == 0 && m == PERF_WRITE_LAT && size == first && o->all_sizes)
-			memset(r.buf, 0, r.slot);
 		if (rc < 0) {
 			fprintf(stderr, "irdma-perf: %s\n", s.err[0] ? s.err : "out of memory");
 			goto out;
@@ -328,7 +349,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 			goto out;
 		}
 	}
-	if (sc->done) {
+	if (sc->done && !o->rdma_cm) { /* no "done" over RDMA-CM: the disconnect says it */
 		rc = perftest_conn_done(&c);
 		if (rc < 0) {
 			exch_fail(&c, rc, o->server_host);
@@ -371,6 +392,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	linger(&s, 100);
 	rc = below ? -ERANGE : 0;
 out:
+	perf_cm_close(&cm);
 	if (fd >= 0)
 		close(fd);
 	if (lfd >= 0)

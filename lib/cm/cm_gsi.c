@@ -62,3 +62,47 @@ void irdma_cm_gsi_reply_path(const struct roce_pkt *rx, struct irdma_cm_gsi_path
 	path->hop_limit = 64;
 	path->flow_label = rx->flow_label;
 }
+
+enum irdma_cm_gsi_class irdma_cm_gsi_class_of(const uint8_t *mad)
+{
+	uint8_t c = mad[1];
+
+	switch (c) {
+	case 0x07:
+		return IRDMA_CM_GSI_CLASS_CM;
+	case 0x03:
+		return IRDMA_CM_GSI_CLASS_SA;
+	case 0x04:
+		return IRDMA_CM_GSI_CLASS_PERF;
+	case 0x05:
+		return IRDMA_CM_GSI_CLASS_BM;
+	case 0x06:
+		return IRDMA_CM_GSI_CLASS_DEV_MGT;
+	case 0x08:
+		return IRDMA_CM_GSI_CLASS_SNMP;
+	default:
+		if ((c >= 0x09 && c <= 0x0F) || (c >= 0x30 && c <= 0x4F))
+			return IRDMA_CM_GSI_CLASS_VENDOR;
+		return IRDMA_CM_GSI_CLASS_OTHER;
+	}
+}
+
+const char *irdma_cm_gsi_class_name(enum irdma_cm_gsi_class c)
+{
+	static const char *const names[IRDMA_CM_GSI_CLASS_NUM] = {
+		"cm", "sa", "perf", "bm", "dev_mgt", "snmp", "vendor", "other",
+	};
+
+	return (unsigned int)c < IRDMA_CM_GSI_CLASS_NUM ? names[c] : "unknown";
+}
+
+int irdma_cm_gsi_unsupported_reply(const uint8_t *mad, uint8_t *out)
+{
+	if (mad[0] != IRDMA_CM_BASE_VERSION || (mad[3] != 0x01 && mad[3] != 0x02))
+		return 0;
+	memcpy(out, mad, IRDMA_CM_MAD_LEN);
+	out[3] = 0x81; /* GetResp */
+	out[4] = (uint8_t)(IRDMA_CM_MAD_STATUS_UNSUPPORTED >> 8);
+	out[5] = (uint8_t)IRDMA_CM_MAD_STATUS_UNSUPPORTED;
+	return 1;
+}

@@ -41,6 +41,33 @@ int irdma_cm_gsi_check(const struct roce_pkt *pkt);
 void irdma_cm_gsi_pkt_init(struct roce_pkt *pkt, const struct irdma_cm_gsi_path *path,
 			   uint32_t psn, uint16_t ip_id, const uint8_t *mad);
 
+/* Management classes a GSI counts MADs by (the MAD header's byte 1). */
+enum irdma_cm_gsi_class {
+	IRDMA_CM_GSI_CLASS_CM = 0,   /* 0x07: the one with an agent here */
+	IRDMA_CM_GSI_CLASS_SA,       /* 0x03 subnet administration */
+	IRDMA_CM_GSI_CLASS_PERF,     /* 0x04 performance management */
+	IRDMA_CM_GSI_CLASS_BM,       /* 0x05 baseboard management */
+	IRDMA_CM_GSI_CLASS_DEV_MGT,  /* 0x06 device management */
+	IRDMA_CM_GSI_CLASS_SNMP,     /* 0x08 SNMP tunnelling */
+	IRDMA_CM_GSI_CLASS_VENDOR,   /* 0x09..0x0F and 0x30..0x4F vendor specific */
+	IRDMA_CM_GSI_CLASS_OTHER,    /* anything else (SMPs do not travel on QP 1) */
+	IRDMA_CM_GSI_CLASS_NUM
+};
+
+/* The class of a MAD (mad points at least at its 24-byte header). */
+enum irdma_cm_gsi_class irdma_cm_gsi_class_of(const uint8_t *mad);
+
+/* Short stable name of a class ("cm", "sa", "perf", ...), for counter names. */
+const char *irdma_cm_gsi_class_name(enum irdma_cm_gsi_class c);
+
+#define IRDMA_CM_MAD_STATUS_UNSUPPORTED 0x000Cu /* unsupported method/attribute */
+
+/* Linux's answer to a MAD no agent takes (ib_mad's unmatched response): a Get or Set
+ * request (base version 1, method 0x01 or 0x02) comes back as a GetResp (0x81) with
+ * status 0x000C and everything else unchanged; any other MAD (a response, a Send, a Trap)
+ * gets no answer. Writes the 256-byte answer into out and returns 1, or returns 0. */
+int irdma_cm_gsi_unsupported_reply(const uint8_t *mad, uint8_t *out);
+
 /* The path back to the sender of a received packet (addresses swapped). */
 void irdma_cm_gsi_reply_path(const struct roce_pkt *rx, struct irdma_cm_gsi_path *path);
 

@@ -163,7 +163,9 @@ T_CASE(perf_option_errors_name_the_problem)
 			  "-e: write_lat watches memory");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--run_infinitely"),
 			  "--run_infinitely is not supported: ");
-	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-aR"), "-R/--rdma_cm is not supported");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-aR"),
+			  "-R connects one RC QP to a peer through RDMA-CM: not with --loop");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-z"), "-z/--comm_rdma_cm is not supported");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-q", "2"), "several QPs");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--output", "x"), "'x' is not bandwidth");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "read_lat", "-I", "8"),

@@ -8,8 +8,10 @@
 #include <rte_cycles.h>
 
 #include "itest_pair.h"
+#include "cm_gsi.h"
 #include "cm_msg.h"
 #include "cm_rcm.h"
+#include "tool_cm.h"
 
 struct cm_ep {
 	struct endpoint e;
@@ -34,63 +36,14 @@ static int ep_send(void *ctx, const struct irdma_cm_addr *to, const uint8_t *mad
 	return rte_pmd_irdma_gsi_send(c->e.dev, &g, mad, len);
 }
 
-/* lib/cm's QP transitions as PMD verbs. */
+/* lib/cm's QP transitions as PMD verbs (the tools' mapping); GID 1 is the IPv4-mapped one. */
 static int ep_qp_modify(void *ctx, int id, void *user, const struct irdma_cm_qp_attr *c)
 {
 	struct cm_ep *ep = ctx;
-	struct rte_pmd_irdma_qp_attr a;
-	uint32_t mask = RTE_PMD_IRDMA_QP_STATE;
 
 	(void)id;
 	(void)user;
-	memset(&a, 0, sizeof(a));
-	switch (c->state) {
-	case IRDMA_CM_QPS_INIT:
-		a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-		a.port_num = 1;
-		a.qp_access_flags = ((c->access & IRDMA_CM_ACCESS_REMOTE_WRITE) ?
-				     RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE : 0) |
-				    ((c->access & IRDMA_CM_ACCESS_REMOTE_READ) ?
-				     RTE_PMD_IRDMA_ACCESS_REMOTE_READ : 0) |
-				    ((c->access & IRDMA_CM_ACCESS_REMOTE_ATOMIC) ?
-				     RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC : 0);
-		mask |= RTE_PMD_IRDMA_QP_PKEY_INDEX | RTE_PMD_IRDMA_QP_PORT |
-			RTE_PMD_IRDMA_QP_ACCESS_FLAGS;
-		break;
-	case IRDMA_CM_QPS_RTR:
-		a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-		a.path_mtu = (enum rte_pmd_irdma_mtu)c->path_mtu;
-		a.dest_qp_num = c->dest_qpn;
-		a.rq_psn = c->rq_psn;
-		a.max_dest_rd_atomic = c->max_dest_rd_atomic;
-		a.min_rnr_timer = c->min_rnr_timer;
-		a.ah_attr.is_global = 1;
-		a.ah_attr.port_num = 1;
-		a.ah_attr.sl = c->sl;
-		a.ah_attr.grh.sgid_index = 1; /* the IPv4-mapped GID */
-		a.ah_attr.grh.hop_limit = c->hop_limit;
-		a.ah_attr.grh.flow_label = c->flow_label;
-		a.ah_attr.grh.traffic_class = c->traffic_class;
-		memcpy(a.ah_attr.grh.dgid.raw, c->dgid, 16);
-		mask |= RTE_PMD_IRDMA_QP_AV | RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
-			RTE_PMD_IRDMA_QP_RQ_PSN | RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
-			RTE_PMD_IRDMA_QP_MIN_RNR_TIMER;
-		break;
-	case IRDMA_CM_QPS_RTS:
-		a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-		a.sq_psn = c->sq_psn;
-		a.timeout = c->timeout;
-		a.retry_cnt = c->retry_cnt;
-		a.rnr_retry = c->rnr_retry;
-		a.max_rd_atomic = c->max_rd_atomic;
-		mask |= RTE_PMD_IRDMA_QP_SQ_PSN | RTE_PMD_IRDMA_QP_TIMEOUT | RTE_PMD_IRDMA_QP_RETRY_CNT |
-			RTE_PMD_IRDMA_QP_RNR_RETRY | RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC;
-		break;
-	case IRDMA_CM_QPS_ERR:
-		a.qp_state = RTE_PMD_IRDMA_QPS_ERR;
-		break;
-	}
-	return rte_pmd_irdma_qp_modify(ep->e.qp, &a, mask);
+	return tool_cm_qp_modify(ep->e.qp, 1, c);
 }
 
 static void ep_event(void *ctx, const struct irdma_rcm_event *ev)
@@ -231,6 +184,99 @@ T_CASE(gsi_mads_between_two_devices)
 	T_EQ(sb.rx_other_class, 1);
 	T_EQ(sb.rx_bad_qkey + sb.rx_bad_opcode + sb.rx_bad_length + sb.rx_overflow, 0);
 	T_EQ(rte_pmd_irdma_gsi_stats(NULL, &sa), -EINVAL);
+	endpoint_close(&A.e);
+	endpoint_close(&B.e);
+}
+
+static uint64_t xstat_of(struct rte_pmd_irdma_dev *dev, const char *name)
+{
+	static struct rte_pmd_irdma_xstat_name names[512];
+	static struct rte_pmd_irdma_xstat xs[512];
+	int n = rte_pmd_irdma_xstats_get_names(dev, names, RTE_DIM(names));
+
+	T_CHECK(n > 0 && n <= (int)RTE_DIM(names));
+	T_EQ(rte_pmd_irdma_xstats_get(dev, xs, RTE_DIM(xs)), n);
+	for (int i = 0; i < n; i++)
+		if (!strcmp(names[i].name, name))
+			return xs[i].value;
+	T_CHECK_MSG(0, "no xstat %s", name);
+	return UINT64_MAX;
+}
+
+static void pump_devices(int rounds)
+{
+	for (int i = 0; i < rounds; i++) {
+		rte_pmd_irdma_progress(A.e.dev, 64);
+		rte_pmd_irdma_progress(B.e.dev, 64);
+	}
+}
+
+/* MADs of other classes (and requests the CM agent does not take) as Linux handles them:
+ * a Get or Set is answered with GetResp, status 0x000C; anything else is dropped; every
+ * one is counted by class, in rte_pmd_irdma_gsi_stats() and in the xstats. */
+T_CASE(gsi_other_classes_answered_or_dropped_and_counted)
+{
+	struct irdma_cm_msg m = { 0 };
+	uint8_t mad[IRDMA_CM_MAD_LEN];
+	struct rte_pmd_irdma_mad got[4];
+	struct rte_pmd_irdma_gsi_stats sa, sb;
+
+	open_pair();
+	irdma_cm_mad_hdr_init(&m.hdr, IRDMA_CM_ATTR_DREQ, 0x77);
+	T_EQ(irdma_cm_msg_build(&m, mad, sizeof(mad)), IRDMA_CM_MAD_LEN);
+	mad[1] = 0x03;
+	mad[3] = 0x01; /* SA Get: answered */
+	T_EQ(rte_pmd_irdma_gsi_send(A.e.dev, &B.e.gid, mad, sizeof(mad)), 0);
+	mad[1] = 0x04;
+	mad[3] = 0x02; /* PerfMgt Set: answered */
+	T_EQ(rte_pmd_irdma_gsi_send(A.e.dev, &B.e.gid, mad, sizeof(mad)), 0);
+	mad[1] = 0x0A;
+	mad[3] = 0x06; /* vendor Report: dropped */
+	T_EQ(rte_pmd_irdma_gsi_send(A.e.dev, &B.e.gid, mad, sizeof(mad)), 0);
+	mad[1] = 0x07;
+	mad[3] = 0x01; /* a Get of the CM class: the CM takes Send only, so answered */
+	T_EQ(rte_pmd_irdma_gsi_send(A.e.dev, &B.e.gid, mad, sizeof(mad)), 0);
+	mad[0] = 2;
+	mad[3] = 0x03; /* base version 2: dropped */
+	T_EQ(rte_pmd_irdma_gsi_send(A.e.dev, &B.e.gid, mad, sizeof(mad)), 0);
+	pump_devices(200);
+	/* no answer reaches the applications: B's CM sees nothing, and A's answers (GetResp
+	 * of SA, PerfMgt and CM) are responses, which are never answered back */
+	T_EQ(rte_pmd_irdma_gsi_recv(B.e.dev, got, RTE_DIM(got)), 0);
+	T_EQ(rte_pmd_irdma_gsi_stats(A.e.dev, &sa), 0);
+	T_EQ(rte_pmd_irdma_gsi_stats(B.e.dev, &sb), 0);
+	T_EQ(sb.tx_unsupported_replies, 3);
+	T_EQ(sb.tx_mads, 3);
+	T_EQ(sb.rx_class[IRDMA_CM_GSI_CLASS_SA], 1);
+	T_EQ(sb.rx_class[IRDMA_CM_GSI_CLASS_PERF], 1);
+	T_EQ(sb.rx_class[IRDMA_CM_GSI_CLASS_VENDOR], 1);
+	T_EQ(sb.rx_class[IRDMA_CM_GSI_CLASS_CM], 1);
+	T_EQ(sb.rx_other_class, 3);
+	T_EQ(sb.rx_bad_base_version, 1);
+	T_EQ(sb.rx_mads, 0);
+	T_EQ(sb.tx_class[IRDMA_CM_GSI_CLASS_SA], 1);
+	T_EQ(sb.tx_class[IRDMA_CM_GSI_CLASS_PERF], 1);
+	T_EQ(sb.tx_class[IRDMA_CM_GSI_CLASS_CM], 1);
+	T_EQ(sa.tx_mads, 5);
+	T_EQ(sa.tx_class[IRDMA_CM_GSI_CLASS_CM], 2);
+	T_EQ(sa.rx_class[IRDMA_CM_GSI_CLASS_SA], 1); /* the answers, dropped */
+	T_EQ(sa.rx_class[IRDMA_CM_GSI_CLASS_PERF], 1);
+	T_EQ(sa.rx_class[IRDMA_CM_GSI_CLASS_CM], 1);
+	T_EQ(sa.tx_unsupported_replies, 0);
+	T_EQ(rte_pmd_irdma_gsi_recv(A.e.dev, got, RTE_DIM(got)), 1); /* the CM GetResp */
+	T_EQ(got[0].data[3], 0x81);
+	T_EQ(got[0].data[4], 0x00);
+	T_EQ(got[0].data[5], 0x0C);
+	/* the same numbers in the xstats */
+	T_EQ(xstat_of(B.e.dev, "gsi_tx_unsupported_replies"), 3);
+	T_EQ(xstat_of(B.e.dev, "gsi_rx_class_sa"), 1);
+	T_EQ(xstat_of(B.e.dev, "gsi_rx_class_vendor"), 1);
+	T_EQ(xstat_of(B.e.dev, "gsi_rx_drop_base_version"), 1);
+	T_EQ(xstat_of(B.e.dev, "gsi_tx_class_perf"), 1);
+	T_EQ(xstat_of(A.e.dev, "gsi_tx_mads"), 5);
+	T_EQ(xstat_of(A.e.dev, "gsi_rx_mads"), 1);
+	T_EQ(rte_pmd_irdma_xstats_reset(B.e.dev), 0);
+	T_EQ(xstat_of(B.e.dev, "gsi_rx_class_sa"), 0);
 	endpoint_close(&A.e);
 	endpoint_close(&B.e);
 }

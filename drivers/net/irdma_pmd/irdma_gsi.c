@@ -68,6 +68,9 @@ rte_pmd_irdma_gsi_stats(const struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdm
 	if (rc)
 		return rc;
 	*stats = (struct rte_pmd_irdma_gsi_stats){ st.rx_mads, st.tx_mads, st.rx_overflow,
-		st.rx_bad_qkey, st.rx_bad_opcode, st.rx_bad_length, st.rx_other_class, st.tx_errors };
+		st.rx_bad_qkey, st.rx_bad_opcode, st.rx_bad_length, st.rx_other_class, st.tx_errors,
+		st.rx_bad_base_version, st.tx_unsupported_replies, { 0 }, { 0 } };
+	memcpy(stats->rx_class, st.rx_class, sizeof(stats->rx_class));
+	memcpy(stats->tx_class, st.tx_class, sizeof(stats->tx_class));
 	return 0;
 }

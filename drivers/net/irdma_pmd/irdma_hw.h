@@ -254,6 +254,10 @@ struct irdma_hw_gsi_stats {
 	uint64_t rx_bad_length;  /* not 256 bytes of MAD */
 	uint64_t rx_other_class; /* a MAD of another management class: no agent here */
 	uint64_t tx_errors;
+	uint64_t rx_bad_base_version;    /* MAD base version is not 1 */
+	uint64_t tx_unsupported_replies; /* Get/Set no agent takes, answered (GetResp 0x000C) */
+	uint64_t rx_class[8];            /* MADs received, by enum irdma_cm_gsi_class */
+	uint64_t tx_class[8];            /* MADs sent, by class */
 };
 
 struct irdma_hw_ops {

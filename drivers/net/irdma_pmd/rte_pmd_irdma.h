@@ -172,6 +172,13 @@ struct rte_pmd_irdma_gsi_stats {
 	uint64_t rx_bad_length;  /**< not 256 bytes of MAD */
 	uint64_t rx_other_class; /**< MADs of another management class (no agent) */
 	uint64_t tx_errors;      /**< no source address or no buffer */
+	uint64_t rx_bad_base_version;    /**< MAD base version is not 1 */
+	uint64_t tx_unsupported_replies; /**< Get/Set requests no agent takes, answered as
+					  *   Linux does: GetResp, status 0x000C */
+	uint64_t rx_class[8];    /**< MADs received by class: CM, SA, performance, baseboard,
+				  *   device management, SNMP, vendor, other (lib/cm's
+				  *   enum irdma_cm_gsi_class) */
+	uint64_t tx_class[8];    /**< MADs sent, by class */
 };
 
 /**

@@ -18,12 +18,13 @@ IOP_GUEST_MODULES=(virtio_pci virtio_net crc32_generic crc32_pclmul rdma_rxe ib_
 IOP_GUEST_BINS=(/usr/bin/rdma /usr/bin/ibv_devices /usr/bin/ibv_devinfo
 	/usr/bin/ibv_rc_pingpong /usr/bin/ibv_ud_pingpong /usr/bin/ibv_uc_pingpong /usr/bin/ibv_srq_pingpong
 	/usr/bin/ib_write_lat /usr/bin/ib_read_lat /usr/bin/ib_atomic_lat /usr/bin/ib_send_lat
-	/usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ib_atomic_bw /usr/bin/ib_send_bw)
+	/usr/bin/ib_write_bw /usr/bin/ib_read_bw /usr/bin/ib_atomic_bw /usr/bin/ib_send_bw
+	/usr/bin/rping /usr/bin/ucmatose /usr/bin/rdma_server /usr/bin/rdma_client)
 # Loaded with dlopen, so ldd never names them: the rxe verbs provider, and libgcc_s which
 # glibc opens for pthread_exit/cancellation (rdma_cm-based tools abort without it).
 IOP_GUEST_DLOPENED=(/usr/lib/x86_64-linux-gnu/libibverbs/librxe-rdmav34.so
 	/usr/lib/x86_64-linux-gnu/libgcc_s.so.1)
-IOP_GUEST_PKGS=(busybox-static rdma-core ibverbs-providers ibverbs-utils perftest iproute2 libgcc-s1)
+IOP_GUEST_PKGS=(busybox-static rdma-core ibverbs-providers ibverbs-utils perftest iproute2 libgcc-s1 rdmacm-utils)
 
 IOP_IMAGE=$IOP_CACHE/image
 IOP_VMLINUZ=$IOP_IMAGE/vmlinuz

@@ -165,6 +165,65 @@ T_CASE(not_a_cm_mad_for_qp1)
 	}
 }
 
+/* Linux's answer to a request no agent takes (ib_mad's unmatched response), byte for
+ * byte: only the method (GetResp 0x81) and the status (0x000C) change. */
+T_CASE(unsupported_get_and_set_answered_as_linux)
+{
+	uint8_t mad[IRDMA_CM_MAD_LEN], out[IRDMA_CM_MAD_LEN], want[IRDMA_CM_MAD_LEN];
+	static const uint8_t methods_not_answered[] = { 0x03, 0x05, 0x06, 0x07, 0x81, 0x86 };
+
+	for (unsigned int i = 0; i < sizeof(mad); i++)
+		mad[i] = (uint8_t)(i * 7 + 1);
+	mad[0] = 1;    /* base version */
+	mad[1] = 0x03; /* SA */
+	mad[2] = 2;
+	mad[3] = 0x01; /* Get */
+	mad[4] = mad[5] = 0;
+	memcpy(want, mad, sizeof(want));
+	want[3] = 0x81;
+	want[4] = 0x00;
+	want[5] = 0x0C;
+	T_EQ(irdma_cm_gsi_unsupported_reply(mad, out), 1);
+	T_MEMEQ(out, want, sizeof(want));
+	mad[3] = 0x02; /* Set: the same answer */
+	T_EQ(irdma_cm_gsi_unsupported_reply(mad, out), 1);
+	T_MEMEQ(out, want, sizeof(want));
+	for (unsigned int i = 0; i < sizeof(methods_not_answered); i++) {
+		mad[3] = methods_not_answered[i];
+		T_EQ(irdma_cm_gsi_unsupported_reply(mad, out), 0);
+	}
+	mad[3] = 0x01;
+	mad[0] = 2; /* another base version: dropped before any agent */
+	T_EQ(irdma_cm_gsi_unsupported_reply(mad, out), 0);
+}
+
+T_CASE(mad_classes_counted_by_name)
+{
+	static const struct {
+		uint8_t cls;
+		enum irdma_cm_gsi_class want;
+		const char *name;
+	} cases[] = {
+		{ 0x07, IRDMA_CM_GSI_CLASS_CM, "cm" },     { 0x03, IRDMA_CM_GSI_CLASS_SA, "sa" },
+		{ 0x04, IRDMA_CM_GSI_CLASS_PERF, "perf" }, { 0x05, IRDMA_CM_GSI_CLASS_BM, "bm" },
+		{ 0x06, IRDMA_CM_GSI_CLASS_DEV_MGT, "dev_mgt" },
+		{ 0x08, IRDMA_CM_GSI_CLASS_SNMP, "snmp" }, { 0x09, IRDMA_CM_GSI_CLASS_VENDOR, "vendor" },
+		{ 0x0F, IRDMA_CM_GSI_CLASS_VENDOR, "vendor" },
+		{ 0x30, IRDMA_CM_GSI_CLASS_VENDOR, "vendor" },
+		{ 0x4F, IRDMA_CM_GSI_CLASS_VENDOR, "vendor" },
+		{ 0x01, IRDMA_CM_GSI_CLASS_OTHER, "other" }, { 0x81, IRDMA_CM_GSI_CLASS_OTHER, "other" },
+		{ 0x10, IRDMA_CM_GSI_CLASS_OTHER, "other" }, { 0x50, IRDMA_CM_GSI_CLASS_OTHER, "other" },
+	};
+	uint8_t mad[24] = { 1 };
+
+	for (unsigned int i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		mad[1] = cases[i].cls;
+		T_EQ(irdma_cm_gsi_class_of(mad), cases[i].want);
+		T_CHECK(!strcmp(irdma_cm_gsi_class_name(irdma_cm_gsi_class_of(mad)), cases[i].name));
+	}
+	T_CHECK(!strcmp(irdma_cm_gsi_class_name(IRDMA_CM_GSI_CLASS_NUM), "unknown"));
+}
+
 int main(int argc, char **argv)
 {
 	return t_main(argc, argv);

@@ -12,6 +12,7 @@
 
 #include "roce_addr.h"
 
+#include "cm_gsi.h"
 #include "soft_priv.h"
 
 RTE_LOG_REGISTER(soft_logtype, pmd.net.irdma.soft, NOTICE);
@@ -784,6 +785,40 @@ static const struct {
 
 char soft_reason_xstat_name[ROCE_R_NUM][SOFT_XSTAT_NAME_LEN];
 
+/* QP 1's counters (soft_gsi.c), after the device's: offsets into struct
+ * irdma_hw_gsi_stats; the per-class names are made at start-up. */
+#define GSI_STAT(name, f) { name, offsetof(struct irdma_hw_gsi_stats, f) }
+static char gsi_class_xstat_name[2][IRDMA_CM_GSI_CLASS_NUM][SOFT_XSTAT_NAME_LEN];
+#define GSI_CLASS(dir, c) { gsi_class_xstat_name[dir][c], (dir ? \
+	offsetof(struct irdma_hw_gsi_stats, tx_class) : \
+	offsetof(struct irdma_hw_gsi_stats, rx_class)) + (c) * sizeof(uint64_t) }
+static const struct {
+	const char *name;
+	size_t off;
+} gsi_xstats[] = {
+	GSI_STAT("gsi_rx_mads", rx_mads), GSI_STAT("gsi_tx_mads", tx_mads),
+	GSI_STAT("gsi_rx_drop_overflow", rx_overflow), GSI_STAT("gsi_rx_drop_qkey", rx_bad_qkey),
+	GSI_STAT("gsi_rx_drop_opcode", rx_bad_opcode), GSI_STAT("gsi_rx_drop_length", rx_bad_length),
+	GSI_STAT("gsi_rx_drop_base_version", rx_bad_base_version),
+	GSI_STAT("gsi_rx_other_class", rx_other_class), GSI_STAT("gsi_tx_errors", tx_errors),
+	GSI_STAT("gsi_tx_unsupported_replies", tx_unsupported_replies),
+	GSI_CLASS(0, 0), GSI_CLASS(0, 1), GSI_CLASS(0, 2), GSI_CLASS(0, 3),
+	GSI_CLASS(0, 4), GSI_CLASS(0, 5), GSI_CLASS(0, 6), GSI_CLASS(0, 7),
+	GSI_CLASS(1, 0), GSI_CLASS(1, 1), GSI_CLASS(1, 2), GSI_CLASS(1, 3),
+	GSI_CLASS(1, 4), GSI_CLASS(1, 5), GSI_CLASS(1, 6), GSI_CLASS(1, 7),
+};
+_Static_assert(IRDMA_CM_GSI_CLASS_NUM == 8, "gsi_xstats lists 8 classes each way");
+
+RTE_INIT(soft_gsi_xstat_names)
+{
+	for (int c = 0; c < IRDMA_CM_GSI_CLASS_NUM; c++) {
+		snprintf(gsi_class_xstat_name[0][c], SOFT_XSTAT_NAME_LEN, "gsi_rx_class_%s",
+			 irdma_cm_gsi_class_name(c));
+		snprintf(gsi_class_xstat_name[1][c], SOFT_XSTAT_NAME_LEN, "gsi_tx_class_%s",
+			 irdma_cm_gsi_class_name(c));
+	}
+}
+
 RTE_INIT(soft_reason_xstat_names)
 {
 	int r;
@@ -833,10 +868,13 @@ static int soft_xstats_names(struct irdma_hw_dev *hw, int64_t qp_id, const char 
 	unsigned int i;
 
 	if (qp_id < 0) {
-		if (n >= RTE_DIM(dev_xstats) && names)
+		if (n >= RTE_DIM(dev_xstats) + RTE_DIM(gsi_xstats) && names) {
 			for (i = 0; i < RTE_DIM(dev_xstats); i++)
 				names[i] = dev_xstats[i].name;
-		return RTE_DIM(dev_xstats);
+			for (i = 0; i < RTE_DIM(gsi_xstats); i++)
+				names[RTE_DIM(dev_xstats) + i] = gsi_xstats[i].name;
+		}
+		return RTE_DIM(dev_xstats) + RTE_DIM(gsi_xstats);
 	}
 	if (soft_qp_get(dev, (uint32_t)qp_id) == NULL)
 		return -EINVAL;
@@ -854,11 +892,16 @@ static int soft_xstats_get(struct irdma_hw_dev *hw, int64_t qp_id, uint64_t *val
 	unsigned int i;
 
 	if (qp_id < 0) {
-		if (n >= RTE_DIM(dev_xstats) && values)
+		if (n >= RTE_DIM(dev_xstats) + RTE_DIM(gsi_xstats) && values) {
 			for (i = 0; i < RTE_DIM(dev_xstats); i++)
 				values[i] = *(const uint64_t *)((const uint8_t *)&dev->st +
 								dev_xstats[i].off);
-		return RTE_DIM(dev_xstats);
+			for (i = 0; i < RTE_DIM(gsi_xstats); i++)
+				values[RTE_DIM(dev_xstats) + i] =
+					*(const uint64_t *)((const uint8_t *)&dev->gsi.st +
+							    gsi_xstats[i].off);
+		}
+		return RTE_DIM(dev_xstats) + RTE_DIM(gsi_xstats);
 	}
 	qp = soft_qp_get(dev, (uint32_t)qp_id);
 	if (qp == NULL)
@@ -876,6 +919,7 @@ static int soft_xstats_reset(struct irdma_hw_dev *hw, int64_t qp_id)
 
 	if (qp_id < 0) {
 		memset(&dev->st, 0, sizeof(dev->st));
+		memset(&dev->gsi.st, 0, sizeof(dev->gsi.st));
 		return 0;
 	}
 	qp = soft_qp_get(dev, (uint32_t)qp_id);

@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_common.h>
 #include <rte_spinlock.h>
 
 #include "cm_gsi.h"
@@ -9,6 +10,21 @@
 #include "cm_reason.h"
 #include "soft_gsi.h"
 #include "soft_priv.h"
+
+_Static_assert(IRDMA_CM_GSI_CLASS_NUM == RTE_DIM(((struct irdma_hw_gsi_stats *)0)->rx_class),
+	       "one GSI counter per MAD class");
+
+static int gsi_xmit(struct soft_dev *dev, const uint8_t dgid[16], const uint8_t *mad);
+
+/* Linux's answer to a request no agent takes: GetResp, status "unsupported". */
+static void gsi_answer_unsupported(struct soft_dev *dev, const struct roce_pkt *p)
+{
+	uint8_t reply[IRDMA_CM_MAD_LEN];
+
+	if (irdma_cm_gsi_unsupported_reply(p->payload, reply) &&
+	    gsi_xmit(dev, p->sgid, reply) == 0)
+		dev->gsi.st.tx_unsupported_replies++;
+}
 
 void soft_gsi_rx(struct soft_dev *dev, const struct roce_pkt *p)
 {
@@ -28,8 +44,19 @@ void soft_gsi_rx(struct soft_dev *dev, const struct roce_pkt *p)
 	case IRDMA_CM_R_LENGTH:
 		g->st.rx_bad_length++;
 		return;
-	default: /* another class or base version: there is no agent for it here */
+	case IRDMA_CM_R_BASE_VERSION:
+		g->st.rx_bad_base_version++;
+		return;
+	default: /* another class: there is no agent for it here */
 		g->st.rx_other_class++;
+		g->st.rx_class[irdma_cm_gsi_class_of(p->payload)]++;
+		gsi_answer_unsupported(dev, p);
+		return;
+	}
+	g->st.rx_class[IRDMA_CM_GSI_CLASS_CM]++;
+	/* the CM agent takes Send only: a Get/Set of the CM class is answered like any */
+	if (p->payload[3] == 0x01 || p->payload[3] == 0x02) {
+		gsi_answer_unsupported(dev, p);
 		return;
 	}
 	head = atomic_load_explicit(&g->head, memory_order_relaxed);
@@ -59,9 +86,9 @@ int soft_gsi_recv(struct irdma_hw_dev *hw, struct irdma_hw_mad *mads, unsigned i
 	return (int)i;
 }
 
-int soft_gsi_send(struct irdma_hw_dev *hw, const uint8_t dgid[16], const uint8_t *mad)
+/* Builds and queues one MAD to QP 1 of dgid. Engine context or engine_lock held. */
+static int gsi_xmit(struct soft_dev *dev, const uint8_t dgid[16], const uint8_t *mad)
 {
-	struct soft_dev *dev = soft_dev_from_hw(hw);
 	struct irdma_cm_gsi_path path = { .hop_limit = 64 };
 	static const uint8_t v4_prefix[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF };
 	bool v4 = memcmp(dgid, v4_prefix, sizeof(v4_prefix)) == 0;
@@ -87,21 +114,30 @@ int soft_gsi_send(struct irdma_hw_dev *hw, const uint8_t dgid[16], const uint8_t
 	}
 	memcpy(path.dgid, dgid, 16);
 	memcpy(path.smac, dev->mac, 6); /* the port fills the destination MAC (ARP/ND) */
-	rte_spinlock_lock(&dev->engine_lock);
 	irdma_cm_gsi_pkt_init(&p, &path, dev->gsi.psn++, 0, NULL);
 	m = soft_wire_tx_room(dev, 1) ? soft_wire_alloc(dev, &p, NULL, &payload) : NULL;
 	if (m == NULL) {
 		dev->gsi.st.tx_errors++;
-		rte_spinlock_unlock(&dev->engine_lock);
 		return -ENOBUFS;
 	}
 	memcpy(payload, mad, IRDMA_CM_MAD_LEN);
 	soft_wire_send(dev, m, &p);
-	/* built outside an engine step: tell the next step there is a backlog to push */
+	/* maybe built outside an engine step: tell the next step there is a backlog */
 	__atomic_store_n(&dev->wire_dirty, true, __ATOMIC_RELAXED);
 	dev->gsi.st.tx_mads++;
-	rte_spinlock_unlock(&dev->engine_lock);
+	dev->gsi.st.tx_class[irdma_cm_gsi_class_of(mad)]++;
 	return 0;
+}
+
+int soft_gsi_send(struct irdma_hw_dev *hw, const uint8_t dgid[16], const uint8_t *mad)
+{
+	struct soft_dev *dev = soft_dev_from_hw(hw);
+	int rc;
+
+	rte_spinlock_lock(&dev->engine_lock);
+	rc = gsi_xmit(dev, dgid, mad);
+	rte_spinlock_unlock(&dev->engine_lock);
+	return rc;
 }
 
 int soft_gsi_stats(struct irdma_hw_dev *hw, struct irdma_hw_gsi_stats *st)
