@@ -515,3 +515,79 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 	}
 	return 0;
 }
+
+/*
+ * The common frame in one pass: untagged IPv4 without options, UDP checksum 0, an RC
+ * opcode whose extension header is none, a RETH or an AETH. Every check roce_pkt_parse()
+ * makes for such a frame is made here, in the same order of outcome (a frame that fails
+ * one before the ICRC is handed to roce_pkt_parse(), which names the reason); only the
+ * fields the RC transport reads are written.
+ */
+int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
+{
+	const uint8_t *l3 = f + ROCE_ETH_HLEN, *bth = l3 + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
+	const uint8_t *udp = l3 + ROCE_IPV4_HLEN, *icrc;
+	const struct roce_opcode_info *oi;
+	uint32_t tot, ulen, rest, fl, pad;
+
+	if (unlikely(len < ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN +
+			   ROCE_ICRC_LEN))
+		goto general;
+	/* EtherType IPv4, version 4 with a 20-byte header; no fragment; UDP */
+	if (unlikely(roce_get_be16(f + 12) != ROCE_ETHERTYPE_IPV4 || l3[0] != 0x45 ||
+		     (roce_get_be16(l3 + 6) & 0x3FFFu) || l3[9] != ROCE_IPPROTO_UDP))
+		goto general;
+	tot = roce_get_be16(l3 + 2);
+	ulen = roce_get_be16(udp + 4);
+	/* UDP port 4791, checksum 0, lengths consistent, header room for the BTH */
+	if (unlikely(roce_get_be16(udp + 2) != ROCE_UDP_PORT || roce_get_be16(udp + 6) != 0 ||
+		     ulen != tot - ROCE_IPV4_HLEN ||
+		     ulen < ROCE_UDP_HLEN + ROCE_BTH_LEN + ROCE_ICRC_LEN ||
+		     len < ROCE_ETH_HLEN + tot || !ipv4_csum_ok(l3)))
+		goto general;
+	oi = &roce_opcode_table[bth[0]];
+	fl = oi->flags;
+	rest = ulen - ROCE_UDP_HLEN - ROCE_BTH_LEN - ROCE_ICRC_LEN;
+	pad = (bth[1] & ROCE_BTH_PAD_MASK) >> ROCE_BTH_PAD_SHIFT;
+	if (unlikely(!(fl & ROCE_OPF_VALID) || oi->transport != ROCE_TRANSPORT_RC ||
+		     (fl & ROCE_OPF_HDR_MASK & ~(ROCE_OPF_RETH | ROCE_OPF_AETH)) ||
+		     (fl & ROCE_OPF_ATOMIC_WRITE) || (bth[1] & ROCE_BTH_TVER_MASK) ||
+		     (roce_get_be16(bth + 2) & 0x7FFFu) != 0x7FFFu || rest < oi->ext_len))
+		goto general;
+	rest -= oi->ext_len;
+	p->dqpn = roce_get_be24(bth + 5);
+	if (unlikely(p->dqpn == 0 || (rest && !(fl & ROCE_OPF_PAYLOAD)) || pad > rest ||
+		     (rest & 3u)))
+		goto general;
+	p->has_vlan = 0;
+	p->ipv6 = 0;
+	gid_v4mapped(p->sgid, l3 + 12);
+	gid_v4mapped(p->dgid, l3 + 16);
+	p->l3 = l3;
+	p->l3_off = ROCE_ETH_HLEN;
+	p->bth_off = ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
+	p->oi = oi;
+	p->opcode = bth[0];
+	p->se = !!(bth[1] & ROCE_BTH_SE);
+	p->padcnt = (uint8_t)pad;
+	p->pkey = roce_get_be16(bth + 2);
+	p->ackreq = !!(bth[8] & ROCE_BTH_ACKREQ);
+	p->psn = roce_get_be24(bth + 9);
+	if (fl & ROCE_OPF_RETH) {
+		p->reth.va = roce_get_be64(bth + ROCE_BTH_LEN);
+		p->reth.rkey = roce_get_be32(bth + ROCE_BTH_LEN + 8);
+		p->reth.len = roce_get_be32(bth + ROCE_BTH_LEN + 12);
+	} else if (fl & ROCE_OPF_AETH) {
+		p->aeth.syndrome = bth[ROCE_BTH_LEN];
+		p->aeth.msn = roce_get_be24(bth + ROCE_BTH_LEN + 1);
+	}
+	p->paylen = rest - pad;
+	p->payload = bth + ROCE_BTH_LEN + oi->ext_len;
+	p->wire_len = ROCE_ETH_HLEN + tot;
+	icrc = f + p->wire_len - ROCE_ICRC_LEN;
+	if (unlikely(roce_icrc_compute(l3, (size_t)(icrc - l3), 0) != roce_icrc_get(icrc)))
+		return -ROCE_R_ICRC;
+	return 0;
+general:
+	return roce_pkt_parse(f, len, 0, p);
+}

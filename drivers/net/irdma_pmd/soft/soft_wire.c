@@ -453,7 +453,7 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 
 		dev->st.rx_packets++;
 		dev->st.rx_bytes += m->pkt_len;
-		rc = roce_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, 0, &p);
+		rc = roce_pkt_parse_rc(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &p);
 		if (unlikely(rc != 0)) {
 			if (rc == -ROCE_R_ICRC)
 				dev->st.rx_icrc_errors++;
