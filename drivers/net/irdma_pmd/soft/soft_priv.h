@@ -420,6 +420,11 @@ struct soft_cqe {
 	uint16_t vlan;
 };
 int soft_cqe_write(struct soft_dev *dev, struct soft_cq *cq, const struct soft_cqe *c);
+/* The CQE soft_cqe_write() writes for a send WQE that completed without error, with less
+ * work; -ENOSPC without writing (and without entering the error state) when it does not
+ * fit: soft_cqe_write() then reports the overflow. */
+int soft_cqe_write_sq_ok(struct soft_dev *dev, struct soft_cq *cq, uint32_t qp_id, uint64_t ctx,
+			 uint8_t op, uint32_t wqe_idx);
 void soft_cq_arm_doorbell(struct soft_dev *dev, struct soft_cq *cq);
 
 /* soft_exec.c: data movement and errors */

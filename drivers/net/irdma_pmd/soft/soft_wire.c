@@ -374,7 +374,10 @@ static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_
 		return;
 	}
 	soft_xport_rx(qp, p, now);
-	soft_xport_settle(qp);
+	/* completions were written as the response was taken: settle only what is left */
+	if (unlikely(qp->wire_err) ||
+	    (qp->swq_done != qp->swq_head && qp->swq[qp->swq_done].state == SOFT_SWQE_DONE))
+		soft_xport_settle(qp);
 	soft_engine_rx_done(dev, qp, now); /* an ACK or a response to send, a timer moved */
 }
 
