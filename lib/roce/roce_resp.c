@@ -410,13 +410,23 @@ static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt
 		if (qp->resp.ctx != ROCE_RESP_IDLE || n != pkt->reth.len || n == 0)
 			return 1;
 		qp->resp.nak_sent = 0;
+		qp->resp.wr_rkey = pkt->reth.rkey;
+		qp->resp.wr_len = n;
+		if (qp->ops->mem_write_checked) { /* the key check and the write in one call */
+			if (unlikely(qp->ops->mem_write_checked(qp, pkt->reth.rkey, pkt->reth.va,
+								pkt->payload, n)))
+				return fatal(qp, ROCE_SYN_NAK_REM_ACC, psn,
+					     ROCE_WC_REM_ACCESS_ERR, ROCE_R_REMOTE_ACCESS);
+			qp->resp.wr_va = pkt->reth.va + n;
+			qp->resp.wr_left = 0;
+			goto done;
+		}
 		if (unlikely(qp->ops->mr_check(qp, pkt->reth.rkey, pkt->reth.va, n,
 					       ROCE_ACCESS_REMOTE_WRITE)))
 			return fatal(qp, ROCE_SYN_NAK_REM_ACC, psn, ROCE_WC_REM_ACCESS_ERR,
 				     ROCE_R_REMOTE_ACCESS);
 		qp->resp.wr_va = pkt->reth.va;
-		qp->resp.wr_rkey = pkt->reth.rkey;
-		qp->resp.wr_left = qp->resp.wr_len = n;
+		qp->resp.wr_left = n;
 		last = 1;
 		break;
 	case ROCE_OP_RC_WRITE_MIDDLE:
@@ -439,15 +449,20 @@ static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt
 			     ROCE_R_REMOTE_ACCESS);
 	qp->resp.wr_va += n;
 	qp->resp.wr_left -= n;
+	if (!last) {
+		qp->resp.epsn = roce_psn_add(psn, 1);
+		qp->resp.ack_psn = psn;
+		qp->resp.ctx = ROCE_RESP_IN_WRITE;
+		if (pkt->ackreq)
+			queue_ack(qp, ROCE_SYN_ACK, psn);
+		return 0;
+	}
+done:
 	qp->resp.epsn = roce_psn_add(psn, 1);
 	qp->resp.ack_psn = psn;
-	if (last) {
-		qp->resp.ctx = ROCE_RESP_IDLE;
-		qp->resp.msn = (qp->resp.msn + 1) & ROCE_MSN_MASK;
-		queue_ack(qp, ROCE_SYN_ACK, psn);
-	} else if (pkt->ackreq) {
-		queue_ack(qp, ROCE_SYN_ACK, psn);
-	}
+	qp->resp.ctx = ROCE_RESP_IDLE;
+	qp->resp.msn = (qp->resp.msn + 1) & ROCE_MSN_MASK;
+	queue_ack(qp, ROCE_SYN_ACK, psn);
 	return 0;
 }
 

@@ -161,6 +161,71 @@ T_CASE(remote_write_not_allowed)
 	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
 }
 
+/* A device that gives mem_write_checked: a WRITE ONLY takes it (one call, no mr_check or
+ * mem_write) with the same outcome, and a refused key writes nothing and NAKs. */
+static struct roce_qp_ops once_ops;
+static unsigned int n_once, n_check, n_write;
+
+static int once_write_checked(struct roce_qp *qp, uint32_t rkey, uint64_t va, const void *data,
+			      uint32_t len)
+{
+	n_once++;
+	if (ep_ops.mr_check(qp, rkey, va, len, ROCE_ACCESS_REMOTE_WRITE))
+		return -EACCES;
+	return ep_ops.mem_write(qp, rkey, va, data, len);
+}
+
+static int once_mr_check(struct roce_qp *qp, uint32_t rkey, uint64_t va, uint32_t len,
+			 unsigned int access)
+{
+	n_check++;
+	return ep_ops.mr_check(qp, rkey, va, len, access);
+}
+
+static int once_mem_write(struct roce_qp *qp, uint32_t rkey, uint64_t va, const void *data,
+			  uint32_t len)
+{
+	n_write++;
+	return ep_ops.mem_write(qp, rkey, va, data, len);
+}
+
+T_CASE(write_only_checked_and_written_in_one_call)
+{
+	once_ops = ep_ops;
+	once_ops.mem_write_checked = once_write_checked;
+	once_ops.mr_check = once_mr_check;
+	once_ops.mem_write = once_mem_write;
+	pair(1024);
+	B.qp.ops = &once_ops;
+	n_once = n_check = n_write = 0;
+	post_write(0, 0, 8, B.rkey, 1);
+	post_write(1, 4096, 1024, B.rkey, 2);
+	post_write(2, 8192, 3000, B.rkey, 3); /* FIRST, MIDDLE, LAST: the general calls */
+	T_EQ(ep_pump(&A, now), 5);
+	ep_flush_to(&A, &B, now);
+	T_CHECK(written(0, 8, 1) && written(4096, 1024, 2) && written(8192, 3000, 3));
+	T_EQ(n_once, 2);
+	T_EQ(n_check, 1);
+	T_EQ(n_write, 3);
+	T_EQ(B.qp.resp.msn, 3);
+	T_EQ(B.qp.resp.epsn, 0x105);
+	T_EQ(B.qp.resp.wr_len, 3000);
+	T_EQ(B.qp.resp.wr_left, 0);
+	expect_response(ROCE_SYN_ACK, 0x104);
+	/* refused: nothing written, NAK remote access, QP in error */
+	pair(1024);
+	B.qp.ops = &once_ops;
+	n_once = 0;
+	post_write(0, B.mem_len - 4, 8, B.rkey, 4);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_REMOTE_ACCESS);
+	A.ntx = 0;
+	T_EQ(n_once, 1);
+	T_CHECK(!written(B.mem_len - 4, 4, 4));
+	T_EQ(B.qp.state, ROCE_QPS_ERR);
+	expect_response(ROCE_SYN_NAK_REM_ACC, 0x100);
+}
+
 T_CASE(zero_length_write_general_path)
 {
 	pair(1024);

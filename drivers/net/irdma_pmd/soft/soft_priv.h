@@ -461,6 +461,8 @@ int soft_resp_mr_check(struct roce_qp *rq, uint32_t rkey, uint64_t va, uint32_t 
 		       unsigned int access);
 int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
 			uint32_t len);
+int soft_resp_mem_write_checked(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
+				uint32_t len);
 int soft_resp_atomic(struct roce_qp *rq, uint32_t rkey, uint64_t va, int cmp_swap,
 		     uint64_t swap_add, uint64_t cmp, uint64_t *orig);
 void soft_resp_qp_error(struct roce_qp *rq, uint8_t status);

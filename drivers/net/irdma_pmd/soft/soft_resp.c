@@ -180,6 +180,23 @@ int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const vo
 	return 0;
 }
 
+int soft_resp_mem_write_checked(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
+				uint32_t len)
+{
+	struct soft_qp *qp = qp_of(rq);
+	uint8_t *host;
+	enum soft_mr_err e = soft_mr_check_remote(qp->dev, qp, rkey, va, len,
+						  IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
+
+	if (unlikely(e)) {
+		SOFT_LOG(DEBUG, "%s: QP %u: rkey 0x%x [0x%" PRIx64 ", +%u) write: %s",
+			 qp->dev->name, qp->id, rkey, va, len, soft_mr_err_str(e));
+		return -EACCES;
+	}
+	memcpy(host, data, len);
+	return 0;
+}
+
 int soft_resp_atomic(struct roce_qp *rq, uint32_t rkey, uint64_t va, int cmp_swap,
 		     uint64_t swap_add, uint64_t cmp, uint64_t *orig)
 {

@@ -23,6 +23,7 @@ static const struct roce_qp_ops soft_roce_ops = {
 	.recv_end = soft_resp_recv_end,
 	.mr_check = soft_resp_mr_check,
 	.mem_write = soft_resp_mem_write,
+	.mem_write_checked = soft_resp_mem_write_checked,
 	.atomic = soft_resp_atomic,
 	.read_place = soft_comp_read_place,
 	.send_done = soft_comp_send_done,
