@@ -392,8 +392,8 @@ static int uc_resync(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 
 /*
  * The common case without the case analysis below: the next in-order RDMA WRITE ONLY,
- * MIDDLE or LAST (no immediate) of an RC responder, remote write allowed, lengths as the
- * general path demands. It does what the general path does for such a packet, in the
+ * MIDDLE or LAST (no immediate) of an RC responder (PSN and length checked by the
+ * caller), remote write allowed, lengths as the general path demands. It does what the general path does for such a packet, in the
  * same order (key check of the whole message before a byte moves, then the write, MSN,
  * ACK); anything else returns 1 and takes the general path.
  */
@@ -402,8 +402,7 @@ static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt
 	uint32_t n = pkt->paylen, psn = pkt->psn;
 	int last;
 
-	if (qp->type != ROCE_QPT_RC || psn != qp->resp.epsn ||
-	    !(qp->access & ROCE_ACCESS_REMOTE_WRITE) || n > qp->pmtu)
+	if (!(qp->access & ROCE_ACCESS_REMOTE_WRITE))
 		return 1;
 	switch (pkt->opcode) {
 	case ROCE_OP_RC_WRITE_ONLY:
@@ -466,15 +465,48 @@ done:
 	return 0;
 }
 
+/*
+ * The same for the next in-order SEND ONLY (no immediate, no invalidate) of an RC
+ * responder: a receive WQE (none: RNR NAK), the payload placed, the receive completed, MSN,
+ * ACK, as the general path does for it; a message in progress takes the general path.
+ */
+static inline int resp_fast_send(struct roce_qp *qp, const struct roce_pkt *pkt)
+{
+	uint32_t psn = pkt->psn;
+	int r;
+
+	if (qp->resp.ctx != ROCE_RESP_IDLE || qp->resp.have_wqe)
+		return 1;
+	qp->resp.nak_sent = 0;
+	if (qp->ops->recv_begin(qp, 0, &qp->resp.wqe)) {
+		queue_ack(qp, ROCE_AETH_RNR_NAK | (qp->min_rnr_timer & ROCE_AETH_VALUE_MASK), psn);
+		qp->resp.nak_sent = 1; /* later packets of the burst: no sequence NAK */
+		qp->stats.rnr_naks_tx++;
+		return roce_drop(qp, ROCE_R_RNR);
+	}
+	qp->resp.have_wqe = 1;
+	qp->resp.wqe_off = 0;
+	r = exec_send(qp, pkt, pkt->oi->flags);
+	if (r)
+		return r;
+	qp->resp.epsn = roce_psn_add(psn, 1);
+	qp->resp.ack_psn = psn;
+	queue_ack(qp, ROCE_SYN_ACK, psn);
+	return 0;
+}
+
 int roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t f = pkt->oi->flags, psn = pkt->psn;
 	int uc = qp->type == ROCE_QPT_UC, d, r;
 
 	(void)now;
-	r = resp_fast_write(qp, pkt);
-	if (r <= 0)
-		return r;
+	if (qp->type == ROCE_QPT_RC && psn == qp->resp.epsn && pkt->paylen <= qp->pmtu) {
+		r = pkt->opcode == ROCE_OP_RC_SEND_ONLY ? resp_fast_send(qp, pkt) :
+							  resp_fast_write(qp, pkt);
+		if (r <= 0)
+			return r;
+	}
 	if (uc) {
 		if (uc_resync(qp, pkt, f))
 			return roce_drop(qp, ROCE_R_UC_DROP);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The responder's fast path for in-order RDMA WRITE ONLY/MIDDLE/LAST: what it accepts it
- * executes exactly as the general path (memory, MSN, ACK), and everything else falls back
+ * The responder's fast paths for in-order RDMA WRITE ONLY/MIDDLE/LAST and SEND ONLY: what
+ * they accept they execute exactly as the general path (memory or receive, MSN, ACK; no
+ * receive: RNR NAK; too long: NAK invalid request), and everything else falls back
  * to the general path with its own answer: a PSN ahead (one sequence NAK), a duplicate
  * (re-ACK, memory not written twice), an opcode out of sequence (NAK invalid request), a
  * bad R_Key (NAK remote access, nothing written), remote write not allowed, a zero-length
@@ -224,6 +225,81 @@ T_CASE(write_only_checked_and_written_in_one_call)
 	T_CHECK(!written(B.mem_len - 4, 4, 4));
 	T_EQ(B.qp.state, ROCE_QPS_ERR);
 	expect_response(ROCE_SYN_NAK_REM_ACC, 0x100);
+}
+
+static void post_send(uint32_t id, uint32_t len, uint8_t seed)
+{
+	struct roce_send_wr wr = { .id = id, .op = ROCE_WR_SEND, .len = len };
+	uint8_t src[64];
+	uint32_t i;
+
+	for (i = 0; i < len && i < sizeof(src); i++)
+		src[i] = (uint8_t)(seed + i * 3);
+	T_EQ(ep_post(&A, &wr, src), 0);
+}
+
+/* SEND ONLY into a posted receive: placed, completed with its length, MSN, one ACK for
+ * the burst; the next takes the next receive. */
+T_CASE(send_only_into_posted_receive)
+{
+	uint32_t i;
+
+	pair(1024);
+	ep_post_recv(&B, 64);
+	ep_post_recv(&B, 64);
+	post_send(0, 8, 1);
+	post_send(1, 60, 2);
+	T_EQ(ep_pump(&A, now), 2);
+	ep_flush_to(&A, &B, now);
+	T_EQ(B.nrdone, 2);
+	T_EQ(B.rdone[0].d.status, ROCE_WC_SUCCESS);
+	T_EQ(B.rdone[0].d.byte_len, 8);
+	T_EQ(B.rdone[1].d.byte_len, 60);
+	for (i = 0; i < 60; i++)
+		T_EQ(ep_recv_buf(&B, B.rdone[1].cookie)[i], (uint8_t)(2 + i * 3));
+	T_EQ(ep_recv_buf(&B, B.rdone[0].cookie)[7], (uint8_t)(1 + 7 * 3));
+	T_EQ(B.qp.resp.msn, 2);
+	T_EQ(B.qp.resp.have_wqe, 0);
+	expect_response(ROCE_SYN_ACK, 0x101);
+}
+
+/* No receive posted: RNR NAK naming the PSN, nothing completed; once a receive is posted
+ * the resent SEND lands. */
+T_CASE(send_only_without_receive_rnr)
+{
+	pair(1024);
+	post_send(0, 8, 1);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_RNR);
+	T_EQ(B.nrdone, 0);
+	T_EQ(B.qp.stats.rnr_naks_tx, 1);
+	T_EQ(B.qp.resp.epsn, 0x100);
+	T_EQ(ep_pump(&B, now), 1);
+	T_EQ(fr_op(&B.tx[0]), ROCE_OP_RC_ACK);
+	T_EQ(fr_syndrome(&B.tx[0]) & ROCE_AETH_TYPE_MASK, ROCE_AETH_RNR_NAK);
+	T_EQ(fr_psn(&B.tx[0]), 0x100);
+	B.ntx = 0;
+	ep_post_recv(&B, 64);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), 0);
+	A.ntx = 0;
+	T_EQ(B.nrdone, 1);
+	T_EQ(B.rdone[0].d.byte_len, 8);
+	expect_response(ROCE_SYN_ACK, 0x100);
+}
+
+/* Longer than the receive: NAK invalid request, the receive fails LOC_LEN_ERR, QP to ERR. */
+T_CASE(send_only_longer_than_receive)
+{
+	pair(1024);
+	ep_post_recv(&B, 16);
+	post_send(0, 40, 1);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_LENGTH);
+	A.ntx = 0;
+	T_EQ(B.nrdone, 1);
+	T_EQ(B.rdone[0].d.status, ROCE_WC_LOC_LEN_ERR);
+	T_EQ(B.qp.state, ROCE_QPS_ERR);
+	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
 }
 
 T_CASE(zero_length_write_general_path)

@@ -65,7 +65,7 @@ void soft_comp_send_done(struct roce_qp *rq, const struct roce_send_done *d)
 	struct soft_qp *qp = rq->user;
 	uint32_t slot = (uint32_t)d->id;
 	struct soft_swqe *s = &qp->swq[slot];
-	uint8_t status = soft_wc_to_flush(d->status);
+	uint8_t status = likely(d->status == ROCE_WC_SUCCESS) ? 0 : soft_wc_to_flush(d->status);
 
 	if (s->fail)
 		status = s->fail;

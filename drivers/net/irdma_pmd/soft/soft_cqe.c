@@ -38,8 +38,11 @@ static uint32_t cq_used(struct soft_cq *cq)
 			return cq->head;
 		cq->cons_stale = false;
 	}
-	cons = (uint32_t)IRDMA_FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sh) % cq->size;
-	return (cq->head + cq->size - cons) % cq->size;
+	/* the same as (head + size - cons % size) % size, without the divisions */
+	cons = (uint32_t)IRDMA_FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sh);
+	if (unlikely(cons >= cq->size))
+		cons %= cq->size;
+	return cq->head >= cons ? cq->head - cons : cq->head + cq->size - cons;
 }
 
 static void cq_event(struct soft_dev *dev, struct soft_cq *cq)

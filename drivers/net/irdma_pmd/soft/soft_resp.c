@@ -26,12 +26,15 @@ int soft_resp_recv_begin(struct roce_qp *rq, uint32_t min_len, uint64_t *cookie)
 	struct soft_recv_ctx *rc = &qp->rctx;
 	int r;
 
-	r = soft_rq_fetch(qp, &rc->rwqe, &rc->from_srq, false);
+	/* UD (min_len): look before taking, a WQE too small stays; RC takes it at once */
+	r = soft_rq_fetch(qp, &rc->rwqe, &rc->from_srq, min_len == 0);
 	if (r == 0)
 		return -ENOBUFS;
-	if (r > 0 && min_len && rc->rwqe.total_len < min_len)
-		return -EMSGSIZE; /* UD: too small, not consumed */
-	soft_rq_fetch(qp, &rc->rwqe, &rc->from_srq, true);
+	if (min_len) {
+		if (r > 0 && rc->rwqe.total_len < min_len)
+			return -EMSGSIZE; /* UD: too small, not consumed */
+		soft_rq_fetch(qp, &rc->rwqe, &rc->from_srq, true);
+	}
 	rc->active = true;
 	*cookie = 0;
 	if (r < 0) {
