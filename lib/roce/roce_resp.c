@@ -495,6 +495,22 @@ static inline int resp_fast_send(struct roce_qp *qp, const struct roce_pkt *pkt)
 	return 0;
 }
 
+/* The same for the next in-order RC READ request with room for its response: the key
+ * check of the whole range, then the response job and its replay resource. */
+static inline int resp_fast_read(struct roce_qp *qp, const struct roce_pkt *pkt)
+{
+	if (qp->resp.ctx != ROCE_RESP_IDLE || !(qp->access & ROCE_ACCESS_REMOTE_READ) ||
+	    !qp->max_dest_rd_atomic || pkt->reth.len > (1u << 31) || jobs_full(qp))
+		return 1;
+	qp->resp.nak_sent = 0;
+	if (pkt->reth.len && unlikely(qp->ops->mr_check(qp, pkt->reth.rkey, pkt->reth.va,
+							pkt->reth.len, ROCE_ACCESS_REMOTE_READ)))
+		return fatal(qp, ROCE_SYN_NAK_REM_ACC, pkt->psn, ROCE_WC_REM_ACCESS_ERR,
+			     ROCE_R_REMOTE_ACCESS);
+	exec_read(qp, pkt);
+	return 0;
+}
+
 int roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t f = pkt->oi->flags, psn = pkt->psn;
@@ -503,6 +519,7 @@ int roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 	(void)now;
 	if (qp->type == ROCE_QPT_RC && psn == qp->resp.epsn && pkt->paylen <= qp->pmtu) {
 		r = pkt->opcode == ROCE_OP_RC_SEND_ONLY ? resp_fast_send(qp, pkt) :
+		    pkt->opcode == ROCE_OP_RC_READ_REQ  ? resp_fast_read(qp, pkt) :
 							  resp_fast_write(qp, pkt);
 		if (r <= 0)
 			return r;

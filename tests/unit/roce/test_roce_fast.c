@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The responder's fast paths for in-order RDMA WRITE ONLY/MIDDLE/LAST and SEND ONLY: what
+ * The responder's fast paths for in-order RDMA WRITE ONLY/MIDDLE/LAST, SEND ONLY and READ: what
  * they accept they execute exactly as the general path (memory or receive, MSN, ACK; no
  * receive: RNR NAK; too long: NAK invalid request), and everything else falls back
  * to the general path with its own answer: a PSN ahead (one sequence NAK), a duplicate
@@ -299,6 +299,59 @@ T_CASE(send_only_longer_than_receive)
 	T_EQ(B.nrdone, 1);
 	T_EQ(B.rdone[0].d.status, ROCE_WC_LOC_LEN_ERR);
 	T_EQ(B.qp.state, ROCE_QPS_ERR);
+	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
+}
+
+static void post_read(uint32_t id, uint32_t off, uint32_t len, uint32_t rkey)
+{
+	struct roce_send_wr wr = { .id = id, .op = ROCE_WR_READ, .len = len,
+				   .raddr = B.mem_va + off, .rkey = rkey };
+
+	T_EQ(ep_post(&A, &wr, NULL), 0);
+}
+
+/* An in-order READ request: the whole range's bytes come back, in MTU responses, and the
+ * READ completes; a bad R_Key NAKs remote access, a QP without remote read NAKs invalid
+ * request, and nothing is sent from memory in either case. */
+T_CASE(read_request_served_or_refused)
+{
+	uint32_t i;
+
+	pair(1024);
+	for (i = 0; i < 3000; i++)
+		B.mem[512 + i] = (uint8_t)(i * 7);
+	post_read(0, 512, 3000, B.rkey);
+	T_EQ(ep_pump(&A, now), 1);
+	ep_flush_to(&A, &B, now);
+	T_EQ(B.qp.resp.msn, 1);
+	T_EQ(B.qp.resp.epsn, 0x103); /* a READ takes ceil(3000 / 1024) PSNs */
+	T_EQ(ep_pump(&B, now), 3);
+	T_EQ(fr_op(&B.tx[0]), ROCE_OP_RC_READ_RESP_FIRST);
+	T_EQ(fr_op(&B.tx[2]), ROCE_OP_RC_READ_RESP_LAST);
+	ep_flush_to(&B, &A, now);
+	T_EQ(A.nsdone, 1);
+	T_EQ(A.sdone[0].status, ROCE_WC_SUCCESS);
+	for (i = 0; i < 3000; i++)
+		T_EQ(A.wr_buf[0][i], (uint8_t)(i * 7));
+
+	pair(1024);
+	post_read(0, 0, 8, B.rkey ^ 1);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_REMOTE_ACCESS);
+	A.ntx = 0;
+	T_EQ(B.qp.state, ROCE_QPS_ERR);
+	expect_response(ROCE_SYN_NAK_REM_ACC, 0x100);
+
+	pair(1024);
+	{
+		struct roce_qp_attr a = { .access = ROCE_ACCESS_REMOTE_WRITE };
+
+		T_EQ(roce_qp_modify(&B.qp, &a, ROCE_QP_ACCESS), 0);
+	}
+	post_read(0, 0, 8, B.rkey);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_INVALID_REQ);
+	A.ntx = 0;
 	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
 }
 
