@@ -320,11 +320,14 @@ static inline void gid_v4mapped(uint8_t gid[16], const uint8_t *ip)
  * Native-order 32-bit words, as roce_ip_csum(); inline for the parser. */
 static inline int ipv4_csum_ok(const uint8_t *h)
 {
-	uint32_t v[5];
-	uint64_t sum;
+	uint64_t a, b, sum;
+	uint32_t c;
 
-	memcpy(v, h, sizeof(v));
-	sum = (uint64_t)v[0] + v[1] + v[2] + v[3] + v[4];
+	/* the five 32-bit words as two 64-bit and one 32-bit load, straight from the frame */
+	memcpy(&a, h, 8);
+	memcpy(&b, h + 8, 8);
+	memcpy(&c, h + 16, 4);
+	sum = (a & 0xFFFFFFFFu) + (a >> 32) + (b & 0xFFFFFFFFu) + (b >> 32) + c;
 	sum = (sum & 0xFFFFFFFFu) + (sum >> 32);
 	sum = (sum & 0xFFFFu) + (sum >> 16);
 	sum = (sum & 0xFFFFu) + (sum >> 16);
@@ -528,7 +531,7 @@ int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 	const uint8_t *l3 = f + ROCE_ETH_HLEN, *bth = l3 + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
 	const uint8_t *udp = l3 + ROCE_IPV4_HLEN, *icrc;
 	const struct roce_opcode_info *oi;
-	uint32_t tot, ulen, rest, fl, pad;
+	uint32_t tot, ulen, rest, fl, pad, w;
 
 	if (unlikely(len < ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN +
 			   ROCE_ICRC_LEN))
@@ -555,7 +558,7 @@ int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 		     (roce_get_be16(bth + 2) & 0x7FFFu) != 0x7FFFu || rest < oi->ext_len))
 		goto general;
 	rest -= oi->ext_len;
-	p->dqpn = roce_get_be24(bth + 5);
+	p->dqpn = roce_get_be32(bth + 4) & ROCE_QPN_MASK; /* byte 4 is not DestQP */
 	if (unlikely(p->dqpn == 0 || (rest && !(fl & ROCE_OPF_PAYLOAD)) || pad > rest ||
 		     (rest & 3u)))
 		goto general;
@@ -571,8 +574,9 @@ int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 	p->se = !!(bth[1] & ROCE_BTH_SE);
 	p->padcnt = (uint8_t)pad;
 	p->pkey = roce_get_be16(bth + 2);
-	p->ackreq = !!(bth[8] & ROCE_BTH_ACKREQ);
-	p->psn = roce_get_be24(bth + 9);
+	w = roce_get_be32(bth + 8); /* AckReq and reserved bits, PSN */
+	p->ackreq = !!(w >> 24 & ROCE_BTH_ACKREQ);
+	p->psn = w & ROCE_PSN_MASK;
 	if (fl & ROCE_OPF_RETH) {
 		p->reth.va = roce_get_be64(bth + ROCE_BTH_LEN);
 		p->reth.rkey = roce_get_be32(bth + ROCE_BTH_LEN + 8);
