@@ -473,7 +473,14 @@ void soft_xport_fini(struct soft_qp *qp);
 int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint32_t mask);
 unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now);
 void soft_xport_timers(struct soft_qp *qp, uint64_t now);
-void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now);
+/* A frame for the QP into lib/roce (inline: the wire calls it for every frame). */
+static inline void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now)
+{
+	qp->st.rx_packets++;
+	qp->st.rx_bytes += p->paylen;
+	roce_qp_rx(&qp->rq, p, now); /* drops are counted in qp->rq.stats */
+	qp->rctx.wchk_len = 0; /* a key check holds for the frame it was made for only */
+}
 void soft_xport_settle(struct soft_qp *qp);
 uint64_t soft_now_ns(const struct soft_dev *dev);
 void soft_roce_av(struct soft_dev *dev, const struct irdma_hw_av *av, struct roce_av *out);

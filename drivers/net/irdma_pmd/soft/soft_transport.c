@@ -254,14 +254,6 @@ void soft_xport_timers(struct soft_qp *qp, uint64_t now)
 		roce_qp_timer(&qp->rq, now);
 }
 
-void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now)
-{
-	qp->st.rx_packets++;
-	qp->st.rx_bytes += p->paylen;
-	roce_qp_rx(&qp->rq, p, now); /* drops are counted in qp->rq.stats */
-	qp->rctx.wchk_len = 0; /* a key check holds for the frame it was made for only */
-}
-
 /* After lib/roce returned: apply an error it raised, retire completed send WQEs. */
 void soft_xport_settle(struct soft_qp *qp)
 {
