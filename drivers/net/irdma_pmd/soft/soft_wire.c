@@ -433,6 +433,42 @@ static __rte_noinline unsigned int wire_rx_faults(struct soft_dev *dev, struct s
 	return n;
 }
 
+/*
+ * Frees a received burst. An mbuf that is direct, unshared and in one segment (what a port
+ * hands the wire, as a rule) goes back to its pool in one put per run of mbufs of the same
+ * pool, without rte_pktmbuf_free()'s walk of each; any other through rte_pktmbuf_free().
+ */
+static inline void wire_free_burst(struct rte_mbuf **pkts, unsigned int n)
+{
+	struct rte_mempool *pool = NULL;
+	unsigned int i, k = 0, from = 0;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		if (unlikely(!RTE_MBUF_DIRECT(m) || m->next != NULL || m->nb_segs != 1 ||
+			     rte_mbuf_refcnt_read(m) != 1)) {
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (m->pool != pool) {
+			if (k != 0)
+				rte_mempool_put_bulk(pool, (void **)&pkts[from], k);
+			pool = m->pool;
+			from = i;
+			k = 0;
+		} else if (from + k != i) { /* a slow one in between: keep the run contiguous */
+			if (k != 0)
+				rte_mempool_put_bulk(pool, (void **)&pkts[from], k);
+			from = i;
+			k = 0;
+		}
+		k++;
+	}
+	if (k != 0)
+		rte_mempool_put_bulk(pool, (void **)&pkts[from], k);
+}
+
 /* Out of line, like wire_flush_backlog(): the idle check in soft_wire_rx() stays cheap. */
 static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct soft_wire *w,
 						 unsigned int budget)
@@ -472,12 +508,8 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 			wire_deliver(dev, &p, now);
 		}
 	}
-	/* The transport copied what it keeps. One put per burst; for a lone frame the inline
-	 * single free is cheaper than the out-of-line bulk call (measured). */
-	if (n == 1)
-		rte_pktmbuf_free(pkts[0]);
-	else
-		rte_pktmbuf_free_bulk(pkts, n);
+	/* The transport copied what it keeps: the burst back in one put */
+	wire_free_burst(pkts, n);
 	return n;
 }
 
