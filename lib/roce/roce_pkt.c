@@ -528,34 +528,40 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
  */
 int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 {
+	/* Opcodes the one pass takes: known, no extension header but a RETH or an AETH, not
+	 * ATOMIC WRITE (its payload length rule). */
+	const uint32_t reject = (ROCE_OPF_HDR_MASK & ~(ROCE_OPF_RETH | ROCE_OPF_AETH)) |
+				ROCE_OPF_ATOMIC_WRITE;
 	const uint8_t *l3 = f + ROCE_ETH_HLEN, *bth = l3 + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
 	const uint8_t *udp = l3 + ROCE_IPV4_HLEN, *icrc;
 	const struct roce_opcode_info *oi;
-	uint32_t tot, ulen, rest, fl, pad, w;
+	uint32_t tot, ulen, rest, fl, pad, w, b0;
 
 	if (unlikely(len < ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN +
 			   ROCE_ICRC_LEN))
 		goto general;
-	/* EtherType IPv4, version 4 with a 20-byte header; no fragment; UDP */
-	if (unlikely(roce_get_be16(f + 12) != ROCE_ETHERTYPE_IPV4 || l3[0] != 0x45 ||
-		     (roce_get_be16(l3 + 6) & 0x3FFFu) || l3[9] != ROCE_IPPROTO_UDP))
+	/* EtherType IPv4, version 4 with a 20-byte header (one word); no fragment, UDP (one) */
+	if (unlikely((roce_get_be32(f + 12) & 0xFFFFFF00u) !=
+			     (ROCE_ETHERTYPE_IPV4 << 16 | 0x4500u) ||
+		     (roce_get_be32(l3 + 6) & 0x3FFF00FFu) != ROCE_IPPROTO_UDP))
 		goto general;
 	tot = roce_get_be16(l3 + 2);
-	ulen = roce_get_be16(udp + 4);
+	w = roce_get_be32(udp + 4); /* UDP length, checksum */
+	ulen = w >> 16;
 	/* UDP port 4791, checksum 0, lengths consistent, header room for the BTH */
-	if (unlikely(roce_get_be16(udp + 2) != ROCE_UDP_PORT || roce_get_be16(udp + 6) != 0 ||
+	if (unlikely(roce_get_be16(udp + 2) != ROCE_UDP_PORT || (w & 0xFFFFu) != 0 ||
 		     ulen != tot - ROCE_IPV4_HLEN ||
 		     ulen < ROCE_UDP_HLEN + ROCE_BTH_LEN + ROCE_ICRC_LEN ||
 		     len < ROCE_ETH_HLEN + tot || !ipv4_csum_ok(l3)))
 		goto general;
-	oi = &roce_opcode_table[bth[0]];
+	/* BTH word 0: opcode (RC: transport bits 000), SE/M/pad/TVer, P_Key */
+	b0 = roce_get_be32(bth);
+	oi = &roce_opcode_table[b0 >> 24];
 	fl = oi->flags;
 	rest = ulen - ROCE_UDP_HLEN - ROCE_BTH_LEN - ROCE_ICRC_LEN;
-	pad = (bth[1] & ROCE_BTH_PAD_MASK) >> ROCE_BTH_PAD_SHIFT;
-	if (unlikely(!(fl & ROCE_OPF_VALID) || oi->transport != ROCE_TRANSPORT_RC ||
-		     (fl & ROCE_OPF_HDR_MASK & ~(ROCE_OPF_RETH | ROCE_OPF_AETH)) ||
-		     (fl & ROCE_OPF_ATOMIC_WRITE) || (bth[1] & ROCE_BTH_TVER_MASK) ||
-		     (roce_get_be16(bth + 2) & 0x7FFFu) != 0x7FFFu || rest < oi->ext_len))
+	pad = (b0 >> 16 & ROCE_BTH_PAD_MASK) >> ROCE_BTH_PAD_SHIFT;
+	if (unlikely((b0 >> 24) >= 0x20 || (fl & (ROCE_OPF_VALID | reject)) != ROCE_OPF_VALID ||
+		     (b0 & (ROCE_BTH_TVER_MASK << 16 | 0x7FFFu)) != 0x7FFFu || rest < oi->ext_len))
 		goto general;
 	rest -= oi->ext_len;
 	p->dqpn = roce_get_be32(bth + 4) & ROCE_QPN_MASK; /* byte 4 is not DestQP */
@@ -570,10 +576,10 @@ int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 	p->l3_off = ROCE_ETH_HLEN;
 	p->bth_off = ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
 	p->oi = oi;
-	p->opcode = bth[0];
-	p->se = !!(bth[1] & ROCE_BTH_SE);
+	p->opcode = (uint8_t)(b0 >> 24);
+	p->se = !!(b0 >> 16 & ROCE_BTH_SE);
 	p->padcnt = (uint8_t)pad;
-	p->pkey = roce_get_be16(bth + 2);
+	p->pkey = (uint16_t)b0;
 	w = roce_get_be32(bth + 8); /* AckReq and reserved bits, PSN */
 	p->ackreq = !!(w >> 24 & ROCE_BTH_ACKREQ);
 	p->psn = w & ROCE_PSN_MASK;

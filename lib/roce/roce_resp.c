@@ -393,9 +393,10 @@ static int uc_resync(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 /*
  * The common case without the case analysis below: the next in-order RDMA WRITE ONLY,
  * MIDDLE or LAST (no immediate) of an RC responder (PSN and length checked by the
- * caller), remote write allowed, lengths as the general path demands. It does what the general path does for such a packet, in the
- * same order (key check of the whole message before a byte moves, then the write, MSN,
- * ACK); anything else returns 1 and takes the general path.
+ * caller), remote write allowed, lengths as the general path demands. It does what the
+ * general path does for such a packet, in the same order (key check of the whole message
+ * before a byte moves, then the write, MSN, ACK); anything else returns 1 and takes the
+ * general path.
  */
 static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt)
 {

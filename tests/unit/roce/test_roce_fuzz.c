@@ -166,7 +166,8 @@ T_CASE(parse_rc_agrees_with_parse)
 		a = roce_pkt_parse(f.b, f.len, 0, &q);
 		b = roce_pkt_parse_rc(f.b, f.len, &r);
 		if (a != b) {
-			T_CHECK_MSG(0, "parse %d, parse_rc %d (%s)", a, b, roce_opcode_name(f.b[42]));
+			T_CHECK_MSG(0, "parse %d, parse_rc %d (%s)", a, b,
+				    roce_opcode_name(f.b[42]));
 			continue;
 		}
 		if (a == 0 && !rc_fields_equal(&r, &q)) {
