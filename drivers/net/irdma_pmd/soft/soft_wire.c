@@ -71,7 +71,8 @@ static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigne
 
 static unsigned int loop_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
 {
-	return rte_ring_dequeue_burst(w->rx_ring, (void **)pkts, n, NULL);
+	/* the ring is single-consumer (RING_F_SC_DEQ: only this device's engine takes) */
+	return rte_ring_sc_dequeue_burst(w->rx_ring, (void **)pkts, n, NULL);
 }
 
 static const struct soft_port_ops loop_port = {
