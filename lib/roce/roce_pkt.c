@@ -320,11 +320,14 @@ static inline void gid_v4mapped(uint8_t gid[16], const uint8_t *ip)
  * Native-order 32-bit words, as roce_ip_csum(); inline for the parser. */
 static inline int ipv4_csum_ok(const uint8_t *h)
 {
-	uint32_t v[5];
-	uint64_t sum;
+	uint64_t a, b, sum;
+	uint32_t c;
 
-	memcpy(v, h, sizeof(v));
-	sum = (uint64_t)v[0] + v[1] + v[2] + v[3] + v[4];
+	/* the five 32-bit words as two 64-bit and one 32-bit load, straight from the frame */
+	memcpy(&a, h, 8);
+	memcpy(&b, h + 8, 8);
+	memcpy(&c, h + 16, 4);
+	sum = (a & 0xFFFFFFFFu) + (a >> 32) + (b & 0xFFFFFFFFu) + (b >> 32) + c;
 	sum = (sum & 0xFFFFFFFFu) + (sum >> 32);
 	sum = (sum & 0xFFFFu) + (sum >> 16);
 	sum = (sum & 0xFFFFu) + (sum >> 16);
@@ -514,4 +517,87 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 			return -ROCE_R_ICRC;
 	}
 	return 0;
+}
+
+/*
+ * The common frame in one pass: untagged IPv4 without options, UDP checksum 0, an RC
+ * opcode whose extension header is none, a RETH or an AETH. Every check roce_pkt_parse()
+ * makes for such a frame is made here, in the same order of outcome (a frame that fails
+ * one before the ICRC is handed to roce_pkt_parse(), which names the reason); only the
+ * fields the RC transport reads are written.
+ */
+int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
+{
+	/* Opcodes the one pass takes: known, no extension header but a RETH or an AETH, not
+	 * ATOMIC WRITE (its payload length rule). */
+	const uint32_t reject = (ROCE_OPF_HDR_MASK & ~(ROCE_OPF_RETH | ROCE_OPF_AETH)) |
+				ROCE_OPF_ATOMIC_WRITE;
+	const uint8_t *l3 = f + ROCE_ETH_HLEN, *bth = l3 + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
+	const uint8_t *udp = l3 + ROCE_IPV4_HLEN, *icrc;
+	const struct roce_opcode_info *oi;
+	uint32_t tot, ulen, rest, fl, pad, w, b0;
+
+	if (unlikely(len < ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN +
+			   ROCE_ICRC_LEN))
+		goto general;
+	/* EtherType IPv4, version 4 with a 20-byte header (one word); no fragment, UDP (one) */
+	if (unlikely((roce_get_be32(f + 12) & 0xFFFFFF00u) !=
+			     (ROCE_ETHERTYPE_IPV4 << 16 | 0x4500u) ||
+		     (roce_get_be32(l3 + 6) & 0x3FFF00FFu) != ROCE_IPPROTO_UDP))
+		goto general;
+	tot = roce_get_be16(l3 + 2);
+	w = roce_get_be32(udp + 4); /* UDP length, checksum */
+	ulen = w >> 16;
+	/* UDP port 4791, checksum 0, lengths consistent, header room for the BTH */
+	if (unlikely(roce_get_be16(udp + 2) != ROCE_UDP_PORT || (w & 0xFFFFu) != 0 ||
+		     ulen != tot - ROCE_IPV4_HLEN ||
+		     ulen < ROCE_UDP_HLEN + ROCE_BTH_LEN + ROCE_ICRC_LEN ||
+		     len < ROCE_ETH_HLEN + tot || !ipv4_csum_ok(l3)))
+		goto general;
+	/* BTH word 0: opcode (RC: transport bits 000), SE/M/pad/TVer, P_Key */
+	b0 = roce_get_be32(bth);
+	oi = &roce_opcode_table[b0 >> 24];
+	fl = oi->flags;
+	rest = ulen - ROCE_UDP_HLEN - ROCE_BTH_LEN - ROCE_ICRC_LEN;
+	pad = (b0 >> 16 & ROCE_BTH_PAD_MASK) >> ROCE_BTH_PAD_SHIFT;
+	if (unlikely((b0 >> 24) >= 0x20 || (fl & (ROCE_OPF_VALID | reject)) != ROCE_OPF_VALID ||
+		     (b0 & (ROCE_BTH_TVER_MASK << 16 | 0x7FFFu)) != 0x7FFFu || rest < oi->ext_len))
+		goto general;
+	rest -= oi->ext_len;
+	p->dqpn = roce_get_be32(bth + 4) & ROCE_QPN_MASK; /* byte 4 is not DestQP */
+	if (unlikely(p->dqpn == 0 || (rest && !(fl & ROCE_OPF_PAYLOAD)) || pad > rest ||
+		     (rest & 3u)))
+		goto general;
+	p->has_vlan = 0;
+	p->ipv6 = 0;
+	gid_v4mapped(p->sgid, l3 + 12);
+	gid_v4mapped(p->dgid, l3 + 16);
+	p->l3 = l3;
+	p->l3_off = ROCE_ETH_HLEN;
+	p->bth_off = ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
+	p->oi = oi;
+	p->opcode = (uint8_t)(b0 >> 24);
+	p->se = !!(b0 >> 16 & ROCE_BTH_SE);
+	p->padcnt = (uint8_t)pad;
+	p->pkey = (uint16_t)b0;
+	w = roce_get_be32(bth + 8); /* AckReq and reserved bits, PSN */
+	p->ackreq = !!(w >> 24 & ROCE_BTH_ACKREQ);
+	p->psn = w & ROCE_PSN_MASK;
+	if (fl & ROCE_OPF_RETH) {
+		p->reth.va = roce_get_be64(bth + ROCE_BTH_LEN);
+		p->reth.rkey = roce_get_be32(bth + ROCE_BTH_LEN + 8);
+		p->reth.len = roce_get_be32(bth + ROCE_BTH_LEN + 12);
+	} else if (fl & ROCE_OPF_AETH) {
+		p->aeth.syndrome = bth[ROCE_BTH_LEN];
+		p->aeth.msn = roce_get_be24(bth + ROCE_BTH_LEN + 1);
+	}
+	p->paylen = rest - pad;
+	p->payload = bth + ROCE_BTH_LEN + oi->ext_len;
+	p->wire_len = ROCE_ETH_HLEN + tot;
+	icrc = f + p->wire_len - ROCE_ICRC_LEN;
+	if (unlikely(roce_icrc_compute(l3, (size_t)(icrc - l3), 0) != roce_icrc_get(icrc)))
+		return -ROCE_R_ICRC;
+	return 0;
+general:
+	return roce_pkt_parse(f, len, 0, p);
 }

@@ -124,6 +124,17 @@ int roce_pkt_write_hdrs(const struct roce_pkt *p, uint8_t *buf, size_t cap);
 int roce_pkt_parse(const uint8_t *frame, size_t len, unsigned int flags, struct roce_pkt *p);
 
 /*
+ * roce_pkt_parse(frame, len, 0, p) for a receiver whose RC transport reads the result:
+ * the same return value for every frame, ICRC included. The common frame (untagged IPv4
+ * without options, UDP checksum 0, an RC opcode with no extension header, a RETH or an
+ * AETH) is checked in one pass that writes only opcode, oi, se, padcnt, ackreq, pkey,
+ * dqpn, psn, the RETH or AETH, payload, paylen, sgid, dgid, ipv6 (0), has_vlan (0), l3,
+ * l3_off, bth_off and wire_len; the other fields keep what they held. Every other frame
+ * gets roce_pkt_parse() and all its fields.
+ */
+int roce_pkt_parse_rc(const uint8_t *frame, size_t len, struct roce_pkt *p);
+
+/*
  * Frame template: the Ethernet/[VLAN]/IP/UDP/BTH bytes of every frame one connection sends,
  * built once from a prototype packet (roce_tmpl_init) and patched per frame with what
  * changes (roce_tmpl_write_hdrs): IP total/payload length, IP id, IPv4 header checksum

@@ -172,6 +172,12 @@ struct roce_qp_ops {
 	/* RDMA WRITE data to checked memory. Non-zero: NAK remote access. */
 	int (*mem_write)(struct roce_qp *qp, uint32_t rkey, uint64_t va, const void *data,
 			 uint32_t len);
+	/* Optional (NULL: mr_check then mem_write): an RDMA WRITE whose whole message is
+	 * this one packet, checked as mr_check(rkey, va, len, ROCE_ACCESS_REMOTE_WRITE) and,
+	 * only when allowed, written, in one call. Non-zero: refused, nothing written (NAK
+	 * remote access). */
+	int (*mem_write_checked)(struct roce_qp *qp, uint32_t rkey, uint64_t va,
+				 const void *data, uint32_t len);
 	/* 64-bit atomic at checked, 8-byte aligned memory; *orig = value before. */
 	int (*atomic)(struct roce_qp *qp, uint32_t rkey, uint64_t va, int cmp_swap,
 		      uint64_t swap_add, uint64_t cmp, uint64_t *orig);

@@ -392,31 +392,41 @@ static int uc_resync(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 
 /*
  * The common case without the case analysis below: the next in-order RDMA WRITE ONLY,
- * MIDDLE or LAST (no immediate) of an RC responder, remote write allowed, lengths as the
- * general path demands. It does what the general path does for such a packet, in the
- * same order (key check of the whole message before a byte moves, then the write, MSN,
- * ACK); anything else returns 1 and takes the general path.
+ * MIDDLE or LAST (no immediate) of an RC responder (PSN and length checked by the
+ * caller), remote write allowed, lengths as the general path demands. It does what the
+ * general path does for such a packet, in the same order (key check of the whole message
+ * before a byte moves, then the write, MSN, ACK); anything else returns 1 and takes the
+ * general path.
  */
 static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt)
 {
 	uint32_t n = pkt->paylen, psn = pkt->psn;
 	int last;
 
-	if (qp->type != ROCE_QPT_RC || psn != qp->resp.epsn ||
-	    !(qp->access & ROCE_ACCESS_REMOTE_WRITE) || n > qp->pmtu)
+	if (!(qp->access & ROCE_ACCESS_REMOTE_WRITE))
 		return 1;
 	switch (pkt->opcode) {
 	case ROCE_OP_RC_WRITE_ONLY:
 		if (qp->resp.ctx != ROCE_RESP_IDLE || n != pkt->reth.len || n == 0)
 			return 1;
 		qp->resp.nak_sent = 0;
+		qp->resp.wr_rkey = pkt->reth.rkey;
+		qp->resp.wr_len = n;
+		if (qp->ops->mem_write_checked) { /* the key check and the write in one call */
+			if (unlikely(qp->ops->mem_write_checked(qp, pkt->reth.rkey, pkt->reth.va,
+								pkt->payload, n)))
+				return fatal(qp, ROCE_SYN_NAK_REM_ACC, psn,
+					     ROCE_WC_REM_ACCESS_ERR, ROCE_R_REMOTE_ACCESS);
+			qp->resp.wr_va = pkt->reth.va + n;
+			qp->resp.wr_left = 0;
+			goto done;
+		}
 		if (unlikely(qp->ops->mr_check(qp, pkt->reth.rkey, pkt->reth.va, n,
 					       ROCE_ACCESS_REMOTE_WRITE)))
 			return fatal(qp, ROCE_SYN_NAK_REM_ACC, psn, ROCE_WC_REM_ACCESS_ERR,
 				     ROCE_R_REMOTE_ACCESS);
 		qp->resp.wr_va = pkt->reth.va;
-		qp->resp.wr_rkey = pkt->reth.rkey;
-		qp->resp.wr_left = qp->resp.wr_len = n;
+		qp->resp.wr_left = n;
 		last = 1;
 		break;
 	case ROCE_OP_RC_WRITE_MIDDLE:
@@ -439,15 +449,66 @@ static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt
 			     ROCE_R_REMOTE_ACCESS);
 	qp->resp.wr_va += n;
 	qp->resp.wr_left -= n;
+	if (!last) {
+		qp->resp.epsn = roce_psn_add(psn, 1);
+		qp->resp.ack_psn = psn;
+		qp->resp.ctx = ROCE_RESP_IN_WRITE;
+		if (pkt->ackreq)
+			queue_ack(qp, ROCE_SYN_ACK, psn);
+		return 0;
+	}
+done:
 	qp->resp.epsn = roce_psn_add(psn, 1);
 	qp->resp.ack_psn = psn;
-	if (last) {
-		qp->resp.ctx = ROCE_RESP_IDLE;
-		qp->resp.msn = (qp->resp.msn + 1) & ROCE_MSN_MASK;
-		queue_ack(qp, ROCE_SYN_ACK, psn);
-	} else if (pkt->ackreq) {
-		queue_ack(qp, ROCE_SYN_ACK, psn);
+	qp->resp.ctx = ROCE_RESP_IDLE;
+	qp->resp.msn = (qp->resp.msn + 1) & ROCE_MSN_MASK;
+	queue_ack(qp, ROCE_SYN_ACK, psn);
+	return 0;
+}
+
+/*
+ * The same for the next in-order SEND ONLY (no immediate, no invalidate) of an RC
+ * responder: a receive WQE (none: RNR NAK), the payload placed, the receive completed, MSN,
+ * ACK, as the general path does for it; a message in progress takes the general path.
+ */
+static inline int resp_fast_send(struct roce_qp *qp, const struct roce_pkt *pkt)
+{
+	uint32_t psn = pkt->psn;
+	int r;
+
+	if (qp->resp.ctx != ROCE_RESP_IDLE || qp->resp.have_wqe)
+		return 1;
+	qp->resp.nak_sent = 0;
+	if (qp->ops->recv_begin(qp, 0, &qp->resp.wqe)) {
+		queue_ack(qp, ROCE_AETH_RNR_NAK | (qp->min_rnr_timer & ROCE_AETH_VALUE_MASK), psn);
+		qp->resp.nak_sent = 1; /* later packets of the burst: no sequence NAK */
+		qp->stats.rnr_naks_tx++;
+		return roce_drop(qp, ROCE_R_RNR);
 	}
+	qp->resp.have_wqe = 1;
+	qp->resp.wqe_off = 0;
+	r = exec_send(qp, pkt, pkt->oi->flags);
+	if (r)
+		return r;
+	qp->resp.epsn = roce_psn_add(psn, 1);
+	qp->resp.ack_psn = psn;
+	queue_ack(qp, ROCE_SYN_ACK, psn);
+	return 0;
+}
+
+/* The same for the next in-order RC READ request with room for its response: the key
+ * check of the whole range, then the response job and its replay resource. */
+static inline int resp_fast_read(struct roce_qp *qp, const struct roce_pkt *pkt)
+{
+	if (qp->resp.ctx != ROCE_RESP_IDLE || !(qp->access & ROCE_ACCESS_REMOTE_READ) ||
+	    !qp->max_dest_rd_atomic || pkt->reth.len > (1u << 31) || jobs_full(qp))
+		return 1;
+	qp->resp.nak_sent = 0;
+	if (pkt->reth.len && unlikely(qp->ops->mr_check(qp, pkt->reth.rkey, pkt->reth.va,
+							pkt->reth.len, ROCE_ACCESS_REMOTE_READ)))
+		return fatal(qp, ROCE_SYN_NAK_REM_ACC, pkt->psn, ROCE_WC_REM_ACCESS_ERR,
+			     ROCE_R_REMOTE_ACCESS);
+	exec_read(qp, pkt);
 	return 0;
 }
 
@@ -457,9 +518,13 @@ int roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 	int uc = qp->type == ROCE_QPT_UC, d, r;
 
 	(void)now;
-	r = resp_fast_write(qp, pkt);
-	if (r <= 0)
-		return r;
+	if (qp->type == ROCE_QPT_RC && psn == qp->resp.epsn && pkt->paylen <= qp->pmtu) {
+		r = pkt->opcode == ROCE_OP_RC_SEND_ONLY ? resp_fast_send(qp, pkt) :
+		    pkt->opcode == ROCE_OP_RC_READ_REQ  ? resp_fast_read(qp, pkt) :
+							  resp_fast_write(qp, pkt);
+		if (r <= 0)
+			return r;
+	}
 	if (uc) {
 		if (uc_resync(qp, pkt, f))
 			return roce_drop(qp, ROCE_R_UC_DROP);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The responder's fast path for in-order RDMA WRITE ONLY/MIDDLE/LAST: what it accepts it
- * executes exactly as the general path (memory, MSN, ACK), and everything else falls back
+ * The responder's fast paths for in-order RDMA WRITE ONLY/MIDDLE/LAST, SEND ONLY and READ: what
+ * they accept they execute exactly as the general path (memory or receive, MSN, ACK; no
+ * receive: RNR NAK; too long: NAK invalid request), and everything else falls back
  * to the general path with its own answer: a PSN ahead (one sequence NAK), a duplicate
  * (re-ACK, memory not written twice), an opcode out of sequence (NAK invalid request), a
  * bad R_Key (NAK remote access, nothing written), remote write not allowed, a zero-length
@@ -158,6 +159,199 @@ T_CASE(remote_write_not_allowed)
 	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_INVALID_REQ);
 	A.ntx = 0;
 	T_CHECK(!written(0, 8, 1));
+	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
+}
+
+/* A device that gives mem_write_checked: a WRITE ONLY takes it (one call, no mr_check or
+ * mem_write) with the same outcome, and a refused key writes nothing and NAKs. */
+static struct roce_qp_ops once_ops;
+static unsigned int n_once, n_check, n_write;
+
+static int once_write_checked(struct roce_qp *qp, uint32_t rkey, uint64_t va, const void *data,
+			      uint32_t len)
+{
+	n_once++;
+	if (ep_ops.mr_check(qp, rkey, va, len, ROCE_ACCESS_REMOTE_WRITE))
+		return -EACCES;
+	return ep_ops.mem_write(qp, rkey, va, data, len);
+}
+
+static int once_mr_check(struct roce_qp *qp, uint32_t rkey, uint64_t va, uint32_t len,
+			 unsigned int access)
+{
+	n_check++;
+	return ep_ops.mr_check(qp, rkey, va, len, access);
+}
+
+static int once_mem_write(struct roce_qp *qp, uint32_t rkey, uint64_t va, const void *data,
+			  uint32_t len)
+{
+	n_write++;
+	return ep_ops.mem_write(qp, rkey, va, data, len);
+}
+
+T_CASE(write_only_checked_and_written_in_one_call)
+{
+	once_ops = ep_ops;
+	once_ops.mem_write_checked = once_write_checked;
+	once_ops.mr_check = once_mr_check;
+	once_ops.mem_write = once_mem_write;
+	pair(1024);
+	B.qp.ops = &once_ops;
+	n_once = n_check = n_write = 0;
+	post_write(0, 0, 8, B.rkey, 1);
+	post_write(1, 4096, 1024, B.rkey, 2);
+	post_write(2, 8192, 3000, B.rkey, 3); /* FIRST, MIDDLE, LAST: the general calls */
+	T_EQ(ep_pump(&A, now), 5);
+	ep_flush_to(&A, &B, now);
+	T_CHECK(written(0, 8, 1) && written(4096, 1024, 2) && written(8192, 3000, 3));
+	T_EQ(n_once, 2);
+	T_EQ(n_check, 1);
+	T_EQ(n_write, 3);
+	T_EQ(B.qp.resp.msn, 3);
+	T_EQ(B.qp.resp.epsn, 0x105);
+	T_EQ(B.qp.resp.wr_len, 3000);
+	T_EQ(B.qp.resp.wr_left, 0);
+	expect_response(ROCE_SYN_ACK, 0x104);
+	/* refused: nothing written, NAK remote access, QP in error */
+	pair(1024);
+	B.qp.ops = &once_ops;
+	n_once = 0;
+	post_write(0, B.mem_len - 4, 8, B.rkey, 4);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_REMOTE_ACCESS);
+	A.ntx = 0;
+	T_EQ(n_once, 1);
+	T_CHECK(!written(B.mem_len - 4, 4, 4));
+	T_EQ(B.qp.state, ROCE_QPS_ERR);
+	expect_response(ROCE_SYN_NAK_REM_ACC, 0x100);
+}
+
+static void post_send(uint32_t id, uint32_t len, uint8_t seed)
+{
+	struct roce_send_wr wr = { .id = id, .op = ROCE_WR_SEND, .len = len };
+	uint8_t src[64];
+	uint32_t i;
+
+	for (i = 0; i < len && i < sizeof(src); i++)
+		src[i] = (uint8_t)(seed + i * 3);
+	T_EQ(ep_post(&A, &wr, src), 0);
+}
+
+/* SEND ONLY into a posted receive: placed, completed with its length, MSN, one ACK for
+ * the burst; the next takes the next receive. */
+T_CASE(send_only_into_posted_receive)
+{
+	uint32_t i;
+
+	pair(1024);
+	ep_post_recv(&B, 64);
+	ep_post_recv(&B, 64);
+	post_send(0, 8, 1);
+	post_send(1, 60, 2);
+	T_EQ(ep_pump(&A, now), 2);
+	ep_flush_to(&A, &B, now);
+	T_EQ(B.nrdone, 2);
+	T_EQ(B.rdone[0].d.status, ROCE_WC_SUCCESS);
+	T_EQ(B.rdone[0].d.byte_len, 8);
+	T_EQ(B.rdone[1].d.byte_len, 60);
+	for (i = 0; i < 60; i++)
+		T_EQ(ep_recv_buf(&B, B.rdone[1].cookie)[i], (uint8_t)(2 + i * 3));
+	T_EQ(ep_recv_buf(&B, B.rdone[0].cookie)[7], (uint8_t)(1 + 7 * 3));
+	T_EQ(B.qp.resp.msn, 2);
+	T_EQ(B.qp.resp.have_wqe, 0);
+	expect_response(ROCE_SYN_ACK, 0x101);
+}
+
+/* No receive posted: RNR NAK naming the PSN, nothing completed; once a receive is posted
+ * the resent SEND lands. */
+T_CASE(send_only_without_receive_rnr)
+{
+	pair(1024);
+	post_send(0, 8, 1);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_RNR);
+	T_EQ(B.nrdone, 0);
+	T_EQ(B.qp.stats.rnr_naks_tx, 1);
+	T_EQ(B.qp.resp.epsn, 0x100);
+	T_EQ(ep_pump(&B, now), 1);
+	T_EQ(fr_op(&B.tx[0]), ROCE_OP_RC_ACK);
+	T_EQ(fr_syndrome(&B.tx[0]) & ROCE_AETH_TYPE_MASK, ROCE_AETH_RNR_NAK);
+	T_EQ(fr_psn(&B.tx[0]), 0x100);
+	B.ntx = 0;
+	ep_post_recv(&B, 64);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), 0);
+	A.ntx = 0;
+	T_EQ(B.nrdone, 1);
+	T_EQ(B.rdone[0].d.byte_len, 8);
+	expect_response(ROCE_SYN_ACK, 0x100);
+}
+
+/* Longer than the receive: NAK invalid request, the receive fails LOC_LEN_ERR, QP to ERR. */
+T_CASE(send_only_longer_than_receive)
+{
+	pair(1024);
+	ep_post_recv(&B, 16);
+	post_send(0, 40, 1);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_LENGTH);
+	A.ntx = 0;
+	T_EQ(B.nrdone, 1);
+	T_EQ(B.rdone[0].d.status, ROCE_WC_LOC_LEN_ERR);
+	T_EQ(B.qp.state, ROCE_QPS_ERR);
+	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
+}
+
+static void post_read(uint32_t id, uint32_t off, uint32_t len, uint32_t rkey)
+{
+	struct roce_send_wr wr = { .id = id, .op = ROCE_WR_READ, .len = len,
+				   .raddr = B.mem_va + off, .rkey = rkey };
+
+	T_EQ(ep_post(&A, &wr, NULL), 0);
+}
+
+/* An in-order READ request: the whole range's bytes come back, in MTU responses, and the
+ * READ completes; a bad R_Key NAKs remote access, a QP without remote read NAKs invalid
+ * request, and nothing is sent from memory in either case. */
+T_CASE(read_request_served_or_refused)
+{
+	uint32_t i;
+
+	pair(1024);
+	for (i = 0; i < 3000; i++)
+		B.mem[512 + i] = (uint8_t)(i * 7);
+	post_read(0, 512, 3000, B.rkey);
+	T_EQ(ep_pump(&A, now), 1);
+	ep_flush_to(&A, &B, now);
+	T_EQ(B.qp.resp.msn, 1);
+	T_EQ(B.qp.resp.epsn, 0x103); /* a READ takes ceil(3000 / 1024) PSNs */
+	T_EQ(ep_pump(&B, now), 3);
+	T_EQ(fr_op(&B.tx[0]), ROCE_OP_RC_READ_RESP_FIRST);
+	T_EQ(fr_op(&B.tx[2]), ROCE_OP_RC_READ_RESP_LAST);
+	ep_flush_to(&B, &A, now);
+	T_EQ(A.nsdone, 1);
+	T_EQ(A.sdone[0].status, ROCE_WC_SUCCESS);
+	for (i = 0; i < 3000; i++)
+		T_EQ(A.wr_buf[0][i], (uint8_t)(i * 7));
+
+	pair(1024);
+	post_read(0, 0, 8, B.rkey ^ 1);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_REMOTE_ACCESS);
+	A.ntx = 0;
+	T_EQ(B.qp.state, ROCE_QPS_ERR);
+	expect_response(ROCE_SYN_NAK_REM_ACC, 0x100);
+
+	pair(1024);
+	{
+		struct roce_qp_attr a = { .access = ROCE_ACCESS_REMOTE_WRITE };
+
+		T_EQ(roce_qp_modify(&B.qp, &a, ROCE_QP_ACCESS), 0);
+	}
+	post_read(0, 0, 8, B.rkey);
+	T_EQ(ep_pump(&A, now), 1);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_INVALID_REQ);
+	A.ntx = 0;
 	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
 }
 

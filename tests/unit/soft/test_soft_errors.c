@@ -350,9 +350,13 @@ T_CASE(flush_on_error_all_gens)
 }
 
 /* More completions than the CQ holds: an error event, the QP in ERR, no byte outside the
- * ring (the guard page after it is intact, checked at destroy). */
-static void cq_overflow(uint8_t gen)
+ * ring (the guard page after it is intact, checked at destroy). NOPs complete in the front
+ * end; RDMA WRITEs (writes) as their ACK is taken, where the CQE is written at once while
+ * it fits. */
+static void cq_overflow(uint8_t gen, bool writes)
 {
+	static uint64_t src = 0x1122334455667788ull;
+	static uint8_t dst[64];
 	struct t_dev da, db;
 	struct t_cq ca, cb;
 	struct t_qp qa, qb;
@@ -367,12 +371,27 @@ static void cq_overflow(uint8_t gen)
 	T_EQ(t_qp_create(&da, &qa, IRDMA_HW_QP_RC, &ca, &ca, &t_default_caps), 0);
 	T_EQ(t_qp_create(&db, &qb, IRDMA_HW_QP_RC, &cb, &cb, &t_default_caps), 0);
 	T_EQ(t_qp_connect(&qa, &qb, 1024, T_ACC_ALL), 0);
-	for (i = 0; i < 40 && rc == 0; i++)
-		rc = irdma_nop(&qa.uk, i, true, true);
+	if (writes) {
+		uint32_t rk = t_mr(&db, dst, sizeof(dst),
+				   IRDMA_HW_ACCESS_LOCAL_WRITE | IRDMA_HW_ACCESS_REMOTE_WRITE);
+		struct irdma_sge sg = { (uintptr_t)&src, 8, t_mr(&da, &src, 8, 0) };
+
+		/* one at a time: each ACK completes one WRITE */
+		for (i = 0; i < 40 && rc == 0; i++) {
+			rc = t_write(&qa, i, &sg, 1, (uintptr_t)dst + 8 * (i % 8), rk, false);
+			t_progress();
+			t_progress();
+		}
+	} else {
+		for (i = 0; i < 40 && rc == 0; i++)
+			rc = irdma_nop(&qa.uk, i, true, true);
+	}
 	for (i = 0; i < 200; i++)
 		t_progress();
 	T_CHECK(has_event(&da, IRDMA_HW_EVENT_CQ_ERR, ca.id));
 	T_EQ(t_qp_get_state(&qa), IRDMA_HW_QPS_ERR);
+	if (writes) /* the WRITEs that went before the overflow landed */
+		T_EQ(memcmp(dst, &src, 8), 0);
 	{
 		/* room for the wire's counters (the device has more than 32) */
 		uint64_t v[128];
@@ -395,9 +414,16 @@ static void cq_overflow(uint8_t gen)
 
 T_CASE(cq_overflow_all_gens)
 {
-	cq_overflow(1);
-	cq_overflow(2);
-	cq_overflow(3);
+	cq_overflow(1, false);
+	cq_overflow(2, false);
+	cq_overflow(3, false);
+}
+
+T_CASE(cq_overflow_on_ack_all_gens)
+{
+	cq_overflow(1, true);
+	cq_overflow(2, true);
+	cq_overflow(3, true);
 }
 
 /* Destroying a QP with work outstanding; the peer's later packets are dropped. */

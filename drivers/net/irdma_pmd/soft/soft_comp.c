@@ -2,10 +2,11 @@
 /*
  * Send completions. lib/roce reports every send WR it finishes, in SQ order (send_done)
  * and hands READ response data over for placement (read_place); the device marks its WQE
- * and writes data (atomic results, READ data) into the local SGEs with key checks. CQEs
- * are written afterwards, outside lib/roce's calls, by soft_comp_retire(): strictly in SQ
- * order, one per signaled WQE; the first failed WQE takes the QP to ERR, which writes
- * the error and flush CQEs.
+ * and writes data (atomic results, READ data) into the local SGEs with key checks. The
+ * oldest WQE's success CQE is written right there, as the response is taken; the rest
+ * (WQEs after a local operation still open, errors, a full CQ) afterwards, outside
+ * lib/roce's calls, by soft_comp_retire(): strictly in SQ order, one per signaled WQE; the
+ * first failed WQE takes the QP to ERR, which writes the error and flush CQEs.
  */
 #include <errno.h>
 
@@ -62,8 +63,9 @@ int soft_comp_read_place(struct roce_qp *rq, uint64_t wr_id, uint32_t off, const
 void soft_comp_send_done(struct roce_qp *rq, const struct roce_send_done *d)
 {
 	struct soft_qp *qp = rq->user;
-	struct soft_swqe *s = &qp->swq[(uint32_t)d->id];
-	uint8_t status = soft_wc_to_flush(d->status);
+	uint32_t slot = (uint32_t)d->id;
+	struct soft_swqe *s = &qp->swq[slot];
+	uint8_t status = likely(d->status == ROCE_WC_SUCCESS) ? 0 : soft_wc_to_flush(d->status);
 
 	if (s->fail)
 		status = s->fail;
@@ -85,8 +87,24 @@ void soft_comp_send_done(struct roce_qp *rq, const struct roce_send_done *d)
 	}
 	s->state = SOFT_SWQE_DONE;
 	s->status = status;
-	if (status)
+	if (unlikely(status)) {
 		qp->sq_stalled = true;
+		return;
+	}
+	/* The oldest WQE completed: its CQE now, as the response is taken (an ACK that covers
+	 * several WRs retires each in turn), with no later pass over the ring. Anything else
+	 * (an error to apply first, a WQE before it still open, a full CQ) is left to
+	 * soft_comp_retire(). */
+	if (likely(slot == qp->swq_done && !qp->wire_err)) {
+		if (s->signaled) {
+			if (soft_cqe_write_sq_ok(qp->dev, qp->scq, qp->id, qp->compl_ctx, s->op,
+						 s->idx) != 0)
+				return;
+			qp->st.completions++;
+			qp->swq_tail = swq_next(qp, slot);
+		}
+		qp->swq_done = swq_next(qp, slot);
+	}
 }
 
 /* Success or error CQE of a send WQE. */

@@ -38,8 +38,11 @@ static uint32_t cq_used(struct soft_cq *cq)
 			return cq->head;
 		cq->cons_stale = false;
 	}
-	cons = (uint32_t)IRDMA_FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sh) % cq->size;
-	return (cq->head + cq->size - cons) % cq->size;
+	/* the same as (head + size - cons % size) % size, without the divisions */
+	cons = (uint32_t)IRDMA_FIELD_GET(IRDMA_CQ_DBSA_CQEIDX, sh);
+	if (unlikely(cons >= cq->size))
+		cons %= cq->size;
+	return cq->head >= cons ? cq->head - cons : cq->head + cq->size - cons;
 }
 
 static void cq_event(struct soft_dev *dev, struct soft_cq *cq)
@@ -56,12 +59,9 @@ static void cq_event(struct soft_dev *dev, struct soft_cq *cq)
 		cq->event_cb(cq->event_arg, cq->id);
 }
 
-int soft_cqe_write(struct soft_dev *dev, struct soft_cq *cq, const struct soft_cqe *c)
+/* Room for need more slots? When there is none, the CQ enters its error state. */
+static inline int cq_room(struct soft_dev *dev, struct soft_cq *cq, uint32_t need)
 {
-	bool ext = dev->gen != IRDMA_GEN_1 && (c->imm_valid || c->smac_valid || c->vlan_valid);
-	uint32_t need = (ext && !cq->cqe64) ? 2 : 1;
-	uint64_t *cqe, *ecqe = NULL, q3, e3 = 0;
-
 	if (unlikely(cq->overflowed))
 		return -ENOSPC;
 	if (unlikely(cq_used(cq) + need > cq->size - 1)) {
@@ -71,6 +71,51 @@ int soft_cqe_write(struct soft_dev *dev, struct soft_cq *cq, const struct soft_c
 		soft_async_event(dev, IRDMA_HW_EVENT_CQ_ERR, cq->id, 0);
 		return -ENOSPC;
 	}
+	return 0;
+}
+
+/* After the valid qword: the next slot, and the event an armed CQ waits for. */
+static inline void cq_advance(struct soft_dev *dev, struct soft_cq *cq, uint32_t need,
+			      bool solicited)
+{
+	cq->head += need;
+	if (cq->head >= cq->size) {
+		cq->head -= cq->size;
+		cq->polarity ^= 1;
+	}
+	cq->n_cqes++;
+	if (cq->arm_any || (cq->arm_se && solicited))
+		cq_event(dev, cq);
+}
+
+int soft_cqe_write_sq_ok(struct soft_dev *dev, struct soft_cq *cq, uint32_t qp_id, uint64_t ctx,
+			 uint8_t op, uint32_t wqe_idx)
+{
+	uint64_t *cqe;
+
+	if (unlikely(cq->overflowed || cq_used(cq) + 1 > cq->size - 1))
+		return -ENOSPC; /* soft_cqe_write() reports it */
+	cqe = cq_slot(cq, cq->head);
+	/* the fields soft_cqe_write() puts for a send CQE without error: length, PSN, the
+	 * invalidated STag and every flag but SQ are 0 */
+	set_64bit_val(cqe, IRDMA_BYTE_0, 0);
+	set_64bit_val(cqe, IRDMA_BYTE_8, ctx);
+	set_64bit_val(cqe, IRDMA_BYTE_16, PREP(IRDMACQ_QPID, qp_id));
+	set_64bit_val_release(cqe, IRDMA_BYTE_24,
+			      PREP(IRDMA_CQ_WQEIDX, wqe_idx) | PREP(IRDMACQ_OP, op) |
+			      PREP(IRDMA_CQ_SQ, 1) | PREP(IRDMA_CQ_VALID, cq->polarity));
+	cq_advance(dev, cq, 1, false);
+	return 0;
+}
+
+int soft_cqe_write(struct soft_dev *dev, struct soft_cq *cq, const struct soft_cqe *c)
+{
+	bool ext = dev->gen != IRDMA_GEN_1 && (c->imm_valid || c->smac_valid || c->vlan_valid);
+	uint32_t need = (ext && !cq->cqe64) ? 2 : 1;
+	uint64_t *cqe, *ecqe = NULL, q3, e3 = 0;
+
+	if (cq_room(dev, cq, need))
+		return -ENOSPC;
 	cqe = cq_slot(cq, cq->head);
 	set_64bit_val(cqe, IRDMA_BYTE_0, PREP(IRDMACQ_PAYLDLEN, c->bytes) |
 					       PREP(IRDMACQ_TCPSQN_ROCEPSN_RTT_TS, c->stat));
@@ -114,15 +159,7 @@ int soft_cqe_write(struct soft_dev *dev, struct soft_cq *cq, const struct soft_c
 		set_64bit_val_release(ecqe, IRDMA_BYTE_24, e3);
 	}
 	set_64bit_val_release(cqe, IRDMA_BYTE_24, q3);
-
-	cq->head += need;
-	if (cq->head >= cq->size) {
-		cq->head -= cq->size;
-		cq->polarity ^= 1;
-	}
-	cq->n_cqes++;
-	if (cq->arm_any || (cq->arm_se && (c->solicited || c->error)))
-		cq_event(dev, cq);
+	cq_advance(dev, cq, need, c->solicited || c->error);
 	return 0;
 }
 

@@ -422,6 +422,11 @@ struct soft_cqe {
 	uint16_t vlan;
 };
 int soft_cqe_write(struct soft_dev *dev, struct soft_cq *cq, const struct soft_cqe *c);
+/* The CQE soft_cqe_write() writes for a send WQE that completed without error, with less
+ * work; -ENOSPC without writing (and without entering the error state) when it does not
+ * fit: soft_cqe_write() then reports the overflow. */
+int soft_cqe_write_sq_ok(struct soft_dev *dev, struct soft_cq *cq, uint32_t qp_id, uint64_t ctx,
+			 uint8_t op, uint32_t wqe_idx);
 void soft_cq_arm_doorbell(struct soft_dev *dev, struct soft_cq *cq);
 
 /* soft_exec.c: data movement and errors */
@@ -458,6 +463,8 @@ int soft_resp_mr_check(struct roce_qp *rq, uint32_t rkey, uint64_t va, uint32_t 
 		       unsigned int access);
 int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
 			uint32_t len);
+int soft_resp_mem_write_checked(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
+				uint32_t len);
 int soft_resp_atomic(struct roce_qp *rq, uint32_t rkey, uint64_t va, int cmp_swap,
 		     uint64_t swap_add, uint64_t cmp, uint64_t *orig);
 void soft_resp_qp_error(struct roce_qp *rq, uint8_t status);
@@ -468,7 +475,14 @@ void soft_xport_fini(struct soft_qp *qp);
 int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint32_t mask);
 unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now);
 void soft_xport_timers(struct soft_qp *qp, uint64_t now);
-void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now);
+/* A frame for the QP into lib/roce (inline: the wire calls it for every frame). */
+static inline void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now)
+{
+	qp->st.rx_packets++;
+	qp->st.rx_bytes += p->paylen;
+	roce_qp_rx(&qp->rq, p, now); /* drops are counted in qp->rq.stats */
+	qp->rctx.wchk_len = 0; /* a key check holds for the frame it was made for only */
+}
 void soft_xport_settle(struct soft_qp *qp);
 uint64_t soft_now_ns(const struct soft_dev *dev);
 void soft_roce_av(struct soft_dev *dev, const struct irdma_hw_av *av, struct roce_av *out);

@@ -26,12 +26,15 @@ int soft_resp_recv_begin(struct roce_qp *rq, uint32_t min_len, uint64_t *cookie)
 	struct soft_recv_ctx *rc = &qp->rctx;
 	int r;
 
-	r = soft_rq_fetch(qp, &rc->rwqe, &rc->from_srq, false);
+	/* UD (min_len): look before taking, a WQE too small stays; RC takes it at once */
+	r = soft_rq_fetch(qp, &rc->rwqe, &rc->from_srq, min_len == 0);
 	if (r == 0)
 		return -ENOBUFS;
-	if (r > 0 && min_len && rc->rwqe.total_len < min_len)
-		return -EMSGSIZE; /* UD: too small, not consumed */
-	soft_rq_fetch(qp, &rc->rwqe, &rc->from_srq, true);
+	if (min_len) {
+		if (r > 0 && rc->rwqe.total_len < min_len)
+			return -EMSGSIZE; /* UD: too small, not consumed */
+		soft_rq_fetch(qp, &rc->rwqe, &rc->from_srq, true);
+	}
 	rc->active = true;
 	*cookie = 0;
 	if (r < 0) {
@@ -176,6 +179,23 @@ int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const vo
 	e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
 	if (e)
 		return soft_mr_err_errno(e);
+	memcpy(host, data, len);
+	return 0;
+}
+
+int soft_resp_mem_write_checked(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
+				uint32_t len)
+{
+	struct soft_qp *qp = qp_of(rq);
+	uint8_t *host;
+	enum soft_mr_err e = soft_mr_check_remote(qp->dev, qp, rkey, va, len,
+						  IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
+
+	if (unlikely(e)) {
+		SOFT_LOG(DEBUG, "%s: QP %u: rkey 0x%x [0x%" PRIx64 ", +%u) write: %s",
+			 qp->dev->name, qp->id, rkey, va, len, soft_mr_err_str(e));
+		return -EACCES;
+	}
 	memcpy(host, data, len);
 	return 0;
 }

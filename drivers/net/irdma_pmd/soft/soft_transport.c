@@ -23,6 +23,7 @@ static const struct roce_qp_ops soft_roce_ops = {
 	.recv_end = soft_resp_recv_end,
 	.mr_check = soft_resp_mr_check,
 	.mem_write = soft_resp_mem_write,
+	.mem_write_checked = soft_resp_mem_write_checked,
 	.atomic = soft_resp_atomic,
 	.read_place = soft_comp_read_place,
 	.send_done = soft_comp_send_done,
@@ -251,14 +252,6 @@ void soft_xport_timers(struct soft_qp *qp, uint64_t now)
 {
 	if (now >= roce_qp_next_deadline(&qp->rq))
 		roce_qp_timer(&qp->rq, now);
-}
-
-void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now)
-{
-	qp->st.rx_packets++;
-	qp->st.rx_bytes += p->paylen;
-	roce_qp_rx(&qp->rq, p, now); /* drops are counted in qp->rq.stats */
-	qp->rctx.wchk_len = 0; /* a key check holds for the frame it was made for only */
 }
 
 /* After lib/roce returned: apply an error it raised, retire completed send WQEs. */

@@ -71,7 +71,8 @@ static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigne
 
 static unsigned int loop_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
 {
-	return rte_ring_dequeue_burst(w->rx_ring, (void **)pkts, n, NULL);
+	/* the ring is single-consumer (RING_F_SC_DEQ: only this device's engine takes) */
+	return rte_ring_sc_dequeue_burst(w->rx_ring, (void **)pkts, n, NULL);
 }
 
 static const struct soft_port_ops loop_port = {
@@ -374,7 +375,10 @@ static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_
 		return;
 	}
 	soft_xport_rx(qp, p, now);
-	soft_xport_settle(qp);
+	/* completions were written as the response was taken: settle only what is left */
+	if (unlikely(qp->wire_err) ||
+	    (qp->swq_done != qp->swq_head && qp->swq[qp->swq_done].state == SOFT_SWQE_DONE))
+		soft_xport_settle(qp);
 	soft_engine_rx_done(dev, qp, now); /* an ACK or a response to send, a timer moved */
 }
 
@@ -430,6 +434,42 @@ static __rte_noinline unsigned int wire_rx_faults(struct soft_dev *dev, struct s
 	return n;
 }
 
+/*
+ * Frees a received burst. An mbuf that is direct, unshared and in one segment (what a port
+ * hands the wire, as a rule) goes back to its pool in one put per run of mbufs of the same
+ * pool, without rte_pktmbuf_free()'s walk of each; any other through rte_pktmbuf_free().
+ */
+static inline void wire_free_burst(struct rte_mbuf **pkts, unsigned int n)
+{
+	struct rte_mempool *pool = NULL;
+	unsigned int i, k = 0, from = 0;
+
+	for (i = 0; i < n; i++) {
+		struct rte_mbuf *m = pkts[i];
+
+		if (unlikely(!RTE_MBUF_DIRECT(m) || m->next != NULL || m->nb_segs != 1 ||
+			     rte_mbuf_refcnt_read(m) != 1)) {
+			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (m->pool != pool) {
+			if (k != 0)
+				rte_mempool_put_bulk(pool, (void **)&pkts[from], k);
+			pool = m->pool;
+			from = i;
+			k = 0;
+		} else if (from + k != i) { /* a slow one in between: keep the run contiguous */
+			if (k != 0)
+				rte_mempool_put_bulk(pool, (void **)&pkts[from], k);
+			from = i;
+			k = 0;
+		}
+		k++;
+	}
+	if (k != 0)
+		rte_mempool_put_bulk(pool, (void **)&pkts[from], k);
+}
+
 /* Out of line, like wire_flush_backlog(): the idle check in soft_wire_rx() stays cheap. */
 static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct soft_wire *w,
 						 unsigned int budget)
@@ -453,7 +493,7 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 
 		dev->st.rx_packets++;
 		dev->st.rx_bytes += m->pkt_len;
-		rc = roce_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, 0, &p);
+		rc = roce_pkt_parse_rc(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &p);
 		if (unlikely(rc != 0)) {
 			if (rc == -ROCE_R_ICRC)
 				dev->st.rx_icrc_errors++;
@@ -469,12 +509,8 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 			wire_deliver(dev, &p, now);
 		}
 	}
-	/* The transport copied what it keeps. One put per burst; for a lone frame the inline
-	 * single free is cheaper than the out-of-line bulk call (measured). */
-	if (n == 1)
-		rte_pktmbuf_free(pkts[0]);
-	else
-		rte_pktmbuf_free_bulk(pkts, n);
+	/* The transport copied what it keeps: the burst back in one put */
+	wire_free_burst(pkts, n);
 	return n;
 }
 
