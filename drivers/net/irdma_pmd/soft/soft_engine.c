@@ -154,7 +154,7 @@ static unsigned int qp_step(struct soft_qp *qp, unsigned int share, uint64_t now
 	unsigned int work = 0;
 
 	if (qp->sq_kick || qp->swq_send != qp->swq_head)
-		work += soft_req_run(qp, share);
+		work += soft_req_run(qp, share, now);
 	if (unlikely(now >= roce_qp_next_deadline(&qp->rq)))
 		soft_xport_timers(qp, now);
 	if (roce_qp_wants_tx(&qp->rq, now))

@@ -437,7 +437,7 @@ int soft_rq_complete(struct soft_qp *qp, struct soft_cqe *c, bool from_srq,
 		     const struct soft_rwqe *r);
 
 /* soft_req.c: requester front end (fetch, local operations, posting to the transport) */
-unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget);
+unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now);
 
 /* soft_comp.c: send completions */
 unsigned int soft_comp_retire(struct soft_qp *qp);
@@ -465,6 +465,8 @@ int soft_xport_init(struct soft_qp *qp);
 void soft_xport_fini(struct soft_qp *qp);
 int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint32_t mask);
 unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now);
+int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_send_wr *wr,
+			 uint64_t now);
 void soft_xport_timers(struct soft_qp *qp, uint64_t now);
 void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now);
 void soft_xport_settle(struct soft_qp *qp);

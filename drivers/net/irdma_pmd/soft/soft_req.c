@@ -143,7 +143,7 @@ static uint8_t req_build(struct soft_qp *qp, const struct soft_wqe *w, struct ro
 }
 
 /* Starts swq[swq_send]. Returns 0 when it moved on, -1 when it must wait. */
-static int req_step(struct soft_qp *qp)
+static int req_step(struct soft_qp *qp, uint64_t now)
 {
 	struct soft_swqe *s = &qp->swq[qp->swq_send];
 	struct soft_wqe *w = &qp->cur;
@@ -195,19 +195,24 @@ static int req_step(struct soft_qp *qp)
 			return 0;
 		}
 	}
-	rc = roce_qp_post_send(&qp->rq, &wr);
-	if (rc == -ENOMEM)
-		return -1;
-	if (rc) {
-		req_done(qp, s, FLUSH_LOC_QP_OP_ERR);
-		return 0;
-	}
+	/* Posted before the fast path runs: a failure inside it completes the WQE. */
 	s->state = SOFT_SWQE_POSTED;
+	if (!soft_xport_post_fast(qp, qp->swq_send, &wr, now)) {
+		rc = roce_qp_post_send(&qp->rq, &wr);
+		if (rc == -ENOMEM) {
+			s->state = SOFT_SWQE_PENDING;
+			return -1;
+		}
+		if (rc) {
+			req_done(qp, s, FLUSH_LOC_QP_OP_ERR);
+			return 0;
+		}
+	}
 	qp->swq_send = swq_next(qp, qp->swq_send);
 	return 0;
 }
 
-unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget)
+unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now)
 {
 	unsigned int work = 0;
 
@@ -237,7 +242,7 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget)
 			work++;
 			continue;
 		}
-		if (req_step(qp) < 0)
+		if (req_step(qp, now) < 0)
 			break;
 		work++;
 	}

@@ -199,29 +199,97 @@ static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *
 	return e ? soft_mr_err_to_flush(e) : 0;
 }
 
-/* Frames the transport wants to send now, into the wire's backlog. */
+/* A payload that could not be read: the WQE fails, the QP with it (as on a wire, the
+ * frame is not sent). */
+static void tx_payload_failed(struct soft_qp *qp, struct rte_mbuf *m, uint32_t slot, int fail)
+{
+	rte_pktmbuf_free(m);
+	qp->swq[slot].fail = (uint8_t)fail;
+	roce_qp_set_error(&qp->rq, ROCE_WC_LOC_PROT_ERR);
+}
+
+/*
+ * The requester's fast path: send WQE swq[slot] (its lib/roce WR in wr) straight into a
+ * frame when lib/roce says it is the common case (roce_qp_post_send_fast): template,
+ * payload, ICRC, backlog, no roce_tx in between. 1: posted (sent, or failed with the QP
+ * to ERR as the general path does); 0: not the common case, nothing changed.
+ */
+int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_send_wr *wr,
+			 uint64_t now)
+{
+	struct soft_dev *dev = qp->dev;
+	uint32_t len = wr->op == ROCE_WR_READ ? 0 : wr->len;
+	struct rte_mbuf *m;
+	uint8_t *buf;
+	int hl;
+
+	if (!qp->rq.tmpl.valid || !soft_wire_tx_room(dev, 2))
+		return 0;
+	m = soft_wire_mbuf(dev);
+	if (unlikely(m == NULL))
+		return 0;
+	buf = rte_pktmbuf_mtod(m, uint8_t *);
+	hl = roce_qp_post_send_fast(&qp->rq, wr, now, soft_wire_ip_id(dev), buf,
+				    rte_pktmbuf_tailroom(m));
+	if (hl <= 0) {
+		soft_wire_mbuf_unget(dev, m);
+		return 0;
+	}
+	if (len) {
+		int fail = sq_payload(qp, slot, 0, buf + hl, len);
+
+		if (unlikely(fail)) {
+			tx_payload_failed(qp, m, slot, fail);
+			return 1;
+		}
+	}
+	soft_wire_send_tmpl(dev, m, &qp->rq.tmpl, (uint32_t)hl + len, len);
+	qp->st.tx_packets++;
+	qp->st.tx_bytes += len;
+	return 1;
+}
+
+/* Frames the transport wants to send now, into the wire's backlog. ACKs take the fast
+ * path (roce_qp_tx_ack_fast), everything else lib/roce's roce_qp_tx(). */
 unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now)
 {
 	struct soft_dev *dev = qp->dev;
 	unsigned int sent = 0;
 	struct roce_tx tx;
 
-	while (sent < budget && soft_wire_tx_room(dev, 2) && roce_qp_tx(&qp->rq, now, &tx) == 1) {
-		uint32_t len = tx.pkt.paylen;
-		struct rte_mbuf *m;
+	while (sent < budget && soft_wire_tx_room(dev, 2)) {
+		struct rte_mbuf *m = soft_wire_mbuf(dev);
+		uint32_t len;
 		uint8_t *pay;
+		int hl;
 
-		m = soft_wire_alloc(dev, &tx.pkt, tx.tmpl, &pay);
 		if (unlikely(m == NULL))
 			break; /* lost like on a wire: RC resends it */
+		hl = roce_qp_tx_ack_fast(&qp->rq, soft_wire_ip_id(dev), rte_pktmbuf_mtod(m, uint8_t *),
+					 rte_pktmbuf_tailroom(m));
+		if (hl > 0) {
+			soft_wire_send_tmpl(dev, m, &qp->rq.tmpl, (uint32_t)hl, 0);
+			qp->st.tx_packets++;
+			sent++;
+			if (!roce_qp_wants_tx(&qp->rq, now))
+				break;
+			continue;
+		}
+		if (roce_qp_tx(&qp->rq, now, &tx) != 1) {
+			soft_wire_mbuf_unget(dev, m);
+			break;
+		}
+		if (unlikely(soft_wire_hdrs(dev, m, &tx.pkt, tx.tmpl, &pay) != 0)) {
+			rte_pktmbuf_free(m);
+			break;
+		}
+		len = tx.pkt.paylen;
 		if (tx.pl_src == ROCE_PL_SQ && len) {
 			int fail = sq_payload(qp, (uint32_t)tx.wr_id, tx.offset, pay, len);
 
 			if (unlikely(fail)) {
 				/* the source went away under the WQE: it fails, the QP with it */
-				rte_pktmbuf_free(m);
-				qp->swq[tx.wr_id].fail = (uint8_t)fail;
-				roce_qp_set_error(&qp->rq, ROCE_WC_LOC_PROT_ERR);
+				tx_payload_failed(qp, m, (uint32_t)tx.wr_id, fail);
 				break;
 			}
 		} else if (tx.pl_src == ROCE_PL_MEM && len) {

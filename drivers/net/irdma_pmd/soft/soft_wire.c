@@ -225,27 +225,56 @@ static inline struct rte_mbuf *wire_mbuf_get(struct soft_dev *dev, struct soft_w
 	return rte_pktmbuf_alloc(dev->pool);
 }
 
-struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
-				 const struct roce_tmpl *tmpl, uint8_t **payload)
+struct rte_mbuf *soft_wire_mbuf(struct soft_dev *dev)
 {
-	struct rte_mbuf *m = wire_mbuf_get(dev, dev->wire);
-	uint8_t *buf;
+	return wire_mbuf_get(dev, dev->wire);
+}
+
+void soft_wire_mbuf_unget(struct soft_dev *dev, struct rte_mbuf *m)
+{
+	struct soft_wire *w = dev->wire;
+
+	if (w->n_stash < SOFT_WIRE_STASH)
+		w->stash[w->n_stash++] = m; /* untouched: still as the pool reset it */
+	else
+		rte_pktmbuf_free(m);
+}
+
+uint16_t *soft_wire_ip_id(struct soft_dev *dev)
+{
+	return &dev->wire->ip_id;
+}
+
+int soft_wire_hdrs(struct soft_dev *dev, struct rte_mbuf *m, struct roce_pkt *p,
+		   const struct roce_tmpl *tmpl, uint8_t **payload)
+{
+	uint8_t *buf = rte_pktmbuf_mtod(m, uint8_t *);
 	int hl;
 
-	if (unlikely(m == NULL))
-		return NULL;
 	p->ip_id = dev->wire->ip_id++; /* in place: a copy of the whole roce_pkt cost more */
-	buf = rte_pktmbuf_mtod(m, uint8_t *);
 	hl = tmpl != NULL ? roce_tmpl_write_hdrs(tmpl, p, buf, rte_pktmbuf_tailroom(m)) :
 			    roce_pkt_write_hdrs(p, buf, rte_pktmbuf_tailroom(m));
 	if (unlikely(hl < 0 ||
 		     (uint32_t)hl + p->paylen + 3 + ROCE_ICRC_LEN > rte_pktmbuf_tailroom(m))) {
 		SOFT_LOG(ERR, "%s: cannot build opcode 0x%02x (%d)", dev->name, p->opcode, hl);
-		rte_pktmbuf_free(m);
-		return NULL;
+		return -EINVAL;
 	}
 	m->data_len = (uint16_t)hl;
 	*payload = buf + hl;
+	return 0;
+}
+
+struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
+				 const struct roce_tmpl *tmpl, uint8_t **payload)
+{
+	struct rte_mbuf *m = wire_mbuf_get(dev, dev->wire);
+
+	if (unlikely(m == NULL))
+		return NULL;
+	if (unlikely(soft_wire_hdrs(dev, m, p, tmpl, payload) != 0)) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
 	return m;
 }
 
@@ -307,29 +336,41 @@ static bool wire_faults(struct soft_dev *dev, struct soft_wire *w, struct rte_mb
 	return false;
 }
 
-void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p)
+/* Pad, ICRC, counters, faults and the backlog for a frame whose headers and payload
+ * (len bytes from the frame start) are in m. */
+static inline void wire_finish(struct soft_dev *dev, struct rte_mbuf *m, uint32_t len,
+			       uint32_t paylen, uint32_t l3, bool ipv6, const uint8_t *dgid)
 {
 	struct soft_wire *w = dev->wire;
 	uint8_t *buf = rte_pktmbuf_mtod(m, uint8_t *);
-	uint32_t l3 = ROCE_ETH_HLEN + (p->has_vlan ? ROCE_VLAN_HLEN : 0);
-	uint32_t pad = roce_pad_len(p->paylen);
-	uint32_t len = m->data_len + p->paylen;
 	struct soft_wire *dst;
 
-	/* 0-3 pad bytes as one 4-byte store (no memset call): soft_wire_alloc left room for
-	 * pad and ICRC, and the ICRC written next covers whatever lies past the pad. */
+	/* 0-3 pad bytes as one 4-byte store (no memset call): the header writer left room
+	 * for pad and ICRC, and the ICRC written next covers whatever lies past the pad. */
 	memset(buf + len, 0, 4);
-	len += pad;
-	roce_icrc_put(buf + len, roce_icrc_compute(buf + l3, len - l3, p->ipv6));
+	len += roce_pad_len(paylen);
+	roce_icrc_put(buf + len, roce_icrc_compute(buf + l3, len - l3, ipv6));
 	len += ROCE_ICRC_LEN;
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	dev->st.tx_packets++;
 	dev->st.tx_bytes += len;
-	dst = w->port == &loop_port ? loop_lookup(w, p->dgid) : NULL;
+	dst = w->port == &loop_port ? loop_lookup(w, dgid) : NULL;
 	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
 		return;
 	backlog_add(w, m, dst);
+}
+
+void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p)
+{
+	wire_finish(dev, m, m->data_len + p->paylen, p->paylen,
+		    ROCE_ETH_HLEN + (p->has_vlan ? ROCE_VLAN_HLEN : 0), p->ipv6, p->dgid);
+}
+
+void soft_wire_send_tmpl(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_tmpl *t,
+			 uint32_t len, uint32_t paylen)
+{
+	wire_finish(dev, m, len, paylen, t->l3_off, t->ipv6, t->proto.dgid);
 }
 
 /* Out of line: an engine step with nothing to send returns from soft_wire_flush() without

@@ -39,6 +39,20 @@ struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
 /* Pads, computes the ICRC and queues the frame for transmission. */
 void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p);
 
+/* The pieces of soft_wire_alloc() for the fast paths, which write their headers from a
+ * template themselves: an mbuf from the device's stash (NULL: none), one given back
+ * unused, the device's IPv4 id counter, and the headers of p into m (0 or -EINVAL). */
+struct rte_mbuf *soft_wire_mbuf(struct soft_dev *dev);
+void soft_wire_mbuf_unget(struct soft_dev *dev, struct rte_mbuf *m);
+uint16_t *soft_wire_ip_id(struct soft_dev *dev);
+int soft_wire_hdrs(struct soft_dev *dev, struct rte_mbuf *m, struct roce_pkt *p,
+		   const struct roce_tmpl *tmpl, uint8_t **payload);
+
+/* soft_wire_send() for a frame to template t's peer: len bytes (headers and paylen bytes
+ * of payload) written from the start of m. */
+void soft_wire_send_tmpl(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_tmpl *t,
+			 uint32_t len, uint32_t paylen);
+
 /* Pushes the backlog to the port; returns frames sent. */
 unsigned int soft_wire_flush(struct soft_dev *dev);
 
