@@ -11,6 +11,8 @@
 #include "roce_qp_priv.h"
 #include "roce_tmpl_hdr.h"
 
+_Static_assert(sizeof(struct roce_send_wr) % 16 == 0, "roce_copy16n copies the WR whole");
+
 /* The BTH opcode of a one-packet RC request, or 0 for a WR the fast path leaves alone. */
 static inline uint8_t fast_opcode(uint8_t op)
 {
@@ -81,7 +83,7 @@ int roce_qp_post_send_fast(struct roce_qp *qp, const struct roce_send_wr *wr, ui
 	/* The requester's state as post + transmit leave it: the WR in the ring, started,
 	 * its PSNs assigned (what a retransmission rewinds to), the ACK timer running. */
 	w = roce_swqe_at(qp, qp->req.tail);
-	w->wr = *wr;
+	roce_copy16n(&w->wr, wr, sizeof(*wr));
 	w->first_psn = psn;
 	w->last_psn = roce_psn_add(psn, npkts - 1);
 	w->done = 0;

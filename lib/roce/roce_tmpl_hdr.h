@@ -17,6 +17,21 @@ static inline uint32_t roce_csum_fold(uint32_t s)
 	return (s & 0xFFFFu) + (s >> 16);
 }
 
+/* Copies n bytes (a multiple of 16, a constant) in 16-byte unaligned moves: GCC turns a
+ * fixed-size memcpy between objects of known alignment into rep movs, slow to start for
+ * copies this short (and one instruction per word under callgrind). */
+typedef uint8_t roce_v16 __attribute__((vector_size(16), aligned(1)));
+
+static inline void roce_copy16n(void *dst, const void *src, size_t n)
+{
+	const roce_v16 *s = (const roce_v16 *)src;
+	roce_v16 *d = (roce_v16 *)dst;
+	size_t i;
+
+	for (i = 0; i < n / 16; i++)
+		d[i] = s[i];
+}
+
 /*
  * Copies t's headers through the BTH to buf and patches what changes per frame: IP total
  * (IPv4) or payload (IPv6) length, IPv4 id and header checksum (incrementally from the
@@ -32,7 +47,7 @@ static inline uint8_t *roce_tmpl_put(const struct roce_tmpl *t, uint8_t *buf, ui
 	uint32_t udp_len = ROCE_UDP_HLEN + ROCE_BTH_LEN + ext_len + paylen + pad + ROCE_ICRC_LEN;
 	uint8_t *h;
 
-	memcpy(buf, t->hdr, ROCE_TMPL_HDR_MAX);
+	roce_copy16n(buf, t->hdr, ROCE_TMPL_HDR_MAX);
 	h = buf + t->l3_off;
 	if (t->ipv6) {
 		roce_put_be16(h + 4, (uint16_t)udp_len);

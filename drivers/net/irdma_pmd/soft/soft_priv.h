@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_cycles.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_spinlock.h>
@@ -319,6 +320,12 @@ struct soft_dev {
 	uint64_t timer_ns;     /* the earliest deadline (ns, lib/roce's clock) */
 	uint64_t timer_tsc;    /* the same as a TSC value; UINT64_MAX: none */
 	uint64_t tsc_per_ns_q32; /* TSC ticks per ns, 32.32 fixed point */
+	/* lib/roce's clock (soft_now_ns): ns = clk_ns + (tsc - clk_tsc) * ns_per_tsc_q32 >> 32,
+	 * rebased with the exact division once the TSC is a second past clk_tsc; step_ns is
+	 * the time of the running step (0: not read yet). */
+	uint64_t ns_per_tsc_q32;
+	uint64_t clk_tsc, clk_ns;
+	uint64_t step_ns;
 	bool wire_dirty;       /* the last push left frames in the wire's backlog */
 	struct rte_ring *loop_rx; /* port=loop: soft_wire_loop_ring() (idle check) */
 
@@ -384,6 +391,16 @@ const char *soft_mr_err_str(enum soft_mr_err e);
 /* 1: *w filled from the SQ head; 0: no valid WQE there; -EINVAL: malformed (still taken). */
 int soft_sq_fetch(struct soft_qp *qp, struct soft_wqe *w);
 int soft_sq_decode(const struct soft_qp *qp, uint32_t idx, struct soft_wqe *w);
+/* What the fast front end needs of an inline RDMA WRITE/SEND WQE (soft_sq_peek_inline). */
+struct soft_sq_inl {
+	uint32_t idx;
+	uint16_t quanta;
+	uint8_t op;            /* IRDMAQP_OP_RDMA_WRITE(_SOL) or IRDMAQP_OP_RDMA_SEND(_SOL_EVENT) */
+	bool signaled, read_fence, solicited, imm_valid;
+	uint32_t len, imm, rkey;
+	uint64_t raddr;
+};
+int soft_sq_peek_inline(const struct soft_qp *qp, struct soft_sq_inl *f);
 uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const uint8_t *wqe, uint64_t off,
 			     uint8_t *dst, uint32_t len);
 static inline const uint8_t *soft_sq_wqe_at(const struct soft_qp *qp, uint32_t idx)
@@ -470,7 +487,27 @@ int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_se
 void soft_xport_timers(struct soft_qp *qp, uint64_t now);
 void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now);
 void soft_xport_settle(struct soft_qp *qp);
-uint64_t soft_now_ns(const struct soft_dev *dev);
+uint64_t soft_clock_rebase(struct soft_dev *dev, uint64_t tsc);
+
+/* lib/roce's clock in ns at TSC value tsc: within a nanosecond of tsc * 10^9 / tsc_hz,
+ * with a multiply instead of two divisions. */
+static inline uint64_t soft_clock_ns(struct soft_dev *dev, uint64_t tsc)
+{
+	uint64_t d = tsc - dev->clk_tsc;
+
+	if (unlikely(d >= dev->tsc_hz)) /* a second on (or a TSC behind the base) */
+		return soft_clock_rebase(dev, tsc);
+	return dev->clk_ns + (uint64_t)(((unsigned __int128)d * dev->ns_per_tsc_q32) >> 32);
+}
+
+/* The time of the running engine step: the TSC is read once per step, by the first part
+ * of the step that needs the time. */
+static inline uint64_t soft_now_ns(struct soft_dev *dev)
+{
+	if (dev->step_ns == 0)
+		dev->step_ns = soft_clock_ns(dev, rte_get_tsc_cycles());
+	return dev->step_ns;
+}
 void soft_roce_av(struct soft_dev *dev, const struct irdma_hw_av *av, struct roce_av *out);
 
 /* soft_engine.c */

@@ -212,6 +212,56 @@ static int req_step(struct soft_qp *qp, uint64_t now)
 	return 0;
 }
 
+/*
+ * The fast path of the front end, for the common small message: an inline RDMA WRITE or
+ * SEND at the SQ head with nothing fetched before it goes from the SQ to its frame in one
+ * pass (soft_sq_peek_inline, soft_xport_post_fast), leaving swq[] and the SQ as fetch,
+ * req_accept and req_step would. 1: sent; 0: no valid WQE; -1: not that case, nothing
+ * taken (the general fetch reads the WQE again).
+ */
+static int req_fast(struct soft_qp *qp, uint64_t now)
+{
+	uint32_t slot = qp->swq_head;
+	struct soft_swqe *s = &qp->swq[slot];
+	struct roce_send_wr wr;
+	struct soft_sq_inl f;
+	int rc = soft_sq_peek_inline(qp, &f);
+	bool write;
+
+	if (rc <= 0)
+		return rc;
+	write = f.op == IRDMAQP_OP_RDMA_WRITE || f.op == IRDMAQP_OP_RDMA_WRITE_SOL;
+	s->idx = f.idx;
+	s->quanta = f.quanta;
+	s->op = f.op;
+	s->signaled = f.signaled;
+	s->fence = false;
+	s->read_fence = f.read_fence;
+	s->state = SOFT_SWQE_POSTED; /* before the send: a failure inside it completes it */
+	s->status = 0;
+	s->fail = 0;
+	s->inl = true;
+	s->inline_len = f.len;
+	wr = (struct roce_send_wr){
+		.id = slot,
+		.op = write ? (f.imm_valid ? ROCE_WR_WRITE_IMM : ROCE_WR_WRITE) :
+			      (f.imm_valid ? ROCE_WR_SEND_IMM : ROCE_WR_SEND),
+		.flags = (uint8_t)((f.solicited ? ROCE_WR_F_SOLICITED : 0) |
+				   (f.read_fence ? ROCE_WR_F_FENCE : 0)),
+		.len = f.len,
+		.raddr = f.raddr,
+		.rkey = f.rkey,
+		.imm = f.imm,
+	};
+	if (qp->cur_slot == slot)
+		qp->cur_slot = UINT32_MAX; /* the decoded copy is of an earlier WQE */
+	if (!soft_xport_post_fast(qp, slot, &wr, now))
+		return -1;
+	qp->swq_head = qp->swq_send = swq_next(qp, slot);
+	soft_sq_consumed(qp, f.quanta);
+	return 1;
+}
+
 unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now)
 {
 	unsigned int work = 0;
@@ -232,7 +282,12 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now)
 
 			if (!qp->sq_kick || qp->state == IRDMA_HW_QPS_SQD)
 				break;
-			rc = soft_sq_fetch(qp, &qp->cur);
+			rc = req_fast(qp, now);
+			if (rc > 0) {
+				work++;
+				continue;
+			}
+			rc = rc == 0 ? 0 : soft_sq_fetch(qp, &qp->cur);
 			if (rc == 0) {
 				qp->sq_kick = false;
 				break;

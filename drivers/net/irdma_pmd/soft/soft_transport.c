@@ -29,11 +29,15 @@ static const struct roce_qp_ops soft_roce_ops = {
 	.qp_error = soft_resp_qp_error,
 };
 
-uint64_t soft_now_ns(const struct soft_dev *dev)
+/* The exact conversion (two divisions), which also moves soft_clock_ns()'s base to tsc. */
+uint64_t soft_clock_rebase(struct soft_dev *dev, uint64_t tsc)
 {
-	uint64_t c = rte_get_tsc_cycles();
+	uint64_t hz = dev->tsc_hz;
+	uint64_t ns = tsc / hz * 1000000000ull + (tsc % hz) * 1000000000ull / hz;
 
-	return c / dev->tsc_hz * 1000000000ull + (c % dev->tsc_hz) * 1000000000ull / dev->tsc_hz;
+	dev->clk_tsc = tsc;
+	dev->clk_ns = ns;
+	return ns;
 }
 
 /* lib/roce's address vector for frames to av from this device. */

@@ -53,7 +53,8 @@ int soft_wire_hdrs(struct soft_dev *dev, struct rte_mbuf *m, struct roce_pkt *p,
 void soft_wire_send_tmpl(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_tmpl *t,
 			 uint32_t len, uint32_t paylen);
 
-/* Pushes the backlog to the port; returns frames sent. */
+/* Pushes the backlog to the port; returns frames sent. Sets dev->wire_dirty when frames
+ * are left (the port took fewer). */
 unsigned int soft_wire_flush(struct soft_dev *dev);
 
 /* port=loop: the ring frames for this device arrive on (NULL on other ports), so the
