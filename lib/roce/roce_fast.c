@@ -13,16 +13,20 @@
 
 _Static_assert(sizeof(struct roce_send_wr) % 16 == 0, "roce_copy16n copies the WR whole");
 
-/* The BTH opcode of a one-packet RC request, or 0 for a WR the fast path leaves alone. */
-static inline uint8_t fast_opcode(uint8_t op)
+/* The BTH opcode of a one-packet RC request and the bytes of its extension headers (RETH
+ * first, then ImmDt or IETH, as the opcode table lays them out), or 0 for a WR the fast
+ * path leaves alone. */
+static inline uint8_t fast_opcode(uint8_t op, uint32_t *ext)
 {
 	switch (op) {
-	case ROCE_WR_SEND: return ROCE_OP_RC_SEND_ONLY;
-	case ROCE_WR_SEND_IMM: return ROCE_OP_RC_SEND_ONLY_IMM;
-	case ROCE_WR_SEND_INV: return ROCE_OP_RC_SEND_ONLY_INV;
-	case ROCE_WR_WRITE: return ROCE_OP_RC_WRITE_ONLY;
-	case ROCE_WR_WRITE_IMM: return ROCE_OP_RC_WRITE_ONLY_IMM;
-	case ROCE_WR_READ: return ROCE_OP_RC_READ_REQ;
+	case ROCE_WR_SEND: *ext = 0; return ROCE_OP_RC_SEND_ONLY;
+	case ROCE_WR_SEND_IMM: *ext = ROCE_IMMDT_LEN; return ROCE_OP_RC_SEND_ONLY_IMM;
+	case ROCE_WR_SEND_INV: *ext = ROCE_IETH_LEN; return ROCE_OP_RC_SEND_ONLY_INV;
+	case ROCE_WR_WRITE: *ext = ROCE_RETH_LEN; return ROCE_OP_RC_WRITE_ONLY;
+	case ROCE_WR_WRITE_IMM:
+		*ext = ROCE_RETH_LEN + ROCE_IMMDT_LEN;
+		return ROCE_OP_RC_WRITE_ONLY_IMM;
+	case ROCE_WR_READ: *ext = ROCE_RETH_LEN; return ROCE_OP_RC_READ_REQ;
 	default: return 0;
 	}
 }
@@ -31,8 +35,7 @@ int roce_qp_post_send_fast(struct roce_qp *qp, const struct roce_send_wr *wr, ui
 			   uint16_t *ip_id, uint8_t *buf, size_t cap)
 {
 	const struct roce_tmpl *t = &qp->tmpl;
-	const struct roce_opcode_info *oi;
-	uint32_t psn = qp->req.psn, npkts = 1, paylen, hl;
+	uint32_t psn = qp->req.psn, npkts = 1, paylen, hl, ext;
 	struct roce_swqe *w;
 	uint8_t op, se = 0;
 	uint8_t *e;
@@ -45,7 +48,7 @@ int roce_qp_post_send_fast(struct roce_qp *qp, const struct roce_send_wr *wr, ui
 	    qp->req.tail - qp->req.head > qp->req.mask ||
 	    roce_psn_diff(psn, qp->req.una) >= (int32_t)qp->max_unacked_psn)
 		return 0;
-	op = fast_opcode(wr->op);
+	op = fast_opcode(wr->op, &ext);
 	if (op == 0 || wr->len > (1u << 31))
 		return 0;
 	if (op == ROCE_OP_RC_READ_REQ) {
@@ -61,24 +64,21 @@ int roce_qp_post_send_fast(struct roce_qp *qp, const struct roce_send_wr *wr, ui
 		paylen = wr->len;
 		se = (wr->flags & ROCE_WR_F_SOLICITED) && wr->op != ROCE_WR_WRITE ? ROCE_BTH_SE : 0;
 	}
-	oi = &roce_opcode_table[op];
-	hl = t->bth_off + ROCE_BTH_LEN + oi->ext_len;
+	hl = t->bth_off + ROCE_BTH_LEN + ext;
 	if (cap < ROCE_TMPL_HDR_MAX || cap < hl + paylen + 3 + ROCE_ICRC_LEN)
 		return 0;
 
 	/* The frame: template, then the extension headers this opcode carries. */
-	e = roce_tmpl_put(t, buf, op, se, 0, 1, psn, oi->ext_len, paylen, (*ip_id)++);
-	if (oi->off_reth != ROCE_HDR_ABSENT) {
-		uint8_t *h = e + oi->off_reth;
-
-		roce_put_be64(h, wr->raddr);
-		roce_put_be32(h + 8, wr->rkey);
-		roce_put_be32(h + 12, wr->len);
+	e = roce_tmpl_put(t, buf, op, se, 0, 1, psn, ext, paylen, (*ip_id)++);
+	if (ext >= ROCE_RETH_LEN) { /* WRITE, READ */
+		roce_put_be64(e, wr->raddr);
+		roce_put_be32(e + 8, wr->rkey);
+		roce_put_be32(e + 12, wr->len);
+		e += ROCE_RETH_LEN;
 	}
-	if (oi->off_imm != ROCE_HDR_ABSENT)
-		roce_put_be32(e + oi->off_imm, wr->imm);
-	if (oi->off_ieth != ROCE_HDR_ABSENT)
-		roce_put_be32(e + oi->off_ieth, wr->imm);
+	if (op == ROCE_OP_RC_WRITE_ONLY_IMM || op == ROCE_OP_RC_SEND_ONLY_IMM ||
+	    op == ROCE_OP_RC_SEND_ONLY_INV)
+		roce_put_be32(e, wr->imm); /* ImmDt, or the IETH's R_Key */
 
 	/* The requester's state as post + transmit leave it: the WR in the ring, started,
 	 * its PSNs assigned (what a retransmission rewinds to), the ACK timer running. */

@@ -55,8 +55,7 @@ static inline uint8_t *roce_tmpl_put(const struct roce_tmpl *t, uint8_t *buf, ui
 	} else {
 		uint32_t tot = ROCE_IPV4_HLEN + udp_len;
 
-		roce_put_be16(h + 2, (uint16_t)tot);
-		roce_put_be16(h + 4, ip_id);
+		roce_put_be32(h + 2, tot << 16 | ip_id); /* total length, id: one store */
 		roce_put_be16(h + 10, (uint16_t)~roce_csum_fold(t->csum_base + tot + ip_id));
 		h += ROCE_IPV4_HLEN;
 	}

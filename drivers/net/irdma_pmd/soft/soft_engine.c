@@ -154,7 +154,9 @@ static unsigned int qp_step(struct soft_qp *qp, unsigned int share, uint64_t now
 		soft_xport_timers(qp, now);
 	if (roce_qp_wants_tx(&qp->rq, now))
 		work += soft_xport_tx(qp, share, now);
-	if (qp->wire_err || qp->swq_done != qp->swq_head)
+	/* settle only when there is something to apply or retire (a WQE in flight is not) */
+	if (qp->wire_err || (qp->swq_done != qp->swq_head &&
+			     qp->swq[qp->swq_done].state == SOFT_SWQE_DONE))
 		soft_xport_settle(qp);
 	return work;
 }
@@ -183,7 +185,7 @@ static __rte_noinline unsigned int work_run(struct soft_dev *dev, unsigned int b
 		 * which queues it again (soft_engine_rx_done). */
 		if (soft_engine_qp_pending(qp, now) || (w != 0 && soft_engine_sq_waiting(qp)))
 			soft_engine_mark(dev, qp);
-		soft_engine_timer_note(dev, qp);
+		soft_engine_timer_follow(dev, qp);
 	}
 	return work;
 }

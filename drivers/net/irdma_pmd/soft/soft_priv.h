@@ -543,21 +543,27 @@ static inline bool soft_engine_sq_waiting(const struct soft_qp *qp)
 
 void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp);
 
+/* soft_engine_timer_note() when it has something to do: the QP joins or leaves the timer
+ * list, or its deadline is the new earliest. */
+static inline void soft_engine_timer_follow(struct soft_dev *dev, const struct soft_qp *qp)
+{
+	uint64_t d = roce_qp_next_deadline(&qp->rq);
+
+	if ((d != ROCE_TIME_NEVER) != !!(dev->qp_sched[qp->id] & SOFT_SCHED_TIMER) ||
+	    d < dev->timer_ns)
+		soft_engine_timer_note(dev, qp);
+}
+
 /* After the wire handed the QP a frame (and its completions were retired): queue it when
  * it has something to send or fetch, else just follow its deadline (an ACK that ends the
  * wait takes the QP off the timer list without a visit). */
 static inline void soft_engine_rx_done(struct soft_dev *dev, struct soft_qp *qp, uint64_t now)
 {
-	uint64_t d;
-
 	if (soft_engine_qp_pending(qp, now) || soft_engine_sq_waiting(qp)) {
 		soft_engine_mark(dev, qp);
 		return;
 	}
-	d = roce_qp_next_deadline(&qp->rq);
-	if ((d != ROCE_TIME_NEVER) != !!(dev->qp_sched[qp->id] & SOFT_SCHED_TIMER) ||
-	    d < dev->timer_ns)
-		soft_engine_timer_note(dev, qp);
+	soft_engine_timer_follow(dev, qp);
 }
 int soft_engine_init(struct soft_dev *dev);
 void soft_engine_fini(struct soft_dev *dev);

@@ -224,27 +224,33 @@ int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_se
 	struct soft_dev *dev = qp->dev;
 	uint32_t len = wr->op == ROCE_WR_READ ? 0 : wr->len;
 	struct rte_mbuf *m;
+	uint16_t *ip_id;
 	uint8_t *buf;
 	int hl;
 
-	if (!qp->rq.tmpl.valid || !soft_wire_tx_room(dev, 2))
+	if (!qp->rq.tmpl.valid)
 		return 0;
-	m = soft_wire_mbuf(dev);
+	m = soft_wire_frame(dev, &ip_id);
 	if (unlikely(m == NULL))
 		return 0;
 	buf = rte_pktmbuf_mtod(m, uint8_t *);
-	hl = roce_qp_post_send_fast(&qp->rq, wr, now, soft_wire_ip_id(dev), buf,
-				    rte_pktmbuf_tailroom(m));
+	hl = roce_qp_post_send_fast(&qp->rq, wr, now, ip_id, buf, rte_pktmbuf_tailroom(m));
 	if (hl <= 0) {
 		soft_wire_mbuf_unget(dev, m);
 		return 0;
 	}
 	if (len) {
-		int fail = sq_payload(qp, slot, 0, buf + hl, len);
+		const struct soft_swqe *s = &qp->swq[slot];
+		int fail;
 
-		if (unlikely(fail)) {
-			tx_payload_failed(qp, m, slot, fail);
-			return 1;
+		if (likely(s->inl && len <= s->inline_len)) { /* the fast front end's case */
+			soft_sq_inline_copy(qp, soft_sq_wqe_at(qp, s->idx), 0, buf + hl, len);
+		} else {
+			fail = sq_payload(qp, slot, 0, buf + hl, len);
+			if (unlikely(fail)) {
+				tx_payload_failed(qp, m, slot, fail);
+				return 1;
+			}
 		}
 	}
 	soft_wire_send_tmpl(dev, m, &qp->rq.tmpl, (uint32_t)hl + len, len);
@@ -261,15 +267,16 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 	unsigned int sent = 0;
 	struct roce_tx tx;
 
-	while (sent < budget && soft_wire_tx_room(dev, 2)) {
-		struct rte_mbuf *m = soft_wire_mbuf(dev);
+	while (sent < budget) {
+		uint16_t *ip_id;
+		struct rte_mbuf *m = soft_wire_frame(dev, &ip_id);
 		uint32_t len;
 		uint8_t *pay;
 		int hl;
 
 		if (unlikely(m == NULL))
-			break; /* lost like on a wire: RC resends it */
-		hl = roce_qp_tx_ack_fast(&qp->rq, soft_wire_ip_id(dev), rte_pktmbuf_mtod(m, uint8_t *),
+			break; /* no room (the next step pushes), or lost like on a wire */
+		hl = roce_qp_tx_ack_fast(&qp->rq, ip_id, rte_pktmbuf_mtod(m, uint8_t *),
 					 rte_pktmbuf_tailroom(m));
 		if (hl > 0) {
 			soft_wire_send_tmpl(dev, m, &qp->rq.tmpl, (uint32_t)hl, 0);

@@ -200,14 +200,25 @@ static inline bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16
 	return false;
 }
 
-/* The device on the loop that owns gid, or NULL; the last answer is cached per sender. */
-static struct soft_wire *loop_lookup(struct soft_wire *from, const uint8_t gid[16])
+static struct soft_wire *loop_lookup_slow(struct soft_wire *from, const uint8_t gid[16],
+					   uint32_t gen);
+
+/* The device on the loop that owns gid, or NULL; the last answer is cached per sender
+ * (the hit inline, the walk out of line). */
+static inline struct soft_wire *loop_lookup(struct soft_wire *from, const uint8_t gid[16])
 {
 	uint32_t gen = __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE);
-	struct soft_wire *w;
 
 	if (likely(from->last_gen == gen && gid_eq(from->last_gid, gid)))
 		return from->last_dst;
+	return loop_lookup_slow(from, gid, gen);
+}
+
+static __rte_noinline struct soft_wire *loop_lookup_slow(struct soft_wire *from,
+							 const uint8_t gid[16], uint32_t gen)
+{
+	struct soft_wire *w;
+
 	for (w = loop_head; w; w = w->next)
 		if (dev_owns_gid(w->dev, gid))
 			break;
@@ -236,9 +247,14 @@ static inline struct rte_mbuf *wire_mbuf_get(struct soft_dev *dev, struct soft_w
 	return rte_pktmbuf_alloc(dev->pool);
 }
 
-struct rte_mbuf *soft_wire_mbuf(struct soft_dev *dev)
+struct rte_mbuf *soft_wire_frame(struct soft_dev *dev, uint16_t **ip_id)
 {
-	return wire_mbuf_get(dev, dev->wire);
+	struct soft_wire *w = dev->wire;
+
+	if (unlikely(w->n_backlog + 2 > SOFT_WIRE_BACKLOG))
+		return NULL;
+	*ip_id = &w->ip_id;
+	return wire_mbuf_get(dev, w);
 }
 
 void soft_wire_mbuf_unget(struct soft_dev *dev, struct rte_mbuf *m)
@@ -249,11 +265,6 @@ void soft_wire_mbuf_unget(struct soft_dev *dev, struct rte_mbuf *m)
 		w->stash[w->n_stash++] = m; /* untouched: still as the pool reset it */
 	else
 		rte_pktmbuf_free(m);
-}
-
-uint16_t *soft_wire_ip_id(struct soft_dev *dev)
-{
-	return &dev->wire->ip_id;
 }
 
 int soft_wire_hdrs(struct soft_dev *dev, struct rte_mbuf *m, struct roce_pkt *p,

@@ -40,11 +40,11 @@ struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
 void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p);
 
 /* The pieces of soft_wire_alloc() for the fast paths, which write their headers from a
- * template themselves: an mbuf from the device's stash (NULL: none), one given back
- * unused, the device's IPv4 id counter, and the headers of p into m (0 or -EINVAL). */
-struct rte_mbuf *soft_wire_mbuf(struct soft_dev *dev);
+ * template themselves: an mbuf from the device's stash with *ip_id set to the device's
+ * IPv4 id counter (NULL: no mbuf, or no room in the backlog for this frame and a
+ * duplicate), one given back unused, and the headers of p into m (0 or -EINVAL). */
+struct rte_mbuf *soft_wire_frame(struct soft_dev *dev, uint16_t **ip_id);
 void soft_wire_mbuf_unget(struct soft_dev *dev, struct rte_mbuf *m);
-uint16_t *soft_wire_ip_id(struct soft_dev *dev);
 int soft_wire_hdrs(struct soft_dev *dev, struct rte_mbuf *m, struct roce_pkt *p,
 		   const struct roce_tmpl *tmpl, uint8_t **payload);
 
