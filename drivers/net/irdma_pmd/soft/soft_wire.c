@@ -54,8 +54,9 @@ static rte_spinlock_t loop_lock = RTE_SPINLOCK_INITIALIZER;
 static uint32_t loop_gen = 1;
 
 /* Each run of frames to the same device in one ring enqueue (one reservation for the run,
- * not one per frame). */
-static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+ * not one per frame). Inline into the flush (loop_tx is the port op of the same). */
+static __rte_always_inline unsigned int loop_send(struct soft_wire *w, struct rte_mbuf **pkts,
+						  unsigned int n)
 {
 	struct soft_wire **dst = w->dst + (pkts - w->backlog);
 	unsigned int i = 0;
@@ -78,6 +79,11 @@ static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigne
 			break; /* peer ring full: keep order, retry on the next step */
 	}
 	return i;
+}
+
+static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	return loop_send(w, pkts, n);
 }
 
 static unsigned int loop_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
@@ -401,7 +407,7 @@ static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, stru
 {
 	unsigned int done;
 
-	done = w->port == &loop_port ? loop_tx(w, w->backlog, w->n_backlog) :
+	done = w->port == &loop_port ? loop_send(w, w->backlog, w->n_backlog) :
 				       w->port->tx(w, w->backlog, w->n_backlog);
 	if (done && done < w->n_backlog) {
 		memmove(w->backlog, w->backlog + done, (w->n_backlog - done) * sizeof(w->backlog[0]));
