@@ -242,10 +242,20 @@ bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n)
 /* One mbuf from the device's stash, refilled one burst at a time when it runs dry:
  * the mempool get is paid once per SOFT_WIRE_STASH frames instead of once per frame. When
  * the pool cannot give a whole burst, single mbufs until it can. */
+static __rte_noinline struct rte_mbuf *wire_stash_refill(struct soft_dev *dev,
+							  struct soft_wire *w);
+
 static inline struct rte_mbuf *wire_mbuf_get(struct soft_dev *dev, struct soft_wire *w)
 {
 	if (likely(w->n_stash != 0))
 		return w->stash[--w->n_stash];
+	return wire_stash_refill(dev, w);
+}
+
+/* Out of line: the pop above stays a leaf without register saves. */
+static __rte_noinline struct rte_mbuf *wire_stash_refill(struct soft_dev *dev,
+							  struct soft_wire *w)
+{
 	if (rte_pktmbuf_alloc_bulk(dev->pool, w->stash, SOFT_WIRE_STASH) == 0) {
 		w->n_stash = SOFT_WIRE_STASH - 1;
 		return w->stash[SOFT_WIRE_STASH - 1];
@@ -325,8 +335,8 @@ static void backlog_add(struct soft_wire *w, struct rte_mbuf *m, struct soft_wir
  * as they leave, after the ICRC was computed, so the receiver sees exactly what a faulty
  * link would deliver.
  */
-static bool wire_faults(struct soft_dev *dev, struct soft_wire *w, struct rte_mbuf *m,
-			struct soft_wire *dst)
+static __rte_noinline bool wire_faults(struct soft_dev *dev, struct soft_wire *w,
+				       struct rte_mbuf *m, struct soft_wire *dst)
 {
 	const struct irdma_hw_dev_config *c = &dev->cfg;
 
