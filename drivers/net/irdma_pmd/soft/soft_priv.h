@@ -403,6 +403,23 @@ struct soft_sq_inl {
 int soft_sq_peek_inline(const struct soft_qp *qp, struct soft_sq_inl *f);
 uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const uint8_t *wqe, uint64_t off,
 			     uint8_t *dst, uint32_t len);
+/* Copies len <= 8 bytes without a memcpy call: two overlapping 4-byte moves, or three
+ * single bytes (0, len / 2, len - 1 cover 1..3). */
+static inline void soft_copy8(uint8_t *dst, const uint8_t *src, uint32_t len)
+{
+	if (len >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, src, 4);
+		memcpy(&b, src + len - 4, 4);
+		memcpy(dst, &a, 4);
+		memcpy(dst + len - 4, &b, 4);
+	} else if (len) {
+		dst[0] = src[0];
+		dst[len / 2] = src[len / 2];
+		dst[len - 1] = src[len - 1];
+	}
+}
 static inline const uint8_t *soft_sq_wqe_at(const struct soft_qp *qp, uint32_t idx)
 {
 	return qp->sq_base + (size_t)idx * IRDMA_QP_WQE_MIN_SIZE;

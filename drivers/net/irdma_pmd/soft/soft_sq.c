@@ -286,23 +286,9 @@ uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const uint8_t *wqe, uint6
 {
 	uint32_t done = 0;
 
-	/* Within the header quantum's chunk (every small message): at most 8 bytes, as two
-	 * overlapping 4-byte moves (or three single bytes), no memcpy call. */
+	/* Within the header quantum's chunk (every small message): one short copy. */
 	if (qp->dev->gen != IRDMA_GEN_1 && off + len <= IRDMA_INLINE_FIRST_CHUNK) {
-		const uint8_t *src = wqe + IRDMA_INLINE_FIRST_CHUNK + off;
-
-		if (len >= 4) {
-			uint32_t a, b;
-
-			memcpy(&a, src, 4);
-			memcpy(&b, src + len - 4, 4);
-			memcpy(dst, &a, 4);
-			memcpy(dst + len - 4, &b, 4);
-		} else if (len) {
-			dst[0] = src[0];
-			dst[len / 2] = src[len / 2];
-			dst[len - 1] = src[len - 1];
-		}
+		soft_copy8(dst, wqe + IRDMA_INLINE_FIRST_CHUNK + off, len);
 		return len;
 	}
 	while (done < len) {

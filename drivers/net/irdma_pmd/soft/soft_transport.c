@@ -244,7 +244,12 @@ int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_se
 		int fail;
 
 		if (likely(s->inl && len <= s->inline_len)) { /* the fast front end's case */
-			soft_sq_inline_copy(qp, soft_sq_wqe_at(qp, s->idx), 0, buf + hl, len);
+			const uint8_t *wqe = soft_sq_wqe_at(qp, s->idx);
+
+			if (len <= IRDMA_INLINE_FIRST_CHUNK && qp->dev->gen != IRDMA_GEN_1)
+				soft_copy8(buf + hl, wqe + IRDMA_INLINE_FIRST_CHUNK, len);
+			else
+				soft_sq_inline_copy(qp, wqe, 0, buf + hl, len);
 		} else {
 			fail = sq_payload(qp, slot, 0, buf + hl, len);
 			if (unlikely(fail)) {
