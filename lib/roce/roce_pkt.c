@@ -9,6 +9,7 @@
 #include "roce_addr.h"
 #include "roce_icrc.h"
 #include "roce_pkt.h"
+#include "roce_tmpl_hdr.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
@@ -187,12 +188,6 @@ int roce_pkt_write_hdrs(const struct roce_pkt *p, uint8_t *buf, size_t cap)
 	return (int)hl;
 }
 
-static inline uint32_t csum_fold(uint32_t s)
-{
-	s = (s & 0xFFFFu) + (s >> 16);
-	return (s & 0xFFFFu) + (s >> 16);
-}
-
 int roce_tmpl_init(struct roce_tmpl *t, const struct roce_pkt *proto)
 {
 	struct roce_pkt p = *proto;
@@ -243,28 +238,9 @@ int roce_tmpl_write_hdrs(const struct roce_tmpl *t, const struct roce_pkt *p, ui
 	udp_len = ROCE_UDP_HLEN + ROCE_BTH_LEN + ext + p->paylen + pad + ROCE_ICRC_LEN;
 	if (unlikely(udp_len > 0xFFFFu - ROCE_IPV6_HLEN))
 		return -EINVAL;
-	memcpy(buf, t->hdr, ROCE_TMPL_HDR_MAX);
-	h = buf + t->l3_off;
-	if (t->ipv6) {
-		roce_put_be16(h + 4, (uint16_t)udp_len);
-		h += ROCE_IPV6_HLEN;
-	} else {
-		uint32_t tot = ROCE_IPV4_HLEN + udp_len;
-
-		roce_put_be16(h + 2, (uint16_t)tot);
-		roce_put_be16(h + 4, p->ip_id);
-		roce_put_be16(h + 10, (uint16_t)~csum_fold(t->csum_base + tot + p->ip_id));
-		h += ROCE_IPV4_HLEN;
-	}
-	roce_put_be16(h + 4, (uint16_t)udp_len);
-	h += ROCE_UDP_HLEN;
-	h[0] = p->opcode;
-	h[1] = (uint8_t)((p->se ? ROCE_BTH_SE : 0) | (p->mig ? ROCE_BTH_MIG : 0) |
-			 pad << ROCE_BTH_PAD_SHIFT);
-	h[4] = p->bth_b4;
-	h[8] = p->ackreq ? ROCE_BTH_ACKREQ : 0;
-	roce_put_be24(h + 9, p->psn);
-	h += ROCE_BTH_LEN;
+	h = roce_tmpl_put(t, buf, p->opcode,
+			  (uint8_t)((p->se ? ROCE_BTH_SE : 0) | (p->mig ? ROCE_BTH_MIG : 0)),
+			  p->bth_b4, p->ackreq, p->psn, ext, p->paylen, p->ip_id);
 	/* The extension headers of the common frames directly; the table walk for the rest. */
 	switch (oi->flags & ROCE_OPF_HDR_MASK) {
 	case 0:

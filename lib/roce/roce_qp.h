@@ -419,6 +419,25 @@ int roce_qp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now);
 /* Produces the next packet to send: 1 with *tx filled, 0 when there is nothing now. */
 int roce_qp_tx(struct roce_qp *qp, uint64_t now, struct roce_tx *tx);
 
+/*
+ * Transmit fast paths (the common case straight into a frame; byte for byte and state for
+ * state what the general path does). buf/cap: the frame buffer; *ip_id: the device's IPv4
+ * id counter, taken (and advanced) only when a frame is written. Each returns the length of
+ * the headers written (> 0), or 0 when the case is not the common one and nothing changed.
+ *
+ * roce_qp_post_send_fast(): roce_qp_post_send() of wr and roce_qp_tx() of its one packet,
+ * when wr is a SEND/WRITE of at most one path MTU or a READ request, on an RC QP in RTS
+ * with a template, nothing queued, resent or waiting before it, and room in the ring and
+ * the window. The caller places wr->len payload bytes at buf + return (SEND/WRITE), then
+ * pad and ICRC (buf + tmpl.l3_off on). 0: post it with roce_qp_post_send().
+ *
+ * roce_qp_tx_ack_fast(): roce_qp_tx() when the next packet is an ACK/NAK (no payload;
+ * the caller adds the ICRC). 0: call roce_qp_tx().
+ */
+int roce_qp_post_send_fast(struct roce_qp *qp, const struct roce_send_wr *wr, uint64_t now,
+			   uint16_t *ip_id, uint8_t *buf, size_t cap);
+int roce_qp_tx_ack_fast(struct roce_qp *qp, uint16_t *ip_id, uint8_t *buf, size_t cap);
+
 /* Handles expired timers (ACK timeout, RNR wait). Call when now >= next deadline. */
 void roce_qp_timer(struct roce_qp *qp, uint64_t now);
 

@@ -46,6 +46,9 @@ int soft_engine_init(struct soft_dev *dev)
 		return -ENOMEM;
 	dev->work_mask = slots - 1;
 	dev->tsc_per_ns_q32 = (uint64_t)(((unsigned __int128)dev->tsc_hz << 32) / 1000000000u);
+	dev->ns_per_tsc_q32 = (uint64_t)(((unsigned __int128)1000000000u << 32) / dev->tsc_hz);
+	soft_clock_rebase(dev, rte_get_tsc_cycles());
+	dev->step_ns = 0;
 	dev->timer_tsc = UINT64_MAX;
 	dev->timer_ns = ROCE_TIME_NEVER;
 	return 0;
@@ -140,39 +143,31 @@ static __rte_noinline void timers_expire(struct soft_dev *dev, uint64_t now)
 }
 
 
-static __rte_noinline unsigned int wire_push(struct soft_dev *dev)
-{
-	unsigned int n = soft_wire_flush(dev);
-
-	dev->wire_dirty = !soft_wire_tx_room(dev, SOFT_WIRE_BACKLOG);
-	return n;
-}
-
 /* One QP's share of a step. */
 static unsigned int qp_step(struct soft_qp *qp, unsigned int share, uint64_t now)
 {
 	unsigned int work = 0;
 
 	if (qp->sq_kick || qp->swq_send != qp->swq_head)
-		work += soft_req_run(qp, share);
+		work += soft_req_run(qp, share, now);
 	if (unlikely(now >= roce_qp_next_deadline(&qp->rq)))
 		soft_xport_timers(qp, now);
 	if (roce_qp_wants_tx(&qp->rq, now))
 		work += soft_xport_tx(qp, share, now);
-	if (qp->wire_err || qp->swq_done != qp->swq_head)
+	/* settle only when there is something to apply or retire (a WQE in flight is not) */
+	if (qp->wire_err || (qp->swq_done != qp->swq_head &&
+			     qp->swq[qp->swq_done].state == SOFT_SWQE_DONE))
 		soft_xport_settle(qp);
 	return work;
 }
 
 /* Serves the work list from its head: each QP its share, until the budget is spent or
  * every QP queued at the start had its turn; a QP with more to do goes to the back. */
-static __rte_noinline unsigned int work_run(struct soft_dev *dev, unsigned int budget,
-					    uint64_t now)
+static __rte_noinline unsigned int work_run(struct soft_dev *dev, unsigned int budget)
 {
 	unsigned int work = 0, spent = 0, n = dev->n_work;
+	uint64_t now = soft_now_ns(dev);
 
-	if (now == 0)
-		now = soft_now_ns(dev);
 	while (n-- && spent < budget) {
 		uint32_t id = dev->work[dev->work_head++ & dev->work_mask];
 		struct soft_qp *qp = dev->qp[id];
@@ -190,7 +185,7 @@ static __rte_noinline unsigned int work_run(struct soft_dev *dev, unsigned int b
 		 * which queues it again (soft_engine_rx_done). */
 		if (soft_engine_qp_pending(qp, now) || (w != 0 && soft_engine_sq_waiting(qp)))
 			soft_engine_mark(dev, qp);
-		soft_engine_timer_note(dev, qp);
+		soft_engine_timer_follow(dev, qp);
 	}
 	return work;
 }
@@ -214,7 +209,6 @@ static inline bool engine_idle(const struct soft_dev *dev)
 static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 {
 	unsigned int work = 0;
-	uint64_t now = 0;
 
 	if (!rte_spinlock_trylock(&dev->engine_lock))
 		return 0;
@@ -224,14 +218,20 @@ static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 	if (unlikely(soft_db_pending(dev)))
 		work += soft_db_take(dev);
 	work += soft_wire_rx(dev, budget);
-	if (unlikely(dev->n_timers != 0) && rte_get_tsc_cycles() >= dev->timer_tsc) {
-		now = soft_now_ns(dev);
-		timers_expire(dev, now);
+	if (unlikely(dev->n_timers != 0)) {
+		uint64_t tsc = rte_get_tsc_cycles();
+
+		if (tsc >= dev->timer_tsc) {
+			if (dev->step_ns == 0)
+				dev->step_ns = soft_clock_ns(dev, tsc);
+			timers_expire(dev, dev->step_ns);
+		}
 	}
 	if (dev->n_work != 0)
-		work += work_run(dev, budget, now);
+		work += work_run(dev, budget);
 	if (work != 0 || unlikely(dev->wire_dirty))
-		work += wire_push(dev);
+		work += soft_wire_flush(dev);
+	dev->step_ns = 0; /* the next step reads the TSC again */
 	rte_spinlock_unlock(&dev->engine_lock);
 	return (int)work;
 }

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include <rte_branch_prediction.h>
+#include <rte_cycles.h>
 #include <rte_log.h>
 #include <rte_mbuf.h>
 #include <rte_spinlock.h>
@@ -321,6 +322,12 @@ struct soft_dev {
 	uint64_t timer_ns;     /* the earliest deadline (ns, lib/roce's clock) */
 	uint64_t timer_tsc;    /* the same as a TSC value; UINT64_MAX: none */
 	uint64_t tsc_per_ns_q32; /* TSC ticks per ns, 32.32 fixed point */
+	/* lib/roce's clock (soft_now_ns): ns = clk_ns + (tsc - clk_tsc) * ns_per_tsc_q32 >> 32,
+	 * rebased with the exact division once the TSC is a second past clk_tsc; step_ns is
+	 * the time of the running step (0: not read yet). */
+	uint64_t ns_per_tsc_q32;
+	uint64_t clk_tsc, clk_ns;
+	uint64_t step_ns;
 	bool wire_dirty;       /* the last push left frames in the wire's backlog */
 	struct rte_ring *loop_rx; /* port=loop: soft_wire_loop_ring() (idle check) */
 
@@ -386,8 +393,35 @@ const char *soft_mr_err_str(enum soft_mr_err e);
 /* 1: *w filled from the SQ head; 0: no valid WQE there; -EINVAL: malformed (still taken). */
 int soft_sq_fetch(struct soft_qp *qp, struct soft_wqe *w);
 int soft_sq_decode(const struct soft_qp *qp, uint32_t idx, struct soft_wqe *w);
+/* What the fast front end needs of an inline RDMA WRITE/SEND WQE (soft_sq_peek_inline). */
+struct soft_sq_inl {
+	uint32_t idx;
+	uint16_t quanta;
+	uint8_t op;            /* IRDMAQP_OP_RDMA_WRITE(_SOL) or IRDMAQP_OP_RDMA_SEND(_SOL_EVENT) */
+	bool signaled, read_fence, solicited, imm_valid;
+	uint32_t len, imm, rkey;
+	uint64_t raddr;
+};
+int soft_sq_peek_inline(const struct soft_qp *qp, struct soft_sq_inl *f);
 uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const uint8_t *wqe, uint64_t off,
 			     uint8_t *dst, uint32_t len);
+/* Copies len <= 8 bytes without a memcpy call: two overlapping 4-byte moves, or three
+ * single bytes (0, len / 2, len - 1 cover 1..3). */
+static inline void soft_copy8(uint8_t *dst, const uint8_t *src, uint32_t len)
+{
+	if (len >= 4) {
+		uint32_t a, b;
+
+		memcpy(&a, src, 4);
+		memcpy(&b, src + len - 4, 4);
+		memcpy(dst, &a, 4);
+		memcpy(dst + len - 4, &b, 4);
+	} else if (len) {
+		dst[0] = src[0];
+		dst[len / 2] = src[len / 2];
+		dst[len - 1] = src[len - 1];
+	}
+}
 static inline const uint8_t *soft_sq_wqe_at(const struct soft_qp *qp, uint32_t idx)
 {
 	return qp->sq_base + (size_t)idx * IRDMA_QP_WQE_MIN_SIZE;
@@ -444,7 +478,7 @@ int soft_rq_complete(struct soft_qp *qp, struct soft_cqe *c, bool from_srq,
 		     const struct soft_rwqe *r);
 
 /* soft_req.c: requester front end (fetch, local operations, posting to the transport) */
-unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget);
+unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now);
 
 /* soft_comp.c: send completions */
 unsigned int soft_comp_retire(struct soft_qp *qp);
@@ -474,6 +508,8 @@ int soft_xport_init(struct soft_qp *qp);
 void soft_xport_fini(struct soft_qp *qp);
 int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint32_t mask);
 unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now);
+int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_send_wr *wr,
+			 uint64_t now);
 void soft_xport_timers(struct soft_qp *qp, uint64_t now);
 /* A frame for the QP into lib/roce (inline: the wire calls it for every frame). */
 static inline void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now)
@@ -484,7 +520,27 @@ static inline void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, u
 	qp->rctx.wchk_len = 0; /* a key check holds for the frame it was made for only */
 }
 void soft_xport_settle(struct soft_qp *qp);
-uint64_t soft_now_ns(const struct soft_dev *dev);
+uint64_t soft_clock_rebase(struct soft_dev *dev, uint64_t tsc);
+
+/* lib/roce's clock in ns at TSC value tsc: within a nanosecond of tsc * 10^9 / tsc_hz,
+ * with a multiply instead of two divisions. */
+static inline uint64_t soft_clock_ns(struct soft_dev *dev, uint64_t tsc)
+{
+	uint64_t d = tsc - dev->clk_tsc;
+
+	if (unlikely(d >= dev->tsc_hz)) /* a second on (or a TSC behind the base) */
+		return soft_clock_rebase(dev, tsc);
+	return dev->clk_ns + (uint64_t)(((unsigned __int128)d * dev->ns_per_tsc_q32) >> 32);
+}
+
+/* The time of the running engine step: the TSC is read once per step, by the first part
+ * of the step that needs the time. */
+static inline uint64_t soft_now_ns(struct soft_dev *dev)
+{
+	if (dev->step_ns == 0)
+		dev->step_ns = soft_clock_ns(dev, rte_get_tsc_cycles());
+	return dev->step_ns;
+}
 void soft_roce_av(struct soft_dev *dev, const struct irdma_hw_av *av, struct roce_av *out);
 
 /* soft_engine.c */
@@ -520,21 +576,27 @@ static inline bool soft_engine_sq_waiting(const struct soft_qp *qp)
 
 void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp);
 
+/* soft_engine_timer_note() when it has something to do: the QP joins or leaves the timer
+ * list, or its deadline is the new earliest. */
+static inline void soft_engine_timer_follow(struct soft_dev *dev, const struct soft_qp *qp)
+{
+	uint64_t d = roce_qp_next_deadline(&qp->rq);
+
+	if ((d != ROCE_TIME_NEVER) != !!(dev->qp_sched[qp->id] & SOFT_SCHED_TIMER) ||
+	    d < dev->timer_ns)
+		soft_engine_timer_note(dev, qp);
+}
+
 /* After the wire handed the QP a frame (and its completions were retired): queue it when
  * it has something to send or fetch, else just follow its deadline (an ACK that ends the
  * wait takes the QP off the timer list without a visit). */
 static inline void soft_engine_rx_done(struct soft_dev *dev, struct soft_qp *qp, uint64_t now)
 {
-	uint64_t d;
-
 	if (soft_engine_qp_pending(qp, now) || soft_engine_sq_waiting(qp)) {
 		soft_engine_mark(dev, qp);
 		return;
 	}
-	d = roce_qp_next_deadline(&qp->rq);
-	if ((d != ROCE_TIME_NEVER) != !!(dev->qp_sched[qp->id] & SOFT_SCHED_TIMER) ||
-	    d < dev->timer_ns)
-		soft_engine_timer_note(dev, qp);
+	soft_engine_timer_follow(dev, qp);
 }
 int soft_engine_init(struct soft_dev *dev);
 void soft_engine_fini(struct soft_dev *dev);

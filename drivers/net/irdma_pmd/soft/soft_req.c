@@ -143,7 +143,7 @@ static uint8_t req_build(struct soft_qp *qp, const struct soft_wqe *w, struct ro
 }
 
 /* Starts swq[swq_send]. Returns 0 when it moved on, -1 when it must wait. */
-static int req_step(struct soft_qp *qp)
+static int req_step(struct soft_qp *qp, uint64_t now)
 {
 	struct soft_swqe *s = &qp->swq[qp->swq_send];
 	struct soft_wqe *w = &qp->cur;
@@ -195,19 +195,74 @@ static int req_step(struct soft_qp *qp)
 			return 0;
 		}
 	}
-	rc = roce_qp_post_send(&qp->rq, &wr);
-	if (rc == -ENOMEM)
-		return -1;
-	if (rc) {
-		req_done(qp, s, FLUSH_LOC_QP_OP_ERR);
-		return 0;
-	}
+	/* Posted before the fast path runs: a failure inside it completes the WQE. */
 	s->state = SOFT_SWQE_POSTED;
+	if (!soft_xport_post_fast(qp, qp->swq_send, &wr, now)) {
+		rc = roce_qp_post_send(&qp->rq, &wr);
+		if (rc == -ENOMEM) {
+			s->state = SOFT_SWQE_PENDING;
+			return -1;
+		}
+		if (rc) {
+			req_done(qp, s, FLUSH_LOC_QP_OP_ERR);
+			return 0;
+		}
+	}
 	qp->swq_send = swq_next(qp, qp->swq_send);
 	return 0;
 }
 
-unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget)
+/*
+ * The fast path of the front end, for the common small message: an inline RDMA WRITE or
+ * SEND at the SQ head with nothing fetched before it goes from the SQ to its frame in one
+ * pass (soft_sq_peek_inline, soft_xport_post_fast), leaving swq[] and the SQ as fetch,
+ * req_accept and req_step would. 1: sent; 0: no valid WQE; -1: not that case, nothing
+ * taken (the general fetch reads the WQE again).
+ */
+static int req_fast(struct soft_qp *qp, uint64_t now)
+{
+	uint32_t slot = qp->swq_head;
+	struct soft_swqe *s = &qp->swq[slot];
+	struct roce_send_wr wr;
+	struct soft_sq_inl f;
+	int rc = soft_sq_peek_inline(qp, &f);
+	bool write;
+
+	if (rc <= 0)
+		return rc;
+	write = f.op == IRDMAQP_OP_RDMA_WRITE || f.op == IRDMAQP_OP_RDMA_WRITE_SOL;
+	s->idx = f.idx;
+	s->quanta = f.quanta;
+	s->op = f.op;
+	s->signaled = f.signaled;
+	s->fence = false;
+	s->read_fence = f.read_fence;
+	s->state = SOFT_SWQE_POSTED; /* before the send: a failure inside it completes it */
+	s->status = 0;
+	s->fail = 0;
+	s->inl = true;
+	s->inline_len = f.len;
+	wr = (struct roce_send_wr){
+		.id = slot,
+		.op = write ? (f.imm_valid ? ROCE_WR_WRITE_IMM : ROCE_WR_WRITE) :
+			      (f.imm_valid ? ROCE_WR_SEND_IMM : ROCE_WR_SEND),
+		.flags = (uint8_t)((f.solicited ? ROCE_WR_F_SOLICITED : 0) |
+				   (f.read_fence ? ROCE_WR_F_FENCE : 0)),
+		.len = f.len,
+		.raddr = f.raddr,
+		.rkey = f.rkey,
+		.imm = f.imm,
+	};
+	if (qp->cur_slot == slot)
+		qp->cur_slot = UINT32_MAX; /* the decoded copy is of an earlier WQE */
+	if (!soft_xport_post_fast(qp, slot, &wr, now))
+		return -1;
+	qp->swq_head = qp->swq_send = swq_next(qp, slot);
+	soft_sq_consumed(qp, f.quanta);
+	return 1;
+}
+
+unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now)
 {
 	unsigned int work = 0;
 
@@ -227,7 +282,12 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget)
 
 			if (!qp->sq_kick || qp->state == IRDMA_HW_QPS_SQD)
 				break;
-			rc = soft_sq_fetch(qp, &qp->cur);
+			rc = req_fast(qp, now);
+			if (rc > 0) {
+				work++;
+				continue;
+			}
+			rc = rc == 0 ? 0 : soft_sq_fetch(qp, &qp->cur);
 			if (rc == 0) {
 				qp->sq_kick = false;
 				break;
@@ -237,7 +297,7 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget)
 			work++;
 			continue;
 		}
-		if (req_step(qp) < 0)
+		if (req_step(qp, now) < 0)
 			break;
 		work++;
 	}

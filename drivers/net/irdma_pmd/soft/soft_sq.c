@@ -218,6 +218,59 @@ int soft_sq_fetch(struct soft_qp *qp, struct soft_wqe *w)
 	return sq_decode(qp, qp->sq_head, hdr, w);
 }
 
+/*
+ * The front end's fast fetch (soft_req.c): the WQE at the SQ head when it is an inline RDMA
+ * WRITE or SEND (solicited or not, with or without immediate, read fence allowed) on an
+ * RC QP, with only the fields that needs read. 1: *f filled; 0: no valid WQE there; -1:
+ * another kind of WQE or one the general decode must judge (soft_sq_fetch reads it).
+ */
+int soft_sq_peek_inline(const struct soft_qp *qp, struct soft_sq_inl *f)
+{
+	const uint64_t *wqe = sq_wqe(qp, qp->sq_head);
+	uint64_t hdr, q;
+	uint8_t op;
+
+	get_64bit_val_acquire(wqe, IRDMA_WQE_HDR_BYTE, &hdr);
+	if (IRDMA_FIELD_GET(IRDMAQPSQ_VALID, hdr) != qp->sq_polarity)
+		return 0;
+	op = (uint8_t)GET(IRDMAQPSQ_OPCODE, hdr);
+	if (!GET(IRDMAQPSQ_INLINEDATAFLAG, hdr) || GET(IRDMAQPSQ_LOCALFENCE, hdr) ||
+	    qp->type != IRDMA_HW_QP_RC)
+		return -1;
+	switch (op) {
+	case IRDMAQP_OP_RDMA_WRITE:
+	case IRDMAQP_OP_RDMA_WRITE_SOL:
+		get_64bit_val(wqe, IRDMA_BYTE_16, &q);
+		f->raddr = GET(IRDMAQPSQ_FRAG_TO, q);
+		f->rkey = (uint32_t)GET(IRDMAQPSQ_REMSTAG, hdr);
+		f->solicited = op == IRDMAQP_OP_RDMA_WRITE_SOL;
+		break;
+	case IRDMAQP_OP_RDMA_SEND:
+	case IRDMAQP_OP_RDMA_SEND_SOL_EVENT:
+		f->raddr = 0;
+		f->rkey = 0;
+		f->solicited = op == IRDMAQP_OP_RDMA_SEND_SOL_EVENT;
+		break;
+	default:
+		return -1;
+	}
+	f->idx = qp->sq_head;
+	f->op = op;
+	f->len = (uint32_t)GET(IRDMAQPSQ_INLINEDATALEN, hdr);
+	f->quanta = (uint16_t)inline_quanta(qp->dev->gen, f->len);
+	if (f->len > qp->max_inline || f->idx + f->quanta > qp->sq_depth)
+		return -1;
+	f->signaled = GET(IRDMAQPSQ_SIGCOMPL, hdr);
+	f->read_fence = GET(IRDMAQPSQ_READFENCE, hdr);
+	f->imm_valid = GET(IRDMAQPSQ_IMMDATAFLAG, hdr);
+	f->imm = 0;
+	if (f->imm_valid) {
+		get_64bit_val(wqe, IRDMA_BYTE_0, &q);
+		f->imm = (uint32_t)GET(IRDMAQPSQ_IMMDATA, q);
+	}
+	return 1;
+}
+
 /* Decodes again a WQE the device already fetched (it owns the slot until its CQE). */
 int soft_sq_decode(const struct soft_qp *qp, uint32_t idx, struct soft_wqe *w)
 {
@@ -233,6 +286,11 @@ uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const uint8_t *wqe, uint6
 {
 	uint32_t done = 0;
 
+	/* Within the header quantum's chunk (every small message): one short copy. */
+	if (qp->dev->gen != IRDMA_GEN_1 && off + len <= IRDMA_INLINE_FIRST_CHUNK) {
+		soft_copy8(dst, wqe + IRDMA_INLINE_FIRST_CHUNK + off, len);
+		return len;
+	}
 	while (done < len) {
 		uint32_t o = (uint32_t)off + done, at, run;
 

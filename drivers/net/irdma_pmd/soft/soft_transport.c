@@ -30,11 +30,15 @@ static const struct roce_qp_ops soft_roce_ops = {
 	.qp_error = soft_resp_qp_error,
 };
 
-uint64_t soft_now_ns(const struct soft_dev *dev)
+/* The exact conversion (two divisions), which also moves soft_clock_ns()'s base to tsc. */
+uint64_t soft_clock_rebase(struct soft_dev *dev, uint64_t tsc)
 {
-	uint64_t c = rte_get_tsc_cycles();
+	uint64_t hz = dev->tsc_hz;
+	uint64_t ns = tsc / hz * 1000000000ull + (tsc % hz) * 1000000000ull / hz;
 
-	return c / dev->tsc_hz * 1000000000ull + (c % dev->tsc_hz) * 1000000000ull / dev->tsc_hz;
+	dev->clk_tsc = tsc;
+	dev->clk_ns = ns;
+	return ns;
 }
 
 /* lib/roce's address vector for frames to av from this device. */
@@ -200,29 +204,109 @@ static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *
 	return e ? soft_mr_err_to_flush(e) : 0;
 }
 
-/* Frames the transport wants to send now, into the wire's backlog. */
+/* A payload that could not be read: the WQE fails, the QP with it (as on a wire, the
+ * frame is not sent). */
+static void tx_payload_failed(struct soft_qp *qp, struct rte_mbuf *m, uint32_t slot, int fail)
+{
+	rte_pktmbuf_free(m);
+	qp->swq[slot].fail = (uint8_t)fail;
+	roce_qp_set_error(&qp->rq, ROCE_WC_LOC_PROT_ERR);
+}
+
+/*
+ * The requester's fast path: send WQE swq[slot] (its lib/roce WR in wr) straight into a
+ * frame when lib/roce says it is the common case (roce_qp_post_send_fast): template,
+ * payload, ICRC, backlog, no roce_tx in between. 1: posted (sent, or failed with the QP
+ * to ERR as the general path does); 0: not the common case, nothing changed.
+ */
+int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_send_wr *wr,
+			 uint64_t now)
+{
+	struct soft_dev *dev = qp->dev;
+	uint32_t len = wr->op == ROCE_WR_READ ? 0 : wr->len;
+	struct rte_mbuf *m;
+	uint16_t *ip_id;
+	uint8_t *buf;
+	int hl;
+
+	if (!qp->rq.tmpl.valid)
+		return 0;
+	m = soft_wire_frame(dev, &ip_id);
+	if (unlikely(m == NULL))
+		return 0;
+	buf = rte_pktmbuf_mtod(m, uint8_t *);
+	hl = roce_qp_post_send_fast(&qp->rq, wr, now, ip_id, buf, rte_pktmbuf_tailroom(m));
+	if (hl <= 0) {
+		soft_wire_mbuf_unget(dev, m);
+		return 0;
+	}
+	if (len) {
+		const struct soft_swqe *s = &qp->swq[slot];
+		int fail;
+
+		if (likely(s->inl && len <= s->inline_len)) { /* the fast front end's case */
+			const uint8_t *wqe = soft_sq_wqe_at(qp, s->idx);
+
+			if (len <= IRDMA_INLINE_FIRST_CHUNK && qp->dev->gen != IRDMA_GEN_1)
+				soft_copy8(buf + hl, wqe + IRDMA_INLINE_FIRST_CHUNK, len);
+			else
+				soft_sq_inline_copy(qp, wqe, 0, buf + hl, len);
+		} else {
+			fail = sq_payload(qp, slot, 0, buf + hl, len);
+			if (unlikely(fail)) {
+				tx_payload_failed(qp, m, slot, fail);
+				return 1;
+			}
+		}
+	}
+	soft_wire_send_tmpl(dev, m, &qp->rq.tmpl, (uint32_t)hl + len, len);
+	qp->st.tx_packets++;
+	qp->st.tx_bytes += len;
+	return 1;
+}
+
+/* Frames the transport wants to send now, into the wire's backlog. ACKs take the fast
+ * path (roce_qp_tx_ack_fast), everything else lib/roce's roce_qp_tx(). */
 unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now)
 {
 	struct soft_dev *dev = qp->dev;
 	unsigned int sent = 0;
 	struct roce_tx tx;
 
-	while (sent < budget && soft_wire_tx_room(dev, 2) && roce_qp_tx(&qp->rq, now, &tx) == 1) {
-		uint32_t len = tx.pkt.paylen;
-		struct rte_mbuf *m;
+	while (sent < budget) {
+		uint16_t *ip_id;
+		struct rte_mbuf *m = soft_wire_frame(dev, &ip_id);
+		uint32_t len;
 		uint8_t *pay;
+		int hl;
 
-		m = soft_wire_alloc(dev, &tx.pkt, tx.tmpl, &pay);
 		if (unlikely(m == NULL))
-			break; /* lost like on a wire: RC resends it */
+			break; /* no room (the next step pushes), or lost like on a wire */
+		hl = roce_qp_tx_ack_fast(&qp->rq, ip_id, rte_pktmbuf_mtod(m, uint8_t *),
+					 rte_pktmbuf_tailroom(m));
+		if (hl > 0) {
+			soft_wire_send_tmpl(dev, m, &qp->rq.tmpl, (uint32_t)hl, 0);
+			qp->st.tx_packets++;
+			sent++;
+			if (!roce_qp_wants_tx(&qp->rq, now))
+				break;
+			continue;
+		}
+		if (roce_qp_tx(&qp->rq, now, &tx) != 1) {
+			soft_wire_mbuf_unget(dev, m);
+			break;
+		}
+		if (unlikely(soft_wire_hdrs(dev, m, &tx.pkt, tx.tmpl, &pay) != 0)) {
+			rte_pktmbuf_free(m);
+			break;
+		}
+		len = tx.pkt.paylen;
 		if (tx.pl_src == ROCE_PL_SQ && len) {
 			int fail = sq_payload(qp, (uint32_t)tx.wr_id, tx.offset, pay, len);
 
 			if (unlikely(fail)) {
 				/* the source went away under the WQE: it fails, the QP with it */
-				rte_pktmbuf_free(m);
-				qp->swq[tx.wr_id].fail = (uint8_t)fail;
-				roce_qp_set_error(&qp->rq, ROCE_WC_LOC_PROT_ERR);
+				tx_payload_failed(qp, m, (uint32_t)tx.wr_id, fail);
 				break;
 			}
 		} else if (tx.pl_src == ROCE_PL_MEM && len) {

@@ -53,20 +53,37 @@ static rte_spinlock_t loop_lock = RTE_SPINLOCK_INITIALIZER;
  * lookups (soft_wire.last_dst) are void from then on. Starts at 1: a zeroed cache is void. */
 static uint32_t loop_gen = 1;
 
-static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+/* Each run of frames to the same device in one ring enqueue (one reservation for the run,
+ * not one per frame). Inline into the flush (loop_tx is the port op of the same). */
+static __rte_always_inline unsigned int loop_send(struct soft_wire *w, struct rte_mbuf **pkts,
+						  unsigned int n)
 {
 	struct soft_wire **dst = w->dst + (pkts - w->backlog);
-	unsigned int i;
+	unsigned int i = 0;
 
-	for (i = 0; i < n; i++) {
-		if (dst[i] == NULL) { /* nobody owns that address: the frame is lost */
-			rte_pktmbuf_free(pkts[i]);
+	while (i < n) {
+		struct soft_wire *d = dst[i];
+		unsigned int run = 1, k;
+
+		if (d == NULL) { /* nobody owns that address: the frame is lost */
+			rte_pktmbuf_free(pkts[i++]);
 			continue;
 		}
-		if (rte_ring_enqueue(dst[i]->rx_ring, pkts[i]) != 0)
+		while (i + run < n && dst[i + run] == d)
+			run++;
+		/* a lone frame (most steps): the single enqueue is the cheaper call */
+		k = run == 1 ? rte_ring_enqueue(d->rx_ring, pkts[i]) == 0 :
+			       rte_ring_enqueue_burst(d->rx_ring, (void **)(pkts + i), run, NULL);
+		i += k;
+		if (k < run)
 			break; /* peer ring full: keep order, retry on the next step */
 	}
 	return i;
+}
+
+static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	return loop_send(w, pkts, n);
 }
 
 static unsigned int loop_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
@@ -190,14 +207,25 @@ static inline bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16
 	return false;
 }
 
-/* The device on the loop that owns gid, or NULL; the last answer is cached per sender. */
-static struct soft_wire *loop_lookup(struct soft_wire *from, const uint8_t gid[16])
+static struct soft_wire *loop_lookup_slow(struct soft_wire *from, const uint8_t gid[16],
+					   uint32_t gen);
+
+/* The device on the loop that owns gid, or NULL; the last answer is cached per sender
+ * (the hit inline, the walk out of line). */
+static inline struct soft_wire *loop_lookup(struct soft_wire *from, const uint8_t gid[16])
 {
 	uint32_t gen = __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE);
-	struct soft_wire *w;
 
 	if (likely(from->last_gen == gen && gid_eq(from->last_gid, gid)))
 		return from->last_dst;
+	return loop_lookup_slow(from, gid, gen);
+}
+
+static __rte_noinline struct soft_wire *loop_lookup_slow(struct soft_wire *from,
+							 const uint8_t gid[16], uint32_t gen)
+{
+	struct soft_wire *w;
+
 	for (w = loop_head; w; w = w->next)
 		if (dev_owns_gid(w->dev, gid))
 			break;
@@ -215,10 +243,20 @@ bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n)
 /* One mbuf from the device's stash, refilled one burst at a time when it runs dry:
  * the mempool get is paid once per SOFT_WIRE_STASH frames instead of once per frame. When
  * the pool cannot give a whole burst, single mbufs until it can. */
+static __rte_noinline struct rte_mbuf *wire_stash_refill(struct soft_dev *dev,
+							  struct soft_wire *w);
+
 static inline struct rte_mbuf *wire_mbuf_get(struct soft_dev *dev, struct soft_wire *w)
 {
 	if (likely(w->n_stash != 0))
 		return w->stash[--w->n_stash];
+	return wire_stash_refill(dev, w);
+}
+
+/* Out of line: the pop above stays a leaf without register saves. */
+static __rte_noinline struct rte_mbuf *wire_stash_refill(struct soft_dev *dev,
+							  struct soft_wire *w)
+{
 	if (rte_pktmbuf_alloc_bulk(dev->pool, w->stash, SOFT_WIRE_STASH) == 0) {
 		w->n_stash = SOFT_WIRE_STASH - 1;
 		return w->stash[SOFT_WIRE_STASH - 1];
@@ -226,27 +264,56 @@ static inline struct rte_mbuf *wire_mbuf_get(struct soft_dev *dev, struct soft_w
 	return rte_pktmbuf_alloc(dev->pool);
 }
 
-struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
-				 const struct roce_tmpl *tmpl, uint8_t **payload)
+struct rte_mbuf *soft_wire_frame(struct soft_dev *dev, uint16_t **ip_id)
 {
-	struct rte_mbuf *m = wire_mbuf_get(dev, dev->wire);
-	uint8_t *buf;
+	struct soft_wire *w = dev->wire;
+
+	if (unlikely(w->n_backlog + 2 > SOFT_WIRE_BACKLOG))
+		return NULL;
+	*ip_id = &w->ip_id;
+	return wire_mbuf_get(dev, w);
+}
+
+void soft_wire_mbuf_unget(struct soft_dev *dev, struct rte_mbuf *m)
+{
+	struct soft_wire *w = dev->wire;
+
+	if (w->n_stash < SOFT_WIRE_STASH)
+		w->stash[w->n_stash++] = m; /* untouched: still as the pool reset it */
+	else
+		rte_pktmbuf_free(m);
+}
+
+int soft_wire_hdrs(struct soft_dev *dev, struct rte_mbuf *m, struct roce_pkt *p,
+		   const struct roce_tmpl *tmpl, uint8_t **payload)
+{
+	uint8_t *buf = rte_pktmbuf_mtod(m, uint8_t *);
 	int hl;
 
-	if (unlikely(m == NULL))
-		return NULL;
 	p->ip_id = dev->wire->ip_id++; /* in place: a copy of the whole roce_pkt cost more */
-	buf = rte_pktmbuf_mtod(m, uint8_t *);
 	hl = tmpl != NULL ? roce_tmpl_write_hdrs(tmpl, p, buf, rte_pktmbuf_tailroom(m)) :
 			    roce_pkt_write_hdrs(p, buf, rte_pktmbuf_tailroom(m));
 	if (unlikely(hl < 0 ||
 		     (uint32_t)hl + p->paylen + 3 + ROCE_ICRC_LEN > rte_pktmbuf_tailroom(m))) {
 		SOFT_LOG(ERR, "%s: cannot build opcode 0x%02x (%d)", dev->name, p->opcode, hl);
-		rte_pktmbuf_free(m);
-		return NULL;
+		return -EINVAL;
 	}
 	m->data_len = (uint16_t)hl;
 	*payload = buf + hl;
+	return 0;
+}
+
+struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
+				 const struct roce_tmpl *tmpl, uint8_t **payload)
+{
+	struct rte_mbuf *m = wire_mbuf_get(dev, dev->wire);
+
+	if (unlikely(m == NULL))
+		return NULL;
+	if (unlikely(soft_wire_hdrs(dev, m, p, tmpl, payload) != 0)) {
+		rte_pktmbuf_free(m);
+		return NULL;
+	}
 	return m;
 }
 
@@ -269,8 +336,8 @@ static void backlog_add(struct soft_wire *w, struct rte_mbuf *m, struct soft_wir
  * as they leave, after the ICRC was computed, so the receiver sees exactly what a faulty
  * link would deliver.
  */
-static bool wire_faults(struct soft_dev *dev, struct soft_wire *w, struct rte_mbuf *m,
-			struct soft_wire *dst)
+static __rte_noinline bool wire_faults(struct soft_dev *dev, struct soft_wire *w,
+				       struct rte_mbuf *m, struct soft_wire *dst)
 {
 	const struct soft_devargs *c = &dev->args;
 
@@ -308,29 +375,41 @@ static bool wire_faults(struct soft_dev *dev, struct soft_wire *w, struct rte_mb
 	return false;
 }
 
-void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p)
+/* Pad, ICRC, counters, faults and the backlog for a frame whose headers and payload
+ * (len bytes from the frame start) are in m. */
+static inline void wire_finish(struct soft_dev *dev, struct rte_mbuf *m, uint32_t len,
+			       uint32_t paylen, uint32_t l3, bool ipv6, const uint8_t *dgid)
 {
 	struct soft_wire *w = dev->wire;
 	uint8_t *buf = rte_pktmbuf_mtod(m, uint8_t *);
-	uint32_t l3 = ROCE_ETH_HLEN + (p->has_vlan ? ROCE_VLAN_HLEN : 0);
-	uint32_t pad = roce_pad_len(p->paylen);
-	uint32_t len = m->data_len + p->paylen;
 	struct soft_wire *dst;
 
-	/* 0-3 pad bytes as one 4-byte store (no memset call): soft_wire_alloc left room for
-	 * pad and ICRC, and the ICRC written next covers whatever lies past the pad. */
+	/* 0-3 pad bytes as one 4-byte store (no memset call): the header writer left room
+	 * for pad and ICRC, and the ICRC written next covers whatever lies past the pad. */
 	memset(buf + len, 0, 4);
-	len += pad;
-	roce_icrc_put(buf + len, roce_icrc_compute(buf + l3, len - l3, p->ipv6));
+	len += roce_pad_len(paylen);
+	roce_icrc_put(buf + len, roce_icrc_compute(buf + l3, len - l3, ipv6));
 	len += ROCE_ICRC_LEN;
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
 	dev->st.tx_packets++;
 	dev->st.tx_bytes += len;
-	dst = w->port == &loop_port ? loop_lookup(w, p->dgid) : NULL;
+	dst = w->port == &loop_port ? loop_lookup(w, dgid) : NULL;
 	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
 		return;
 	backlog_add(w, m, dst);
+}
+
+void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p)
+{
+	wire_finish(dev, m, m->data_len + p->paylen, p->paylen,
+		    ROCE_ETH_HLEN + (p->has_vlan ? ROCE_VLAN_HLEN : 0), p->ipv6, p->dgid);
+}
+
+void soft_wire_send_tmpl(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_tmpl *t,
+			 uint32_t len, uint32_t paylen)
+{
+	wire_finish(dev, m, len, paylen, t->l3_off, t->ipv6, t->proto.dgid);
 }
 
 /* Out of line: an engine step with nothing to send returns from soft_wire_flush() without
@@ -339,7 +418,8 @@ static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, stru
 {
 	unsigned int done;
 
-	done = w->port->tx(w, w->backlog, w->n_backlog);
+	done = w->port == &loop_port ? loop_send(w, w->backlog, w->n_backlog) :
+				       w->port->tx(w, w->backlog, w->n_backlog);
 	if (done && done < w->n_backlog) {
 		memmove(w->backlog, w->backlog + done, (w->n_backlog - done) * sizeof(w->backlog[0]));
 		memmove(w->dst, w->dst + done, (w->n_backlog - done) * sizeof(w->dst[0]));
@@ -347,6 +427,7 @@ static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, stru
 	w->n_backlog -= done;
 	if (w->n_backlog == SOFT_WIRE_BACKLOG)
 		dev->st.tx_backlog_full++;
+	dev->wire_dirty = w->n_backlog != 0;
 	return done;
 }
 
@@ -354,8 +435,10 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
 {
 	struct soft_wire *w = dev->wire;
 
-	if (w->n_backlog == 0)
+	if (w->n_backlog == 0) {
+		dev->wire_dirty = false;
 		return 0;
+	}
 	return wire_flush_backlog(dev, w);
 }
 

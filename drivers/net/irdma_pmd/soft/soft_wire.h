@@ -39,7 +39,22 @@ struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
 /* Pads, computes the ICRC and queues the frame for transmission. */
 void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p);
 
-/* Pushes the backlog to the port; returns frames sent. */
+/* The pieces of soft_wire_alloc() for the fast paths, which write their headers from a
+ * template themselves: an mbuf from the device's stash with *ip_id set to the device's
+ * IPv4 id counter (NULL: no mbuf, or no room in the backlog for this frame and a
+ * duplicate), one given back unused, and the headers of p into m (0 or -EINVAL). */
+struct rte_mbuf *soft_wire_frame(struct soft_dev *dev, uint16_t **ip_id);
+void soft_wire_mbuf_unget(struct soft_dev *dev, struct rte_mbuf *m);
+int soft_wire_hdrs(struct soft_dev *dev, struct rte_mbuf *m, struct roce_pkt *p,
+		   const struct roce_tmpl *tmpl, uint8_t **payload);
+
+/* soft_wire_send() for a frame to template t's peer: len bytes (headers and paylen bytes
+ * of payload) written from the start of m. */
+void soft_wire_send_tmpl(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_tmpl *t,
+			 uint32_t len, uint32_t paylen);
+
+/* Pushes the backlog to the port; returns frames sent. Sets dev->wire_dirty when frames
+ * are left (the port took fewer). */
 unsigned int soft_wire_flush(struct soft_dev *dev);
 
 /* port=loop: the ring frames for this device arrive on (NULL on other ports), so the
