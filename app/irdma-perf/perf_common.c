@@ -118,7 +118,8 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 	h->method = method;
 }
 
-void perf_bw_of(const struct perf_side *s, const struct perf_opts *o, struct perf_bw_stats *st)
+static void bw_of_one(const struct perf_side *s, const struct perf_opts *o,
+		      struct perf_bw_stats *st)
 {
 	const struct perf_params *p = s->p;
 	uint64_t hz = rte_get_tsc_hz(), t0 = 0, t1 = 0, n = p->iters;
@@ -144,6 +145,83 @@ void perf_bw_of(const struct perf_side *s, const struct perf_opts *o, struct per
 	el = (double)(t1 - t0) / (double)hz;
 	st->size = p->size;
 	st->iters = n;
+	st->bw_avg = el > 0 ? (double)p->size * (double)n / el / unit : 0;
+	st->msg_rate = el > 0 ? (double)n / el / 1e6 : 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* -q: the QPs' WRs as one stream, as perftest counts them: the k-th post and the k-th
+ * completion of all QPs together (an unsignaled WR completes with the next signaled one). */
+static int bw_of_many(const struct perf_side *s, unsigned int nq, const struct perf_opts *o,
+		      struct perf_bw_stats *st)
+{
+	const struct perf_params *p = s[0].p;
+	uint64_t iters = p->iters, total = iters * nq, k = 0, i, t;
+	uint64_t *posted = malloc(total * sizeof(uint64_t));
+	uint64_t *completed = malloc(total * sizeof(uint64_t));
+	unsigned int q;
+
+	if (!posted || !completed) {
+		free(posted);
+		free(completed);
+		return -ENOMEM;
+	}
+	for (q = 0; q < nq; q++) {
+		t = s[q].tcompleted[iters - 1];
+		for (i = iters; i-- > 0; k++) {
+			if (i % p->cq_mod == p->cq_mod - 1 || i == iters - 1)
+				t = s[q].tcompleted[i];
+			posted[k] = s[q].tposted[i];
+			completed[k] = t;
+		}
+	}
+	qsort(posted, total, sizeof(uint64_t), cmp_u64);
+	qsort(completed, total, sizeof(uint64_t), cmp_u64);
+	perf_bw_compute(posted, completed, total, p->size, p->cq_mod, rte_get_tsc_hz(),
+			o->report_gbits, st);
+	st->iters = iters; /* perftest's row shows -n, the WRs of each QP */
+	if (o->no_peak)
+		st->bw_peak = 0;
+	free(posted);
+	free(completed);
+	return 0;
+}
+
+void perf_bw_of(const struct perf_side *s, unsigned int nq, const struct perf_opts *o,
+		struct perf_bw_stats *st)
+{
+	const struct perf_params *p = s[0].p;
+	uint64_t t0 = UINT64_MAX, t1 = 0, n = 0;
+	double unit = o->report_gbits ? 125000000.0 : (double)0x100000, el;
+	unsigned int q;
+	bool server = p->mode == PERF_SEND_BW && !s[0].client;
+
+	if (nq == 1) {
+		bw_of_one(s, o, st);
+		return;
+	}
+	if (!server && !p->duration_tsc && bw_of_many(s, nq, o, st) == 0)
+		return;
+	/* several QPs without per-WR times (the send_bw server's receives, -D), or no memory
+	 * for them: from the first to the last event of any QP, no peak */
+	for (q = 0; q < nq; q++) {
+		uint64_t a = server ? s[q].tcompleted[0] : s[q].t_first;
+		uint64_t b = server ? s[q].tcompleted[p->iters - 1] : s[q].t_last;
+
+		t0 = RTE_MIN(t0, a);
+		t1 = RTE_MAX(t1, b);
+		n += p->duration_tsc ? s[q].limit : p->iters;
+	}
+	memset(st, 0, sizeof(*st));
+	el = (double)(t1 - t0) / (double)rte_get_tsc_hz();
+	st->size = p->size;
+	st->iters = p->duration_tsc ? n : p->iters;
 	st->bw_avg = el > 0 ? (double)p->size * (double)n / el / unit : 0;
 	st->msg_rate = el > 0 ? (double)n / el / 1e6 : 0;
 }
@@ -216,7 +294,8 @@ int perf_print_duplex(FILE *f, const struct perf_bw_stats *mine, const struct pe
 	return perf_check_limits(o, &sum);
 }
 
-int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opts *o, bool head)
+int perf_print_results(FILE *f, const struct perf_side *s, unsigned int nq,
+		       const struct perf_opts *o, bool head)
 {
 	const struct perf_params *p = s->p;
 	int rc = 0;
@@ -247,7 +326,7 @@ int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opt
 	} else {
 		struct perf_bw_stats st;
 
-		perf_bw_of(s, o, &st);
+		perf_bw_of(s, nq, o, &st);
 		rc = perf_check_limits(o, &st);
 		if (o->output == PERF_OUT_BANDWIDTH) {
 			fprintf(f, "%lf\n", st.bw_avg);

@@ -126,6 +126,7 @@ void perf_opts_usage(const char *prog)
 	       "                           others 0)\n"
 	       "  -Q, --cq-mod <n>         one signaled completion every n WRs (bandwidth, 100)\n"
 	       "  -l, --post_list <n>      WRs per post call (1)\n"
+	       "  -q, --qp <n>             bandwidth tests: n QPs (1..16), -n WRs on each\n"
 	       "  -o, --outs <n>           outstanding reads/atomics (device maximum)\n"
 	       "  -u, --qp-timeout <n>     QP timeout exponent (14)\n"
 	       "  -S, --sl <n>             service level (0)\n"
@@ -155,7 +156,7 @@ void perf_opts_usage(const char *prog)
 	       "  --timeout <s>            give up when a side makes no progress for s seconds (30)\n"
 	       "  --quiet                  no progress lines\n"
 	       "  -h, --help\n"
-	       "Not supported yet (refused with the reason): -q, -c UD and -b in send_bw; see\n"
+	       "Not supported yet (refused with the reason): -c UD, -b and -D in send_bw; see\n"
 	       "irdma-perf(1) and doc/guides/perftest-options.md.\n",
 	       prog);
 }
@@ -366,9 +367,10 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		}
 		break;
 	case O_QP:
-		if (cli_parse_u64(val, 1, 1, &v))
-			return cli_errf(err, errlen, "%s: several QPs per test are not supported yet "
-				    "(only 1, not '%s')", optname, val);
+		if (cli_parse_u64(val, 1, PERF_MAX_QPS, &v))
+			return cli_errf(err, errlen, "%s: QPs '%s' is not 1..%d", optname, val,
+				    PERF_MAX_QPS);
+		o->num_qps = (unsigned int)v;
 		break;
 	case O_CQMOD:
 		if (cli_parse_u64(val, 1, 1024, &v))
@@ -531,6 +533,7 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	o->rx_depth = 512;
 	o->gid_index = -1;
 	o->post_list = 1;
+	o->num_qps = 1;
 	o->qp_timeout = 14;
 	o->hop_limit = 64;
 	o->timeout_s = PERF_DEFAULT_TIMEOUT_S;
@@ -608,6 +611,13 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 		return cli_errf(err, errlen, "-b: both directions are supported in write_bw, read_bw "
 				"and atomic_bw, not yet in %s", o->all_tests ? "--demo" :
 				perf_mode_name(o->mode));
+	/* perftest takes -q in its bandwidth tests only */
+	if (o->num_qps > 1 && (o->all_tests || perf_mode_is_lat(o->mode)))
+		return cli_errf(err, errlen, "-q: several QPs are for the bandwidth tests, not %s",
+				o->all_tests ? "--demo" : perf_mode_name(o->mode));
+	if (o->num_qps > 1 && o->use_events)
+		return cli_errf(err, errlen, "-e with -q %u: not supported yet (the wait watches one "
+				"CQ)", o->num_qps);
 	if (o->use_srq && !o->all_tests && o->mode != PERF_SEND_LAT && o->mode != PERF_SEND_BW)
 		return cli_errf(err, errlen, "--use-srq: only the send tests receive, not %s",
 				perf_mode_name(o->mode));

@@ -14,11 +14,22 @@
 
 #include "perf_run.h"
 
+/* The endpoint's QPs (-q): one side each, one device. */
+struct remote_group {
+	struct perf_side *s;
+	unsigned int n;
+};
+
 static int serve(void *arg)
 {
-	struct perf_side *s = arg;
+	struct remote_group *g = arg;
+	struct perf_side *s = &g->s[0];
+	unsigned int i;
+	int work = 0;
 
-	if (perf_side_service(s))
+	for (i = 0; i < g->n; i++)
+		work += perf_side_service(&g->s[i]);
+	if (work)
 		s->last_progress = rte_rdtsc();
 	else
 		rte_pmd_irdma_idle(s->res->dev);
@@ -29,12 +40,12 @@ static int serve(void *arg)
 }
 
 /* Serve for @ms milliseconds: lets the last ACKs of a test leave before the QP goes. */
-static void linger(struct perf_side *s, unsigned int ms)
+static void linger(struct remote_group *g, unsigned int ms)
 {
 	uint64_t end = rte_rdtsc() + rte_get_tsc_hz() / 1000 * ms;
 
 	while (rte_rdtsc() < end)
-		serve(s);
+		serve(g);
 }
 
 static const struct perftest_script *script_of(enum perf_mode m)
@@ -60,27 +71,45 @@ static bool server_idle(enum perf_mode m)
 	       m == PERF_READ_BW || m == PERF_ATOMIC_BW;
 }
 
-/* Run one size to its end (or an error, or the watchdog). */
-static int run_one(const struct perf_opts *o, struct perf_side *s, struct rte_pmd_irdma_dev *dev)
+/* Run one size to its end on every QP (or an error, or the watchdog). */
+static int run_one(const struct perf_opts *o, struct remote_group *g,
+		   struct rte_pmd_irdma_dev *dev)
 {
-	int rc;
+	struct perf_side *s = NULL;
+	uint64_t last = rte_rdtsc();
+	unsigned int i, done;
+	int rc = 0;
 
-	s->last_progress = rte_rdtsc();
+	for (i = 0; i < g->n; i++)
+		g->s[i].last_progress = last;
 	for (;;) {
-		uint64_t before = s->last_progress;
+		bool moved = false;
 
-		rc = perf_side_step(s);
-		if (rc)
+		for (i = 0, done = 0; i < g->n; i++) {
+			uint64_t before = g->s[i].last_progress;
+
+			s = &g->s[i];
+			rc = perf_side_step(s);
+			if (rc < 0)
+				break;
+			done += rc == 1;
+			if (s->last_progress != before) {
+				moved = true;
+				last = s->last_progress;
+			}
+		}
+		if (rc < 0 || done == g->n)
 			break;
-		if (s->last_progress == before) {
+		perf_sides_progress(g->s, g->n);
+		if (!moved) {
 			/* -e: sleep until the CQ has something (a second at most: the watchdog
 			 * below still runs) */
-			if (o->use_events && s->res->evfd >= 0)
-				perf_res_wait_event(s->res, rte_rdtsc() + rte_get_tsc_hz());
+			if (o->use_events && g->s[0].res->evfd >= 0)
+				perf_res_wait_event(g->s[0].res, rte_rdtsc() + rte_get_tsc_hz());
 			else
 				rte_pmd_irdma_idle(dev);
 		}
-		if (rte_rdtsc() - s->last_progress > rte_get_tsc_hz() * o->timeout_s) {
+		if (rte_rdtsc() - last > rte_get_tsc_hz() * o->timeout_s) {
 			snprintf(s->err, sizeof(s->err), "no progress for %u s (posted %" PRIu64
 				 ", completed %" PRIu64 ", received %" PRIu64 ")", o->timeout_s,
 				 s->scnt, s->ccnt, s->rcnt);
@@ -88,9 +117,25 @@ static int run_one(const struct perf_opts *o, struct perf_side *s, struct rte_pm
 			break;
 		}
 	}
-	if (rc < 0)
+	if (rc < 0 && g->n > 1)
+		fprintf(stderr, "irdma-perf: %s failed on QP %u: %s\n", perf_mode_name(s->p->mode),
+			(unsigned int)(s - g->s), s->err);
+	else if (rc < 0)
 		fprintf(stderr, "irdma-perf: %s failed: %s\n", perf_mode_name(s->p->mode), s->err);
 	return rc < 0 ? rc : 0;
+}
+
+/* One record step of the exchange: the first record (and its repetition that perftest
+ * prints the peer's side from) once per QP, the others for QP 0 only. */
+static int dest_step(struct perftest_conn *c, unsigned int step, unsigned int nq,
+		     const struct perftest_dest *mine, struct perftest_dest *theirs)
+{
+	unsigned int i, n = step == 0 || step == 2 ? nq : 1;
+	int rc = 0;
+
+	for (i = 0; i < n && rc == 0; i++)
+		rc = perftest_conn_dest(c, &mine[i], &theirs[i]);
+	return rc;
 }
 
 int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
@@ -101,23 +146,29 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	const enum perf_mode m = o->mode;
 	const bool atomic = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW;
 	const bool sync_each = m == PERF_SEND_LAT || m == PERF_SEND_BW;
+	const unsigned int nq = o->num_qps ? o->num_qps : 1;
 	struct perftest_script script = *script_of(m);
 	const struct perftest_script *sc = &script;
-	struct perftest_dest mine, theirs;
+	/* not static: a test runs a client and a server of this function at once */
+	struct perftest_dest mine[PERF_MAX_QPS], theirs[PERF_MAX_QPS];
+	struct perf_res r[PERF_MAX_QPS];
+	struct perf_side s[PERF_MAX_QPS];
+	struct remote_group g = { s, nq };
 	struct perftest_conn c;
-	struct perf_res r;
-	struct perf_side s;
 	struct perf_params p;
 	struct perf_res_cfg cfg;
 	struct perf_header h;
 	struct perf_addr a;
 	char err[256] = "";
 	int lfd = -1, fd = -1, rc, i, mtu_enum, before;
+	unsigned int q;
 	uint64_t results[5] = { 0 }, got[5] = { 0 }, size, first, last;
 	bool head = true, measured = false, below = false;
 
-	memset(&r, 0, sizeof(r));
-	memset(&s, 0, sizeof(s));
+	memset(r, 0, sizeof(r));
+	memset(s, 0, sizeof(s));
+	for (q = 0; q < PERF_MAX_QPS; q++)
+		r[q].evfd = -1;
 	/* perftest's -b: a record swapped right before the run, both sides report to each
 	 * other, no barrier after the run (write_bw.c's duplex flow) */
 	if (o->duplex) {
@@ -138,18 +189,20 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	}
 	perf_params_of(o, m, first, &p);
 	perf_res_cfg_of(o, m, &p, o->all_sizes && !atomic ? PERF_MAX_SIZE : first, &cfg);
-	rc = perf_res_create(&r, dev, &cfg, err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "irdma-perf: %s\n", err);
-		return rc;
+	for (q = 0; q < nq; q++) {
+		rc = perf_res_create(&r[q], dev, &cfg, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "irdma-perf: %s%s\n", nq > 1 ? "-q: " : "", err);
+			goto out;
+		}
 	}
-	if (atomic && !(r.info.cap_flags & RTE_PMD_IRDMA_CAP_ATOMICS)) {
+	if (atomic && !(r[0].info.cap_flags & RTE_PMD_IRDMA_CAP_ATOMICS)) {
 		fprintf(stderr, "irdma-perf: %s: the device (gen=%u) has no atomics; "
-			"atomics need gen=3\n", perf_mode_name(m), r.info.gen);
+			"atomics need gen=3\n", perf_mode_name(m), r[0].info.gen);
 		rc = -EOPNOTSUPP;
 		goto out;
 	}
-	mtu_enum = perf_mtu_enum(o->mtu ? o->mtu : r.info.active_mtu);
+	mtu_enum = perf_mtu_enum(o->mtu ? o->mtu : r[0].info.active_mtu);
 	if (o->ud && last > perf_mtu_bytes(mtu_enum)) {
 		if (!o->all_sizes) {
 			fprintf(stderr, "irdma-perf: -s %" PRIu64 ": a UD message must fit the path "
@@ -159,11 +212,14 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		}
 		last = perf_mtu_bytes(mtu_enum); /* -a with UD: up to the MTU, as perftest */
 	}
-	/* The side's state lives through the exchange: serve() drains its CQ meanwhile. */
-	rc = perf_side_init(&s, &r, &p, client, 0, 0);
-	if (rc < 0) {
-		fprintf(stderr, "irdma-perf: out of memory for %" PRIu64 " timestamps\n", p.iters);
-		goto out;
+	/* The sides' state lives through the exchange: serve() drains their CQs meanwhile. */
+	for (q = 0; q < nq; q++) {
+		rc = perf_side_init(&s[q], &r[q], &p, client, 0, 0);
+		if (rc < 0) {
+			fprintf(stderr, "irdma-perf: out of memory for %" PRIu64 " timestamps\n",
+				p.iters);
+			goto out;
+		}
 	}
 
 	if (client) {
@@ -188,7 +244,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 			       "************************************\n");
 			fflush(stdout);
 		}
-		fd = oob_accept_idle(lfd, tmo, serve, &s);
+		fd = oob_accept_idle(lfd, tmo, serve, &g);
 		if (fd < 0) {
 			fprintf(stderr, "irdma-perf: no client connected to port %u within %u s: %s\n",
 				o->tcp_port, o->timeout_s, strerror(-fd));
@@ -198,13 +254,14 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	}
 
 	rc = perftest_conn_start_idle(&c, fd, client ? OOB_CLIENT : OOB_SERVER, tmo, mtu_enum,
-				      serve, &s);
+				      serve, &g);
 	if (rc < 0) {
 		exch_fail(&c, rc, o->server_host);
 		goto out;
 	}
-	perf_res_local_dest(&r, &mine);
-	rc = perftest_conn_dest(&c, &mine, &theirs);
+	for (q = 0; q < nq; q++)
+		perf_res_local_dest(&r[q], &mine[q]);
+	rc = dest_step(&c, 0, nq, mine, theirs);
 	if (rc < 0) {
 		exch_fail(&c, rc, o->server_host);
 		goto out;
@@ -218,18 +275,24 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		}
 		last = perf_mtu_bytes(c.mtu);
 	}
-	rc = perf_res_connect(&r, &theirs, c.mtu, err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "irdma-perf: %s\n", err);
-		goto out;
+	for (q = 0; q < nq; q++) {
+		rc = perf_res_connect(&r[q], &theirs[q], c.mtu, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "irdma-perf: %s\n", err);
+			goto out;
+		}
 	}
 	if (full) {
-		perf_header_of(o, &p, &r, client, perf_mtu_bytes(c.mtu), "Ethernet", &h);
+		perf_header_of(o, &p, &r[0], client, perf_mtu_bytes(c.mtu), "Ethernet", &h);
 		perf_print_header(stdout, &h);
-		perf_addr_of(&mine, &a);
-		perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
-		perf_addr_of(&theirs, &a);
-		perf_print_addr(stdout, "remote", &a, perf_addr_style_of(m));
+		for (q = 0; q < nq; q++) {
+			perf_addr_of(&mine[q], &a);
+			perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
+		}
+		for (q = 0; q < nq; q++) {
+			perf_addr_of(&theirs[q], &a);
+			perf_print_addr(stdout, "remote", &a, perf_addr_style_of(m));
+		}
 		printf("%s\n", PERF_RESULT_LINE);
 		fflush(stdout);
 	}
@@ -237,7 +300,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	 * receives are posted (below). */
 	before = sc->dest_before - (sync_each ? 1 : 0);
 	for (i = 1; i < before; i++) {
-		rc = perftest_conn_dest(&c, &mine, &theirs);
+		rc = dest_step(&c, (unsigned int)i, nq, mine, theirs);
 		if (rc < 0) {
 			exch_fail(&c, rc, o->server_host);
 			goto out;
@@ -246,37 +309,42 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 
 	for (size = first; size <= last; size *= 2) {
 		perf_params_of(o, m, size, &p);
-		perf_side_fini(&s);
-		rc = perf_side_init(&s, &r, &p, client, theirs.vaddr, theirs.rkey);
-		/* write_lat polls a byte per size that the peer's earlier sizes never wrote:
-		 * fill and clear the buffers once, never while the peer may be writing. */
-		if (rc == 0 && (size == first || m != PERF_WRITE_LAT))
-			rc = perf_side_prepare(&s, client ? 0 : 1);
-		if (rc == 0 && m == PERF_WRITE_LAT && size == first && o->all_sizes)
-			memset(r.buf, 0, r.slot);
-		if (rc < 0) {
-			fprintf(stderr, "irdma-perf: %s\n", s.err[0] ? s.err : "out of memory");
-			goto out;
+		for (q = 0; q < nq; q++) {
+			perf_side_fini(&s[q]);
+			rc = perf_side_init(&s[q], &r[q], &p, client, theirs[q].vaddr,
+					    theirs[q].rkey);
+			/* write_lat polls a byte per size that the peer's earlier sizes never
+			 * wrote: fill and clear the buffers once, never while the peer may be
+			 * writing. */
+			if (rc == 0 && (size == first || m != PERF_WRITE_LAT))
+				rc = perf_side_prepare(&s[q], client ? 0 : 1);
+			if (rc == 0 && m == PERF_WRITE_LAT && size == first && o->all_sizes)
+				memset(r[q].buf, 0, r[q].slot);
+			if (rc < 0) {
+				fprintf(stderr, "irdma-perf: %s\n",
+					s[q].err[0] ? s[q].err : "out of memory");
+				goto out;
+			}
 		}
 		if (sync_each) {
-			rc = perftest_conn_dest(&c, &mine, &theirs);
+			rc = perftest_conn_dest(&c, &mine[0], &theirs[0]);
 			if (rc < 0) {
 				exch_fail(&c, rc, o->server_host);
 				goto out;
 			}
 		}
-		rc = run_one(o, &s, dev);
+		rc = run_one(o, &g, dev);
 		if (rc < 0)
 			goto out;
-		if (perf_side_measures(&s) && !o->duplex) {
-			if (perf_print_results(stdout, &s, o, head) == -ERANGE)
+		if (perf_side_measures(&s[0]) && !o->duplex) {
+			if (perf_print_results(stdout, s, nq, o, head) == -ERANGE)
 				below = true;
 			head = false;
 			measured = true;
 		}
 		/* perftest's send_bw -a swaps a record after each size */
 		if (m == PERF_SEND_BW && o->all_sizes) {
-			rc = perftest_conn_dest(&c, &mine, &theirs);
+			rc = perftest_conn_dest(&c, &mine[0], &theirs[0]);
 			if (rc < 0) {
 				exch_fail(&c, rc, o->server_host);
 				goto out;
@@ -288,25 +356,25 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	 * with -a): no step timeout, but --timeout without any device activity. */
 	if (!client && server_idle(m) && !o->duplex) {
 		c.timeout_ms = -1;
-		s.watch_tsc = rte_get_tsc_hz() * o->timeout_s;
-		s.last_progress = rte_rdtsc();
+		s[0].watch_tsc = rte_get_tsc_hz() * o->timeout_s;
+		s[0].last_progress = rte_rdtsc();
 	}
 	for (i = 0; i < sc->dest_after; i++) {
-		rc = perftest_conn_dest(&c, &mine, &theirs);
+		rc = perftest_conn_dest(&c, &mine[0], &theirs[0]);
 		if (rc < 0) {
 			exch_fail(&c, rc, o->server_host);
 			goto out;
 		}
 	}
 	c.timeout_ms = tmo;
-	s.watch_tsc = 0;
+	s[0].watch_tsc = 0;
 	if (sc->results) {
 		/* The client reports its last size to the server: size, iterations, then peak,
 		 * average and message rate as doubles (perftest's report exchange). */
 		if (client || o->duplex) {
 			struct perf_bw_stats st;
 
-			perf_bw_of(&s, o, &st);
+			perf_bw_of(s, nq, o, &st);
 			results[0] = st.size;
 			results[1] = st.iters;
 			results[2] = perftest_double_bits(st.bw_peak);
@@ -322,7 +390,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		}
 	}
 	for (i = 0; i < sc->dest_final; i++) {
-		rc = perftest_conn_dest(&c, &mine, &theirs);
+		rc = perftest_conn_dest(&c, &mine[0], &theirs[0]);
 		if (rc < 0) {
 			exch_fail(&c, rc, o->server_host);
 			goto out;
@@ -337,14 +405,14 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	}
 
 	if (o->duplex) {
-		struct perf_bw_stats mine, theirs = {
+		struct perf_bw_stats mine_st, theirs_st = {
 			.size = got[0], .iters = got[1], .bw_peak = perftest_bits_double(got[2]),
 			.bw_avg = perftest_bits_double(got[3]),
 			.msg_rate = perftest_bits_double(got[4]),
 		};
 
-		perf_bw_of(&s, o, &mine);
-		below = perf_print_duplex(stdout, &mine, &theirs, o, true) < 0;
+		perf_bw_of(s, nq, o, &mine_st);
+		below = perf_print_duplex(stdout, &mine_st, &theirs_st, o, true) < 0;
 		measured = true;
 	} else if (!measured && sc->results && !client) {
 		struct perf_bw_stats st = {
@@ -368,14 +436,17 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		printf("%s\n", PERF_RESULT_LINE);
 	fflush(stdout);
 	/* Our last ACKs (write_lat has no closing barrier) must reach the peer. */
-	linger(&s, 100);
+	linger(&g, 100);
 	rc = below ? -ERANGE : 0;
 out:
 	if (fd >= 0)
 		close(fd);
 	if (lfd >= 0)
 		close(lfd);
-	perf_side_fini(&s);
-	perf_res_destroy(&r);
+	for (q = 0; q < PERF_MAX_QPS; q++) {
+		perf_side_fini(&s[q]);
+		if (r[q].dev)
+			perf_res_destroy(&r[q]);
+	}
 	return rc;
 }

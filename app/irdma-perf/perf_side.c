@@ -363,22 +363,28 @@ static int poll_completions(struct perf_side *s)
 	return n;
 }
 
-/* -D: once a second, what the last second moved. */
-static void progress_tick(struct perf_side *s)
+void perf_sides_progress(struct perf_side *s, unsigned int n)
 {
-	const struct perf_params *p = s->p;
-	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
+	const struct perf_params *p = s[0].p;
+	uint64_t now, hz = rte_get_tsc_hz(), ccnt = 0;
 	double unit = p->gbits ? 125000000.0 : (double)0x100000, el;
+	unsigned int i;
 
-	if (now < s->next_tick)
+	/* the group's clock is its first side's: started by that side's first post */
+	if (!p->duration_tsc || !p->progress || !s[0].next_tick)
 		return;
-	el = (double)(now - s->next_tick + hz) / (double)hz;
-	s->ticks++;
-	fprintf(stderr, "irdma-perf: %u s: %.2f %s, %" PRIu64 " messages so far\n", s->ticks,
-		(double)(s->ccnt - s->tick_ccnt) * (double)p->size / el / unit,
-		p->gbits ? "Gb/sec" : "MB/sec", s->ccnt);
-	s->tick_ccnt = s->ccnt;
-	s->next_tick = now + hz;
+	now = rte_rdtsc();
+	if (now < s[0].next_tick)
+		return;
+	for (i = 0; i < n; i++)
+		ccnt += s[i].ccnt;
+	el = (double)(now - s[0].next_tick + hz) / (double)hz;
+	s[0].ticks++;
+	fprintf(stderr, "irdma-perf: %u s: %.2f %s, %" PRIu64 " messages so far\n", s[0].ticks,
+		(double)(ccnt - s[0].tick_ccnt) * (double)p->size / el / unit,
+		p->gbits ? "Gb/sec" : "MB/sec", ccnt);
+	s[0].tick_ccnt = ccnt;
+	s[0].next_tick = now + hz;
 }
 
 int perf_side_step(struct perf_side *s)
@@ -453,8 +459,6 @@ int perf_side_step(struct perf_side *s)
 		if (n < 0)
 			return n;
 		moved = moved || n > 0;
-		if (p->duration_tsc && p->progress && s->scnt)
-			progress_tick(s);
 		if (s->ccnt == (s->limit ? s->limit : p->iters))
 			s->done = true;
 		break;

@@ -88,6 +88,10 @@ int perf_side_step(struct perf_side *s);
  *  @return completions or work found (0: idle). */
 int perf_side_service(struct perf_side *s);
 
+/** -D: once a second, one progress line on stderr for the @p n sides of one test together
+ *  (their first side keeps the clock); nothing without -D or with --quiet. */
+void perf_sides_progress(struct perf_side *s, unsigned int n);
+
 /** Whether this side measures anything (prints a table). */
 bool perf_side_measures(const struct perf_side *s);
 
