@@ -164,7 +164,20 @@ T_CASE(perf_option_errors_name_the_problem)
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--run_infinitely"),
 			  "--run_infinitely is not supported: ");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-aR"), "-R/--rdma_cm is not supported");
-	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-q", "2"), "several QPs");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-q", "2"),
+			  "-q: several QPs are for the bandwidth tests, not write_lat");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-q", "17"),
+			  "-q: QPs '17' is not 1..16");
+	expect_perf_error("irdma-perf", PERF_ARGS("--devargs", "soft,port=p0", "--test", "read_bw",
+						  "-q", "2", "-e"), "-e with -q 2: not supported yet");
+	{
+		struct perf_opts o;
+
+		T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop", "--test", "send_bw", "-q4")), 0);
+		T_EQ(o.num_qps, 4);
+		T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop")), 0);
+		T_EQ(o.num_qps, 1);
+	}
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--output", "x"), "'x' is not bandwidth");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "read_lat", "-I", "8"),
 			  "-I: inline data is for WRITE and SEND");

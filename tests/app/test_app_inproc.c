@@ -273,6 +273,8 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 	char *cargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", iters,
 			  "-p", port, "--timeout", "10", sizes, x, "127.0.0.1", NULL };
 	bool one_table = strstr(mode, "read_lat") || strstr(mode, "atomic_lat");
+	/* -qN: perftest prints every QP's local lines, then every QP's remote lines */
+	unsigned int nq = extra && !strncmp(extra, "-q", 2) ? (unsigned int)atoi(extra + 2) : 1;
 
 	snprintf(port, sizeof(port), "%u", free_port());
 	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 13, sargv, err, sizeof(err)), 0);
@@ -294,8 +296,16 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 	/* Both print the header and addresses; the tables: both sides of the ping-pongs, the
 	 * client of read/atomic, and for bandwidth the client and the server (the client's
 	 * results, received through the exchange). */
-	T_EQ(count(captured, " local address: LID 0000"), 2);
+	T_EQ(count(captured, " local address: LID 0000"), 2 * nq);
+	T_EQ(count(captured, "remote address: LID 0000"), 2 * nq);
 	T_EQ(count(captured, "#bytes"), one_table ? 1 : 2);
+	if (nq > 1) {
+		/* one row per side: -n (20) WRs on each QP, the QPs' bandwidth together */
+		char row[32];
+
+		snprintf(row, sizeof(row), "\n %-7u    20 ", strstr(mode, "atomic") ? 8 : 65536);
+		T_EQ(count(captured, row), 2);
+	}
 	T_EQ(count(captured, "Data ex. method : Ethernet"), 2);
 	if (all) {
 		/* every size from 2 B to 8 MiB on the measuring side(s); the server of the
@@ -394,6 +404,11 @@ out:
 T_CASE(perf_write_bw_both_ways)       { perf_client_server_opt("write_bw", false, "-b"); }
 T_CASE(perf_read_bw_both_ways)        { perf_client_server_opt("read_bw", false, "-b"); }
 T_CASE(perf_atomic_bw_both_ways)      { perf_client_server_opt("atomic_bw", false, "-b"); }
+/* -q: several QPs, perftest's record per QP in the exchange */
+T_CASE(perf_write_bw_on_three_qps)    { perf_client_server_opt("write_bw", false, "-q3"); }
+T_CASE(perf_read_bw_on_two_qps)       { perf_client_server_opt("read_bw", false, "-q2"); }
+T_CASE(perf_send_bw_on_three_qps)     { perf_client_server_opt("send_bw", false, "-q3"); }
+T_CASE(perf_atomic_bw_on_two_qps)     { perf_client_server_opt("atomic_bw", false, "-q2"); }
 T_CASE(perf_all_sizes_write_lat)      { perf_client_server_sizes("write_lat", true); }
 T_CASE(perf_all_sizes_send_lat)       { perf_client_server_sizes("send_lat", true); }
 T_CASE(perf_all_sizes_read_lat)       { perf_client_server_sizes("read_lat", true); }

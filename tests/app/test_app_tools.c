@@ -42,6 +42,17 @@ static void check_one_line_error(const char *prog, const char *needle)
 }
 
 /* The run lasted at least @p ms (a lower bound only: timings are noisy). */
+static unsigned int count_of(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	while ((hay = strstr(hay, needle)) != NULL) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
 static bool elapsed_at_least(int64_t ms)
 {
 	return r.elapsed_ms >= ms;
@@ -139,7 +150,8 @@ T_CASE(unsupported_perftest_options_say_why)
 	check_one_line_error("irdma-perf: ", "-b: both directions are supported in write_bw, "
 			     "read_bw and atomic_bw, not yet in send_bw");
 	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-q", "2"), 5000, &r), 0);
-	check_one_line_error("irdma-perf: ", "several QPs per test are not supported yet");
+	check_one_line_error("irdma-perf: ", "-q: several QPs are for the bandwidth tests, not "
+			     "write_lat");
 	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-c", "UD"), 5000,
 		      &r), 0);
 	check_one_line_error("irdma-perf: ", "-c UD: not supported yet in send_bw");
@@ -582,6 +594,33 @@ T_CASE(loop_write_bw_bidirectional)
 	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
 	T_CHECK(strstr(r.out, "\n Local results: \n") && strstr(r.out, "\n Remote results: \n"));
 	T_CHECK(strstr(r.out, "1 test passed (read_bw), data verified") != NULL);
+}
+
+/* -q: several QPs, each pair's data checked; the row shows -n (the WRs of each QP) and the
+ * address lines come once per QP and side, on one lcore as on two */
+static void loop_qps(const char *mode, const char *lcores, const char *q, unsigned long size)
+{
+	char passed[64];
+
+	loop_run(mode, lcores, size, q);
+	T_EQ(count_of(r.out, " local address: LID 0000"), (unsigned int)atoi(q + 2));
+	T_EQ(count_of(r.out, "remote address: LID 0000"), (unsigned int)atoi(q + 2));
+	snprintf(passed, sizeof(passed), "1 test passed (%s), data verified", mode);
+	T_CHECK(strstr(r.out, passed) != NULL);
+}
+T_CASE(loop_write_bw_on_four_qps)  { loop_qps("write_bw", "0-1", "-q4", 65536); }
+T_CASE(loop_read_bw_on_two_qps)    { loop_qps("read_bw", "0", "-q2", 65536); }
+T_CASE(loop_send_bw_on_three_qps)  { loop_qps("send_bw", "0-1", "-q3", 65536); }
+T_CASE(loop_atomic_bw_on_two_qps)  { loop_qps("atomic_bw", "0-1", "-q2", 8); }
+/* -q with -D: one progress line per second for all QPs together */
+T_CASE(loop_duration_on_three_qps_has_one_progress_line_a_second)
+{
+	T_EQ(run_tool(perf_exe, "qdur", "0-1", ARGS("--loop", "--test", "write_bw", "-q", "3", "-D",
+						    "2", "-s", "1024"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_EQ(count_of(r.err, "irdma-perf: 1 s: "), 1);
+	T_EQ(count_of(r.err, " s: "), count_of(r.err, " messages so far\n"));
+	T_CHECK(strstr(r.out, "1 test passed (write_bw), data verified") != NULL);
 }
 
 /* -c UD: send_lat over UD QPs (the data check skips the 40-byte GRH area) */
