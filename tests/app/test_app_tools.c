@@ -416,8 +416,9 @@ static const char MTU3[2] = "3", DONE[5] = "done";
  * Run irdma-perf as a --test @p test server (GID index 1) against a scripted perftest client
  * that plays @p cli; both must finish cleanly. The tool's output is left in r.
  */
-static void perf_server_vs_script(const char *tag, const char *test, const struct sp_step *cli,
-				  unsigned int n_steps)
+/* @p extra: one more option for the tool ("-F": none) */
+static void perf_server_vs_script_opt(const char *tag, const char *test, const char *extra,
+				      const struct sp_step *cli, unsigned int n_steps)
 {
 	struct scripted_peer p;
 	char port[8];
@@ -425,12 +426,18 @@ static void perf_server_vs_script(const char *tag, const char *test, const struc
 	snprintf(port, sizeof(port), "%u", free_port());
 	T_EQ(sp_start_client(&p, (uint16_t)atoi(port), cli, n_steps), 0);
 	T_EQ(run_tool(perf_exe, tag, "0", ARGS("--devargs", LOOPDEV, "--test", test, "-x", "1",
-					       "-p", port, "--timeout", "5"),
+					       "-p", port, "--timeout", "5", extra),
 		      30000, &r), 0);
 	sp_join(&p);
 	T_CHECK_MSG(p.failed_step < 0, "scripted client failed at step %d (errno %d, byte %zu)",
 		    p.failed_step, p.error, p.mismatch_at);
 	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+}
+
+static void perf_server_vs_script(const char *tag, const char *test, const struct sp_step *cli,
+				  unsigned int n_steps)
+{
+	perf_server_vs_script_opt(tag, test, "-F", cli, n_steps);
 }
 
 T_CASE(server_read_lat_follows_a_real_perftest_client)
@@ -488,6 +495,54 @@ T_CASE(server_write_bw_prints_the_clients_results_like_perftest)
 	T_CHECK_MSG(strstr(r.out, " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]"
 				  "   MsgRate[Mpps]\n 3000       5                4.39               "
 				  "2.06   \t\t   0.000719\n") != NULL, "output:\n%s", r.out);
+}
+
+/* -q 2: perftest's client sends a record per QP, then QP 0's (after the QPs are connected),
+ * then each QP's again (the one it prints the peer from); the barriers and the report are
+ * QP 0's. Both of the peer's QPs are printed, and two local ones. */
+T_CASE(server_write_bw_on_two_qps_swaps_a_record_per_qp_like_perftest)
+{
+	static const char d0[108] = "0000:0001:000018:a2917f:00000b37:000055e801552000:00:00:"
+				    "00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
+	static const char d1[108] = "0000:0001:000019:0c4a21:00000b38:000055e801562000:00:00:"
+				    "00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
+	static const uint8_t size[8] = { 0, 0, 0, 0, 0, 0, 0x0b, 0xb8 };
+	static const uint8_t iters[8] = { 0, 0, 0, 0, 0, 0, 0, 5 };
+	static const uint8_t peak[8] = { 0x40, 0x11, 0x8c, 0x64, 0x64, 0x12, 0x40, 0x06 };
+	static const uint8_t avg[8] = { 0x40, 0x00, 0x76, 0x80, 0x77, 0x05, 0xd5, 0x45 };
+	static const uint8_t rate[8] = { 0x3f, 0x47, 0x91, 0xb7, 0x40, 0x2e, 0x98, 0x3a };
+	const struct sp_step cli[] = {
+		{ SP_WRITE, VER, 16 },  { SP_EXPECT, VER, 16 },  { SP_WRITE, CYC, 4 },
+		{ SP_EXPECT, CYC, 4 },  { SP_WRITE, CLN, 4 },    { SP_EXPECT, CLN, 4 },
+		{ SP_WRITE, MTU3, 2 },  { SP_EXPECT, MTU3, 2 },
+		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, d1, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, d1, 108 }, { SP_READ, NULL, 108 },
+		/* (the client's writes on both QPs would run here) */
+		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, size, 8 }, { SP_READ, NULL, 8 }, { SP_WRITE, iters, 8 },
+		{ SP_READ, NULL, 8 },  { SP_WRITE, peak, 8 }, { SP_READ, NULL, 8 },
+		{ SP_WRITE, avg, 8 },  { SP_READ, NULL, 8 },  { SP_WRITE, rate, 8 },
+		{ SP_READ, NULL, 8 },
+		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, DONE, 5 },  { SP_EXPECT, DONE, 5 },
+	};
+	const char *l0, *r0, *r1;
+
+	perf_server_vs_script_opt("srv_wbq", "write_bw", "-q2", cli, sizeof(cli) / sizeof(cli[0]));
+	T_EQ(count_of(r.out, " local address: LID 0000 QPN "), 2);
+	l0 = strstr(r.out, " local address: LID 0000 QPN ");
+	r0 = strstr(r.out, " remote address: LID 0000 QPN 0x0018 PSN 0xa2917f RKey 0x000b37 "
+			   "VAddr 0x0055e801552000\n");
+	r1 = strstr(r.out, " remote address: LID 0000 QPN 0x0019 PSN 0xc4a21 RKey 0x000b38 "
+			   "VAddr 0x0055e801562000\n");
+	/* every local line before the remote ones, in QP order */
+	T_CHECK_MSG(l0 && r0 && r1 && l0 < r0 && r0 < r1 &&
+		    !strstr(r0, " local address:"), "output:\n%s", r.out);
+	T_CHECK(strstr(r.out, "\n 3000       5                4.39               2.06   \t\t   "
+			      "0.000719\n") != NULL);
 }
 
 /* A peer that goes through perftest's whole exchange but whose device never answers (our
