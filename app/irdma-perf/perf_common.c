@@ -113,7 +113,8 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 	h->out_reads = r->out_reads;
 	h->max_inline = r->max_inline;
 	/* perftest prints the RX depth on the receiving side of the send tests */
-	h->show_rx_depth = !client && (p->mode == PERF_SEND_LAT || p->mode == PERF_SEND_BW);
+	h->show_rx_depth = (!client || o->duplex) &&
+			   (p->mode == PERF_SEND_LAT || p->mode == PERF_SEND_BW);
 	h->rx_depth = p->rx_depth;
 	h->method = method;
 }
@@ -125,7 +126,7 @@ static void bw_of_one(const struct perf_side *s, const struct perf_opts *o,
 	uint64_t hz = rte_get_tsc_hz(), t0 = 0, t1 = 0, n = p->iters;
 	double unit = o->report_gbits ? 125000000.0 : (double)0x100000, el;
 
-	if (p->mode == PERF_SEND_BW && !s->client) {
+	if (p->mode == PERF_SEND_BW && !s->client && !p->duplex) {
 		/* perftest's send_bw server: its receives, first to last, no peak */
 		t0 = s->tcompleted[0];
 		t1 = s->tcompleted[p->iters - 1];
@@ -200,7 +201,7 @@ void perf_bw_of(const struct perf_side *s, unsigned int nq, const struct perf_op
 	uint64_t t0 = UINT64_MAX, t1 = 0, n = 0;
 	double unit = o->report_gbits ? 125000000.0 : (double)0x100000, el;
 	unsigned int q;
-	bool server = p->mode == PERF_SEND_BW && !s[0].client;
+	bool server = p->mode == PERF_SEND_BW && !s[0].client && !p->duplex;
 
 	if (nq == 1) {
 		bw_of_one(s, o, st);

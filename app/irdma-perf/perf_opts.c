@@ -133,7 +133,7 @@ void perf_opts_usage(const char *prog)
 	       "  -T, --tos <n>            traffic class of the GRH (0)\n"
 	       "  -L, --hop_limit <n>      hop limit of the GRH (64)\n"
 	       "  -A, --atomic_type <t>    FETCH_AND_ADD (default) or CMP_AND_SWAP\n"
-	       "  -b, --bidirectional      write/read/atomic_bw: both sides initiate; the figures are\n"
+	       "  -b, --bidirectional      bandwidth tests: both sides initiate; the figures are\n"
 	       "                           the sum of both directions (--report-both: each as well)\n"
 	       "  -D, --duration <s>       write/read/atomic_bw: post for s seconds instead of -n WRs,\n"
 	       "                           a progress line per second on stderr\n"
@@ -156,7 +156,7 @@ void perf_opts_usage(const char *prog)
 	       "  --timeout <s>            give up when a side makes no progress for s seconds (30)\n"
 	       "  --quiet                  no progress lines\n"
 	       "  -h, --help\n"
-	       "Not supported yet (refused with the reason): -c UD, -b and -D in send_bw; see\n"
+	       "Not supported yet (refused with the reason): -c UD and -D in send_bw; see\n"
 	       "irdma-perf(1) and doc/guides/perftest-options.md.\n",
 	       prog);
 }
@@ -606,11 +606,12 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	    perf_mode_is_lat(o->mode))
 		return cli_errf(err, errlen, "-%c: limits are for the bandwidth tests, not %s",
 				o->limit_bw > 0 ? 'w' : 'y', perf_mode_name(o->mode));
-	if (o->duplex && (o->all_tests || (o->mode != PERF_WRITE_BW && o->mode != PERF_READ_BW &&
-					   o->mode != PERF_ATOMIC_BW)))
-		return cli_errf(err, errlen, "-b: both directions are supported in write_bw, read_bw "
-				"and atomic_bw, not yet in %s", o->all_tests ? "--demo" :
-				perf_mode_name(o->mode));
+	if (o->duplex && (o->all_tests || perf_mode_is_lat(o->mode)))
+		return cli_errf(err, errlen, "-b: both directions are for the bandwidth tests, not %s",
+				o->all_tests ? "--demo" : perf_mode_name(o->mode));
+	if (o->duplex && o->mode == PERF_SEND_BW && (o->all_sizes || o->duration_s))
+		return cli_errf(err, errlen, "-b in send_bw: not supported yet with %s",
+				o->all_sizes ? "-a" : "-D");
 	/* perftest takes -q in its bandwidth tests only */
 	if (o->num_qps > 1 && (o->all_tests || perf_mode_is_lat(o->mode)))
 		return cli_errf(err, errlen, "-q: several QPs are for the bandwidth tests, not %s",

@@ -171,7 +171,12 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		r[q].evfd = -1;
 	/* perftest's -b: a record swapped right before the run, both sides report to each
 	 * other, no barrier after the run (write_bw.c's duplex flow) */
-	if (o->duplex) {
+	if (o->duplex && m == PERF_SEND_BW) {
+		/* send_bw.c: the reports right after the run, then the closing record */
+		script.results = 5;
+		script.dest_final = script.dest_after;
+		script.dest_after = 0;
+	} else if (o->duplex) {
 		script.dest_before++;
 		script.dest_after = 0;
 	}

@@ -86,7 +86,9 @@ void perf_side_fini(struct perf_side *s)
 
 static bool uses_recv(const struct perf_side *s)
 {
-	return s->p->mode == PERF_SEND_LAT || (s->p->mode == PERF_SEND_BW && !s->client);
+	/* -b: both sides of send_bw send and receive */
+	return s->p->mode == PERF_SEND_LAT ||
+	       (s->p->mode == PERF_SEND_BW && (!s->client || s->p->duplex));
 }
 
 static int post_recvs(struct perf_side *s, uint64_t n)
@@ -459,7 +461,8 @@ int perf_side_step(struct perf_side *s)
 		if (n < 0)
 			return n;
 		moved = moved || n > 0;
-		if (s->ccnt == (s->limit ? s->limit : p->iters))
+		if (s->ccnt == (s->limit ? s->limit : p->iters) &&
+		    (!uses_recv(s) || s->rcnt == p->iters))
 			s->done = true;
 		break;
 	default:

@@ -325,8 +325,9 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 				    "times", mode, sz, count(captured, row));
 		}
 	}
-	/* perftest prints the RX depth on the receiving side of the send tests only */
-	T_EQ(count(captured, " RX depth        : "), strstr(mode, "send") ? 1 : 0);
+	/* perftest prints the RX depth on the receiving side(s) of the send tests only */
+	T_EQ(count(captured, " RX depth        : "),
+	     strstr(mode, "send") ? (extra && !strcmp(extra, "-b") ? 2 : 1) : 0);
 	if (extra && !strcmp(extra, "--use-srq"))
 		T_EQ(count(captured, "Using SRQ      : ON\n"), 2);
 out:
@@ -404,6 +405,7 @@ out:
 T_CASE(perf_write_bw_both_ways)       { perf_client_server_opt("write_bw", false, "-b"); }
 T_CASE(perf_read_bw_both_ways)        { perf_client_server_opt("read_bw", false, "-b"); }
 T_CASE(perf_atomic_bw_both_ways)      { perf_client_server_opt("atomic_bw", false, "-b"); }
+T_CASE(perf_send_bw_both_ways)        { perf_client_server_opt("send_bw", false, "-b"); }
 /* -q: several QPs, perftest's record per QP in the exchange */
 T_CASE(perf_write_bw_on_three_qps)    { perf_client_server_opt("write_bw", false, "-q3"); }
 T_CASE(perf_read_bw_on_two_qps)       { perf_client_server_opt("read_bw", false, "-q2"); }

@@ -145,10 +145,13 @@ T_CASE(port_loop_cannot_reach_another_process)
 
 T_CASE(unsupported_perftest_options_say_why)
 {
-	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-b"), 5000, &r),
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-b", "-a"), 5000,
+		      &r), 0);
+	check_one_line_error("irdma-perf: ", "-b in send_bw: not supported yet with -a");
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_lat", "-b"), 5000, &r),
 	     0);
-	check_one_line_error("irdma-perf: ", "-b: both directions are supported in write_bw, "
-			     "read_bw and atomic_bw, not yet in send_bw");
+	check_one_line_error("irdma-perf: ", "-b: both directions are for the bandwidth tests, not "
+			     "send_lat");
 	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-q", "2"), 5000, &r), 0);
 	check_one_line_error("irdma-perf: ", "-q: several QPs are for the bandwidth tests, not "
 			     "write_lat");
@@ -676,6 +679,19 @@ T_CASE(loop_duration_on_three_qps_has_one_progress_line_a_second)
 	T_EQ(count_of(r.err, "irdma-perf: 1 s: "), 1);
 	T_EQ(count_of(r.err, " s: "), count_of(r.err, " messages so far\n"));
 	T_CHECK(strstr(r.out, "1 test passed (write_bw), data verified") != NULL);
+}
+
+/* send_bw -b: both sides send and receive; both receive buffers are checked, and both
+ * rows add up the two directions (equal on both sides) */
+T_CASE(loop_send_bw_bidirectional)
+{
+	loop_run("send_bw", "0-1", 1024, "-bs1024");
+	T_CHECK(strstr(r.out, " RX depth        : 20\n") != NULL);
+	T_EQ(run_tool(perf_exe, "sbidi", "0", ARGS("--loop", "--test", "send_bw", "-b", "-q", "2",
+						   "-n", "20", "--report-both"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, "\n Local results: \n") && strstr(r.out, "\n Remote results: \n"));
+	T_CHECK(strstr(r.out, "1 test passed (send_bw), data verified") != NULL);
 }
 
 /* -c UD: send_lat over UD QPs (the data check skips the 40-byte GRH area) */
