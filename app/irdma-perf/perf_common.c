@@ -29,7 +29,7 @@ void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
 	p->inline_size = d.inline_size;
 	p->post_list = o->post_list;
 	p->duplex = o->duplex;
-	if (o->duration_s && !perf_mode_is_lat(m)) {
+	if (o->duration_s) {
 		p->duration_tsc = (uint64_t)o->duration_s * rte_get_tsc_hz();
 		p->iters = UINT64_MAX >> 1; /* until the time is up */
 		p->progress = !o->quiet;
@@ -303,7 +303,21 @@ int perf_print_results(FILE *f, const struct perf_side *s, unsigned int nq,
 	uint64_t hz = rte_get_tsc_hz();
 	bool full = o->output == PERF_OUT_FULL;
 
-	if (perf_mode_is_lat(p->mode)) {
+	if (perf_mode_is_lat(p->mode) && p->duration_tsc) {
+		/* -D: perftest's duration table, the average over the iterations done */
+		unsigned int rtt = p->mode == PERF_WRITE_LAT || p->mode == PERF_SEND_LAT ? 2 : 1;
+		double el = (double)(s->t_last - s->t_first) / (double)hz;
+		double t_avg = s->ccnt && el > 0 ? el * 1e6 / (double)s->ccnt / rtt : 0;
+
+		if (o->output == PERF_OUT_LATENCY) {
+			fprintf(f, "%lf\n", t_avg);
+		} else if (full) {
+			if (head)
+				perf_print_lat_dur_head(f);
+			perf_print_lat_dur_row(f, p->size, s->ccnt, t_avg,
+					       el > 0 ? (double)s->ccnt / el : 0);
+		}
+	} else if (perf_mode_is_lat(p->mode)) {
 		struct perf_lat_stats st;
 		double *scratch = malloc(p->iters * sizeof(double));
 		unsigned int rtt = p->mode == PERF_WRITE_LAT || p->mode == PERF_SEND_LAT ? 2 : 1;

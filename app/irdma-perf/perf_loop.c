@@ -73,7 +73,9 @@ static int step_endpoint(struct loop_ctx *c, unsigned int me, uint64_t now, unsi
 			return s->error;
 		}
 	}
-	perf_sides_progress(c->side[me], c->nq);
+	/* one progress line a second for the run: the client's */
+	if (me == 0)
+		perf_sides_progress(c->side[me], c->nq);
 	return done == c->nq;
 }
 
@@ -176,6 +178,12 @@ static int check_bytes(const uint8_t *got, unsigned int seed, uint64_t from, uin
 
 /* What arrived where, against the patterns perf_side_prepare() wrote (seed 0: client,
  * 1: server; recv half 2 x seed, send half 2 x seed + 1). */
+/* The WRs a side posted: -n, or what it posted until its time was up (-D). */
+static uint64_t ops_done(const struct perf_side *s)
+{
+	return s->limit ? s->limit : s->p->duration_tsc ? s->scnt : s->p->iters;
+}
+
 static int verify_pair(const struct perf_side *cs, const struct perf_side *ss, char *err,
 		       size_t errlen)
 {
@@ -186,9 +194,10 @@ static int verify_pair(const struct perf_side *cs, const struct perf_side *ss, c
 	switch (p->mode) {
 	case PERF_WRITE_LAT:
 		/* the last byte is the iteration counter */
-		if (a_recv[n - 1] != (uint8_t)p->iters || b_recv[n - 1] != (uint8_t)p->iters) {
-			snprintf(err, errlen, "data check: counters %u/%u, expected %u",
-				 a_recv[n - 1], b_recv[n - 1], (uint8_t)p->iters);
+		if (a_recv[n - 1] != (uint8_t)ops_done(ss) || b_recv[n - 1] != (uint8_t)ops_done(cs)) {
+			snprintf(err, errlen, "data check: counters %u/%u, expected %u/%u",
+				 a_recv[n - 1], b_recv[n - 1], (uint8_t)ops_done(ss),
+				 (uint8_t)ops_done(cs));
 			return -EIO;
 		}
 		if (check_bytes(a_recv, 3, 0, n - 1, "client buffer", err, errlen) ||
@@ -241,17 +250,17 @@ static int verify_pair(const struct perf_side *cs, const struct perf_side *ss, c
 
 			/* -b: each side added its count to the other's word */
 			memcpy(&w, a_recv, 8);
-			if (v != (cs->limit ? cs->limit : p->iters) ||
-			    w != (ss->limit ? ss->limit : p->iters)) {
+			if (v != ops_done(cs) ||
+			    w != ops_done(ss)) {
 				snprintf(err, errlen, "data check: targets are %" PRIu64 " and %"
 					 PRIu64 " after both sides' atomics", v, w);
 				return -EIO;
 			}
 			return 0;
 		}
-		if (v != (cs->limit ? cs->limit : p->iters)) {
+		if (v != ops_done(cs)) {
 			snprintf(err, errlen, "data check: target is %" PRIu64 " after %" PRIu64
-				 " atomics, expected %" PRIu64, v, p->iters, p->iters);
+				 " atomics, expected %" PRIu64, v, ops_done(cs), ops_done(cs));
 			return -EIO;
 		}
 		return 0;

@@ -135,7 +135,7 @@ void perf_opts_usage(const char *prog)
 	       "  -A, --atomic_type <t>    FETCH_AND_ADD (default) or CMP_AND_SWAP\n"
 	       "  -b, --bidirectional      bandwidth tests: both sides initiate; the figures are\n"
 	       "                           the sum of both directions (--report-both: each as well)\n"
-	       "  -D, --duration <s>       write/read/atomic_bw: post for s seconds instead of -n WRs,\n"
+	       "  -D, --duration <s>       run for s seconds instead of -n iterations (not send_bw),\n"
 	       "                           a progress line per second on stderr\n"
 	       "  -e, --events             sleep on CQ events instead of busy polling (client/server)\n"
 	       "  --use-srq                send tests receive through a shared receive queue (gen=3)\n"
@@ -591,12 +591,14 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	if (!o->all_tests && o->atomic == PERF_CMP_AND_SWAP && !is_atomic(o->mode))
 		return cli_errf(err, errlen, "-A: the atomic type is for atomic_lat and atomic_bw, "
 				"not %s", perf_mode_name(o->mode));
-	if (o->duration_s && (o->all_tests || o->all_sizes || (o->mode != PERF_WRITE_BW &&
-							       o->mode != PERF_READ_BW &&
-							       o->mode != PERF_ATOMIC_BW)))
-		return cli_errf(err, errlen, "-D: a duration is supported in write_bw, read_bw and "
-				"atomic_bw%s, not yet in %s", o->all_sizes ? " with one size" : "",
-				o->all_tests ? "--demo" : perf_mode_name(o->mode));
+	if (o->duration_s && (o->all_tests || o->all_sizes || o->mode == PERF_SEND_BW))
+		return cli_errf(err, errlen, "-D: a duration is %s",
+				o->all_tests ? "not for --demo" :
+				o->all_sizes ? "for one size, not with -a" :
+				"not supported yet in send_bw (its server counts messages)");
+	if (o->duration_s && (o->histogram || o->unsorted))
+		return cli_errf(err, errlen, "-%c: with -D there are no samples (the table is the "
+				"average, as perftest)", o->histogram ? 'H' : 'U');
 	if (o->ud && (o->all_tests || o->mode != PERF_SEND_LAT))
 		return cli_errf(err, errlen, "-c UD: %s", !o->all_tests && o->mode == PERF_SEND_BW ?
 				"not supported yet in send_bw (UD drops what finds no receive, and "

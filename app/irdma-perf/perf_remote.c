@@ -301,6 +301,21 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		printf("%s\n", PERF_RESULT_LINE);
 		fflush(stdout);
 	}
+	/* write_lat's first write may land as soon as the peer is through the exchange:
+	 * clear the polled byte before the last record, never after it. */
+	if (m == PERF_WRITE_LAT) {
+		perf_params_of(o, m, first, &p);
+		perf_side_fini(&s[0]);
+		rc = perf_side_init(&s[0], &r[0], &p, client, theirs[0].vaddr, theirs[0].rkey);
+		if (rc == 0)
+			rc = perf_side_prepare(&s[0], client ? 0 : 1);
+		if (rc == 0 && o->all_sizes)
+			memset(r[0].buf, 0, r[0].slot);
+		if (rc < 0) {
+			fprintf(stderr, "irdma-perf: %s\n", s[0].err[0] ? s[0].err : "out of memory");
+			goto out;
+		}
+	}
 	/* The send tests swap their last record before the run once per size, after the
 	 * receives are posted (below). */
 	before = sc->dest_before - (sync_each ? 1 : 0);
@@ -315,16 +330,17 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	for (size = first; size <= last; size *= 2) {
 		perf_params_of(o, m, size, &p);
 		for (q = 0; q < nq; q++) {
+			/* write_lat's first size is ready (above) */
+			if (m == PERF_WRITE_LAT && size == first)
+				break;
 			perf_side_fini(&s[q]);
 			rc = perf_side_init(&s[q], &r[q], &p, client, theirs[q].vaddr,
 					    theirs[q].rkey);
 			/* write_lat polls a byte per size that the peer's earlier sizes never
-			 * wrote: fill and clear the buffers once, never while the peer may be
-			 * writing. */
-			if (rc == 0 && (size == first || m != PERF_WRITE_LAT))
+			 * wrote: the buffers are filled and cleared once, never while the peer
+			 * may be writing. */
+			if (rc == 0 && m != PERF_WRITE_LAT)
 				rc = perf_side_prepare(&s[q], client ? 0 : 1);
-			if (rc == 0 && m == PERF_WRITE_LAT && size == first && o->all_sizes)
-				memset(r[q].buf, 0, r[q].slot);
 			if (rc < 0) {
 				fprintf(stderr, "irdma-perf: %s\n",
 					s[q].err[0] ? s[q].err : "out of memory");

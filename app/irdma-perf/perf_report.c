@@ -83,6 +83,17 @@ void perf_print_lat_head(FILE *f)
 		   "t_avg[usec]    t_stdev[usec]   99%% percentile[usec]   99.9%% percentile[usec] \n");
 }
 
+void perf_print_lat_dur_head(FILE *f)
+{
+	fprintf(f, " #bytes        #iterations       t_avg[usec]    tps average\n");
+}
+
+void perf_print_lat_dur_row(FILE *f, uint64_t size, uint64_t iters, double t_avg, double tps)
+{
+	fprintf(f, " %-7" PRIu64 "       %" PRIu64 "            %-7.2f        %-7.2f\n", size, iters,
+		t_avg, tps);
+}
+
 void perf_print_lat_row(FILE *f, uint64_t size, const struct perf_lat_stats *st)
 {
 	fprintf(f, " %-7" PRIu64 " %" PRIu64 "          %-7.2f        %-7.2f      %-7.2f  \t"

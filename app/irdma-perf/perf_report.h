@@ -52,6 +52,10 @@ void perf_bw_compute(const uint64_t *tposted, const uint64_t *tcompleted, uint64
  *  source; here they end with one). */
 void perf_print_lat_head(FILE *f);
 void perf_print_lat_row(FILE *f, uint64_t size, const struct perf_lat_stats *st);
+/** -D in the latency tests: perftest's table of the iterations done, their average
+ *  latency and the transactions per second. */
+void perf_print_lat_dur_head(FILE *f);
+void perf_print_lat_dur_row(FILE *f, uint64_t size, uint64_t iters, double t_avg, double tps);
 void perf_print_bw_head(FILE *f, bool gbits);
 void perf_print_bw_row(FILE *f, const struct perf_bw_stats *st);
 

@@ -148,11 +148,15 @@ T_CASE(perf_option_errors_name_the_problem)
 			  "takes no server host");
 	expect_perf_error("irdma-perf", PERF_ARGS("--demo", "--test", "read_lat"), "exclusive");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--t", "x"), "ambiguous option '--t'");
-	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-D", "5"),
-			  "-D: a duration is supported in write_bw, read_bw and atomic_bw, not yet in "
-			  "write_lat");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "send_bw", "-D", "5"),
+			  "-D: a duration is not supported yet in send_bw (its server counts "
+			  "messages)");
+	expect_perf_error("irdma-perf", PERF_ARGS("--demo", "-D", "5"),
+			  "-D: a duration is not for --demo");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-a", "-D", "5"),
-			  "with one size");
+			  "-D: a duration is for one size, not with -a");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-D", "5", "-U"),
+			  "-U: with -D there are no samples");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-D", "0"),
 			  "duration '0'");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--use-srq"),

@@ -292,7 +292,8 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 		rte_eal_wait_lcore(worker);
 	}
 	loud();
-	T_CHECK_MSG(s.rc == 0 && c.rc == 0, "%s: server %d, client %d", mode, s.rc, c.rc);
+	T_CHECK_MSG(s.rc == 0 && c.rc == 0, "%s: server %d, client %d; output:\n%s", mode, s.rc,
+		    c.rc, s.rc || c.rc ? captured : "");
 	/* Both print the header and addresses; the tables: both sides of the ping-pongs, the
 	 * client of read/atomic, and for bandwidth the client and the server (the client's
 	 * results, received through the exchange). */
@@ -328,6 +329,9 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 	/* perftest prints the RX depth on the receiving side(s) of the send tests only */
 	T_EQ(count(captured, " RX depth        : "),
 	     strstr(mode, "send") ? (extra && !strcmp(extra, "-b") ? 2 : 1) : 0);
+	if (extra && !strncmp(extra, "-D", 2) && strstr(mode, "_lat"))
+		T_EQ(count(captured, " #bytes        #iterations       t_avg[usec]    tps average\n"),
+		     one_table ? 1 : 2);
 	if (extra && !strcmp(extra, "--use-srq"))
 		T_EQ(count(captured, "Using SRQ      : ON\n"), 2);
 out:
@@ -363,6 +367,10 @@ T_CASE(perf_send_lat_with_events)     { perf_client_server_opt("send_lat", false
 T_CASE(perf_read_bw_with_events)      { perf_client_server_opt("read_bw", false, "-e"); }
 /* -D: the client posts for a second, the server prints what the client reports */
 T_CASE(perf_write_bw_for_a_duration)  { perf_client_server_opt("write_bw", false, "--duration=1"); }
+/* -D in the latency tests: each side stops on its own clock, the table is the average */
+T_CASE(perf_write_lat_for_a_duration) { perf_client_server_opt("write_lat", false, "-D1"); }
+T_CASE(perf_send_lat_for_a_duration)  { perf_client_server_opt("send_lat", false, "-D1"); }
+T_CASE(perf_read_lat_for_a_duration)  { perf_client_server_opt("read_lat", false, "-D1"); }
 /* -c UD: send_lat between UD QPs through perftest's exchange */
 T_CASE(perf_send_lat_over_ud)         { perf_client_server_opt("send_lat", false, "--connection=UD"); }
 /* The passive server of a client-driven test waits for the whole run, longer than its

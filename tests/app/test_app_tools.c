@@ -263,10 +263,49 @@ T_CASE(duration_runs_for_its_seconds_with_progress_lines)
 						   "--quiet"), 60000, &r), 0);
 	T_EQ(r.status, 0);
 	T_CHECK_MSG(strstr(r.err, " s: ") == NULL, "stderr: %s", r.err);
-	T_EQ(run_tool(perf_exe, "dur", NULL, ARGS("--loop", "--test", "send_lat", "-D", "1"),
+	T_EQ(run_tool(perf_exe, "dur", NULL, ARGS("--loop", "--test", "send_bw", "-D", "1"),
 		      5000, &r), 0);
-	check_one_line_error("irdma-perf: ", "-D: a duration is supported in write_bw, read_bw and "
-			     "atomic_bw, not yet in send_lat");
+	check_one_line_error("irdma-perf: ", "-D: a duration is not supported yet in send_bw");
+	T_EQ(run_tool(perf_exe, "dur", NULL, ARGS("--loop", "--test", "write_lat", "-D", "1", "-H"),
+		      5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "-H: with -D there are no samples");
+}
+
+/* -D in the latency tests: perftest's duration table (iterations done, their average, the
+ * transactions per second) and a progress line per second; the loop still checks the data
+ * (write_lat's counters are the iterations each side did). */
+static void lat_duration(const char *mode, const char *lcores)
+{
+	unsigned long b = 0, it = 0;
+	double avg = 0, tps = 0;
+	const char *h;
+
+	T_EQ(run_tool(perf_exe, "ldur", lcores, ARGS("--loop", "--test", mode, "-D", "2"), 60000,
+		      &r), 0);
+	T_CHECK_MSG(r.status == 0, "%s: exit %d, stderr:\n%s", mode, r.status, r.err);
+	T_CHECK(elapsed_at_least(2000));
+	T_EQ(count_of(r.err, "irdma-perf: 1 s: "), 1);
+	T_EQ(count_of(r.err, " iterations so far\n"), count_of(r.err, " s: "));
+	h = strstr(r.out, " #bytes        #iterations       t_avg[usec]    tps average\n");
+	T_CHECK_MSG(h != NULL, "%s", r.out);
+	if (h)
+		T_EQ(sscanf(strchr(h, '\n') + 1, " %lu %lu %lf %lf", &b, &it, &avg, &tps), 4);
+	T_EQ(b, strstr(mode, "atomic") ? 8 : 2);
+	/* the average is the time of the run over its iterations: tps x t_avg is 10^6 usec,
+	 * half that for the ping-pongs (their latency is half a round trip) */
+	T_CHECK_MSG(it > 0 && avg > 0 && tps > 0 &&
+		    tps * avg > (strstr(mode, "write") || strstr(mode, "send") ? 0.49e6 : 0.98e6) &&
+		    tps * avg < (strstr(mode, "write") || strstr(mode, "send") ? 0.51e6 : 1.02e6),
+		    "%s: %lu iterations, %f usec, %f tps", mode, it, avg, tps);
+	T_CHECK(strstr(r.out, "1 test passed") && strstr(r.out, "data verified"));
+}
+
+T_CASE(latency_tests_run_for_a_duration)
+{
+	lat_duration("write_lat", "0-1");
+	lat_duration("send_lat", "0");
+	lat_duration("read_lat", "0-1");
+	lat_duration("atomic_lat", "0");
 }
 
 /* -m raises the device's MTU ceiling too (here a port without a frame limit): UD messages
