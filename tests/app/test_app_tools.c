@@ -708,7 +708,17 @@ static void loop_qps(const char *mode, const char *lcores, const char *q, unsign
 T_CASE(loop_write_bw_on_four_qps)  { loop_qps("write_bw", "0-1", "-q4", 65536); }
 T_CASE(loop_read_bw_on_two_qps)    { loop_qps("read_bw", "0", "-q2", 65536); }
 T_CASE(loop_send_bw_on_three_qps)  { loop_qps("send_bw", "0-1", "-q3", 65536); }
-T_CASE(loop_atomic_bw_on_two_qps)  { loop_qps("atomic_bw", "0-1", "-q2", 8); }
+/* atomics: 2000 on each QP (20 8-byte ones print as 0.00 MB/sec); each QP's target word
+ * must have counted its own QP's atomics */
+T_CASE(loop_atomic_bw_on_two_qps)
+{
+	T_EQ(run_tool(perf_exe, "qatom", "0-1", ARGS("--loop", "--test", "atomic_bw", "-q", "2",
+						     "-n", "2000"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	check_table(" #bytes     #iterations", 5, 8, 2000);
+	T_EQ(count_of(r.out, " local address: LID 0000"), 2);
+	T_CHECK(strstr(r.out, "1 test passed (atomic_bw), data verified") != NULL);
+}
 /* -q with -D: one progress line per second for all QPs together */
 T_CASE(loop_duration_on_three_qps_has_one_progress_line_a_second)
 {
