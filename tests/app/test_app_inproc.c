@@ -554,6 +554,17 @@ static void qp_end_close(struct qp_end *e)
 		T_EQ(rte_pmd_irdma_dev_close(e->dev), 0);
 }
 
+/* Two ends on two loop devices (198.18.0.1 and .2), their QPs in RESET. */
+static int qp_pair_open(struct qp_end *a, struct qp_end *b, enum rte_pmd_irdma_qp_type type)
+{
+	int ra = qp_end_open(a, "soft,port=loop,name=tq_a,ip=198.18.0.1,engine=inline", type);
+	int rb = qp_end_open(b, "soft,port=loop,name=tq_b,ip=198.18.0.2,engine=inline", type);
+
+	T_EQ(ra, 0);
+	T_EQ(rb, 0);
+	return ra < 0 || rb < 0 ? -1 : 0;
+}
+
 static void qp_conn_of(struct tool_qp_conn *c, const struct qp_end *peer, uint32_t my_psn,
 		       uint32_t peer_psn)
 {
@@ -612,11 +623,7 @@ T_CASE(tool_qp_brings_an_rc_pair_up_with_the_attributes_given)
 	struct tool_qp_conn ca, cb;
 	char err[160] = "";
 
-	T_EQ(qp_end_open(&a, "soft,port=loop,name=tq_a,ip=198.18.0.1,engine=inline",
-			 RTE_PMD_IRDMA_QPT_RC), 0);
-	T_EQ(qp_end_open(&b, "soft,port=loop,name=tq_b,ip=198.18.0.2,engine=inline",
-			 RTE_PMD_IRDMA_QPT_RC), 0);
-	if (!a.qp || !b.qp)
+	if (qp_pair_open(&a, &b, RTE_PMD_IRDMA_QPT_RC) < 0)
 		goto out;
 	/* RTR before INIT is refused, and the line names the transition */
 	qp_conn_of(&ca, &b, 0x123456, 0xabcdef);
@@ -656,11 +663,7 @@ T_CASE(tool_qp_brings_a_ud_pair_up_and_builds_its_address_handle)
 	struct qp_end a, b;
 	struct tool_qp_conn ca, cb;
 
-	T_EQ(qp_end_open(&a, "soft,port=loop,name=tu_a,ip=198.18.0.1,engine=inline",
-			 RTE_PMD_IRDMA_QPT_UD), 0);
-	T_EQ(qp_end_open(&b, "soft,port=loop,name=tu_b,ip=198.18.0.2,engine=inline",
-			 RTE_PMD_IRDMA_QPT_UD), 0);
-	if (!a.qp || !b.qp)
+	if (qp_pair_open(&a, &b, RTE_PMD_IRDMA_QPT_UD) < 0)
 		goto out;
 	qp_conn_of(&ca, &b, 0x10, 0);
 	ca.traffic_class = 0x20;

@@ -41,7 +41,7 @@ static void check_one_line_error(const char *prog, const char *needle)
 		    "last stderr line '%s' lacks '%s: ...%s...'", line, prog, needle);
 }
 
-/* The run lasted at least @p ms (a lower bound only: timings are noisy). */
+/* How often @p needle occurs in @p hay. */
 static unsigned int count_of(const char *hay, const char *needle)
 {
 	unsigned int n = 0;
@@ -53,6 +53,7 @@ static unsigned int count_of(const char *hay, const char *needle)
 	return n;
 }
 
+/* The run lasted at least @p ms (a lower bound only: timings are noisy). */
 static bool elapsed_at_least(int64_t ms)
 {
 	return r.elapsed_ms >= ms;
@@ -507,15 +508,28 @@ T_CASE(server_read_lat_follows_a_real_perftest_client)
 	T_CHECK(strstr(r.out, "GID: 00:00:00:00:00:00:00:00:00:00:255:255:198:18:00:09") != NULL);
 }
 
+/* ib_write_bw 4.5's client after its run (rdma_write_bw.txt): the barrier record, the five
+ * results (3000 bytes, 5 iterations, peak, average and rate as doubles), the closing record
+ * and "done". */
+static const uint8_t wb_size[8] = { 0, 0, 0, 0, 0, 0, 0x0b, 0xb8 };
+static const uint8_t wb_iters[8] = { 0, 0, 0, 0, 0, 0, 0, 5 };
+static const uint8_t wb_peak[8] = { 0x40, 0x11, 0x8c, 0x64, 0x64, 0x12, 0x40, 0x06 };
+static const uint8_t wb_avg[8] = { 0x40, 0x00, 0x76, 0x80, 0x77, 0x05, 0xd5, 0x45 };
+static const uint8_t wb_rate[8] = { 0x3f, 0x47, 0x91, 0xb7, 0x40, 0x2e, 0x98, 0x3a };
+#define WRITE_BW_CLIENT_END(dest)                                                          \
+	{ SP_WRITE, dest, 108 }, { SP_READ, NULL, 108 },                                   \
+	{ SP_WRITE, wb_size, 8 }, { SP_READ, NULL, 8 }, { SP_WRITE, wb_iters, 8 },         \
+	{ SP_READ, NULL, 8 }, { SP_WRITE, wb_peak, 8 }, { SP_READ, NULL, 8 },              \
+	{ SP_WRITE, wb_avg, 8 }, { SP_READ, NULL, 8 }, { SP_WRITE, wb_rate, 8 },           \
+	{ SP_READ, NULL, 8 }, { SP_WRITE, dest, 108 }, { SP_READ, NULL, 108 },             \
+	{ SP_WRITE, DONE, 5 }, { SP_EXPECT, DONE, 5 }
+/* ib_write_bw's server printed exactly this row for those results */
+#define WRITE_BW_SERVER_ROW "\n 3000       5                4.39               2.06   \t\t   0.000719\n"
+
 T_CASE(server_write_bw_prints_the_clients_results_like_perftest)
 {
 	static const char c_dest[108] = "0000:0001:000018:a2917f:00000b37:000055e801552000:00:00:"
 					"00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
-	static const uint8_t size[8] = { 0, 0, 0, 0, 0, 0, 0x0b, 0xb8 };
-	static const uint8_t iters[8] = { 0, 0, 0, 0, 0, 0, 0, 5 };
-	static const uint8_t peak[8] = { 0x40, 0x11, 0x8c, 0x64, 0x64, 0x12, 0x40, 0x06 };
-	static const uint8_t avg[8] = { 0x40, 0x00, 0x76, 0x80, 0x77, 0x05, 0xd5, 0x45 };
-	static const uint8_t rate[8] = { 0x3f, 0x47, 0x91, 0xb7, 0x40, 0x2e, 0x98, 0x3a };
 	const struct sp_step cli[] = {
 		{ SP_WRITE, VER, 16 },  { SP_EXPECT, VER, 16 },  { SP_WRITE, CYC, 4 },
 		{ SP_EXPECT, CYC, 4 },  { SP_WRITE, CLN, 4 },    { SP_EXPECT, CLN, 4 },
@@ -524,19 +538,12 @@ T_CASE(server_write_bw_prints_the_clients_results_like_perftest)
 		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
 		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
 		/* (the client's writes would run here) */
-		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
-		{ SP_WRITE, size, 8 }, { SP_READ, NULL, 8 }, { SP_WRITE, iters, 8 },
-		{ SP_READ, NULL, 8 },  { SP_WRITE, peak, 8 }, { SP_READ, NULL, 8 },
-		{ SP_WRITE, avg, 8 },  { SP_READ, NULL, 8 },  { SP_WRITE, rate, 8 },
-		{ SP_READ, NULL, 8 },
-		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
-		{ SP_WRITE, DONE, 5 },  { SP_EXPECT, DONE, 5 },
+		WRITE_BW_CLIENT_END(c_dest),
 	};
 	perf_server_vs_script("srv_wb", "write_bw", cli, sizeof(cli) / sizeof(cli[0]));
 	/* ib_write_bw's server printed exactly these two lines (rdma_write_bw.txt) */
 	T_CHECK_MSG(strstr(r.out, " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]"
-				  "   MsgRate[Mpps]\n 3000       5                4.39               "
-				  "2.06   \t\t   0.000719\n") != NULL, "output:\n%s", r.out);
+				  "   MsgRate[Mpps]" WRITE_BW_SERVER_ROW) != NULL, "output:\n%s", r.out);
 }
 
 /* -q 2: perftest's client sends a record per QP, then QP 0's (after the QPs are connected),
@@ -548,11 +555,6 @@ T_CASE(server_write_bw_on_two_qps_swaps_a_record_per_qp_like_perftest)
 				    "00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
 	static const char d1[108] = "0000:0001:000019:0c4a21:00000b38:000055e801562000:00:00:"
 				    "00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
-	static const uint8_t size[8] = { 0, 0, 0, 0, 0, 0, 0x0b, 0xb8 };
-	static const uint8_t iters[8] = { 0, 0, 0, 0, 0, 0, 0, 5 };
-	static const uint8_t peak[8] = { 0x40, 0x11, 0x8c, 0x64, 0x64, 0x12, 0x40, 0x06 };
-	static const uint8_t avg[8] = { 0x40, 0x00, 0x76, 0x80, 0x77, 0x05, 0xd5, 0x45 };
-	static const uint8_t rate[8] = { 0x3f, 0x47, 0x91, 0xb7, 0x40, 0x2e, 0x98, 0x3a };
 	const struct sp_step cli[] = {
 		{ SP_WRITE, VER, 16 },  { SP_EXPECT, VER, 16 },  { SP_WRITE, CYC, 4 },
 		{ SP_EXPECT, CYC, 4 },  { SP_WRITE, CLN, 4 },    { SP_EXPECT, CLN, 4 },
@@ -563,13 +565,7 @@ T_CASE(server_write_bw_on_two_qps_swaps_a_record_per_qp_like_perftest)
 		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
 		{ SP_WRITE, d1, 108 }, { SP_READ, NULL, 108 },
 		/* (the client's writes on both QPs would run here) */
-		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
-		{ SP_WRITE, size, 8 }, { SP_READ, NULL, 8 }, { SP_WRITE, iters, 8 },
-		{ SP_READ, NULL, 8 },  { SP_WRITE, peak, 8 }, { SP_READ, NULL, 8 },
-		{ SP_WRITE, avg, 8 },  { SP_READ, NULL, 8 },  { SP_WRITE, rate, 8 },
-		{ SP_READ, NULL, 8 },
-		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
-		{ SP_WRITE, DONE, 5 },  { SP_EXPECT, DONE, 5 },
+		WRITE_BW_CLIENT_END(d0),
 	};
 	const char *l0, *r0, *r1;
 
@@ -583,8 +579,7 @@ T_CASE(server_write_bw_on_two_qps_swaps_a_record_per_qp_like_perftest)
 	/* every local line before the remote ones, in QP order */
 	T_CHECK_MSG(l0 && r0 && r1 && l0 < r0 && r0 < r1 &&
 		    !strstr(r0, " local address:"), "output:\n%s", r.out);
-	T_CHECK(strstr(r.out, "\n 3000       5                4.39               2.06   \t\t   "
-			      "0.000719\n") != NULL);
+	T_CHECK(strstr(r.out, WRITE_BW_SERVER_ROW) != NULL);
 }
 
 /* A peer that goes through perftest's whole exchange but whose device never answers (our
