@@ -80,18 +80,6 @@ uint32_t perf_default_inline(enum perf_mode m, unsigned int gen)
 	return gen == 1 ? 48 : 101;
 }
 
-bool perf_devargs_is_loop(const char *d)
-{
-	const char *p = strstr(d, "port=");
-
-	while (p && p != d && p[-1] != ',')
-		p = strstr(p + 1, "port=");
-	if (!p)
-		return true; /* the device's default port is the loop */
-	p += 5;
-	return strncmp(p, "loop", 4) == 0 && (p[4] == '\0' || p[4] == ',');
-}
-
 void perf_opts_usage(const char *prog)
 {
 	printf("Usage: %s [EAL options] -- [options] [server host]\n"
@@ -271,15 +259,11 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		 char *err, size_t errlen)
 {
 	struct perf_opts *o = ctx;
-	uint64_t v;
+	uint64_t v = 0;
+	int rc = 0;
 
-	if (!d) {
-		if (o->server_host)
-			return cli_errf(err, errlen, "unexpected argument '%s' (server host is '%s')",
-					val, o->server_host);
-		o->server_host = val;
-		return 0;
-	}
+	if (!d)
+		return cli_opt_server_host(&o->server_host, val, err, errlen);
 	switch (d->id) {
 	case O_SIZE:
 		if (parse_size(val, &v))
@@ -289,9 +273,7 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		o->size_set = true;
 		break;
 	case O_ITERS:
-		if (cli_parse_u64(val, 1, UINT32_MAX, &v))
-			return cli_errf(err, errlen, "%s: iterations '%s' is not a number 1..%u",
-				    optname, val, UINT32_MAX);
+		rc = cli_opt_u64(optname, val, 1, UINT32_MAX, "iterations", &v, err, errlen);
 		o->iters = v;
 		o->iters_set = true;
 		break;
@@ -299,38 +281,25 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		o->all_sizes = true;
 		break;
 	case O_MTU:
-		if (cli_parse_u64(val, 256, 4096, &v) || (v & (v - 1)))
-			return cli_errf(err, errlen, "%s: MTU '%s' is not one of 256 512 1024 2048 4096",
-				    optname, val);
-		o->mtu = (uint32_t)v;
-		break;
+		return cli_opt_mtu(optname, val, &o->mtu, err, errlen);
 	case O_PORT:
-		if (cli_parse_u64(val, 1, 65535, &v))
-			return cli_errf(err, errlen, "%s: TCP port '%s' is not 1..65535", optname, val);
-		o->tcp_port = (uint16_t)v;
-		break;
+		return cli_opt_tcp_port(optname, val, &o->tcp_port, err, errlen);
 	case O_GID:
-		if (cli_parse_u64(val, 0, 255, &v))
-			return cli_errf(err, errlen, "%s: GID index '%s' is not 0..255", optname, val);
-		o->gid_index = (int)v;
-		break;
+		return cli_opt_gid_index(optname, val, &o->gid_index, err, errlen);
 	case O_FREQ:
 		o->cpu_freq_ok = true;
 		break;
 	case O_TX:
-		if (cli_parse_u64(val, 1, 32768, &v))
-			return cli_errf(err, errlen, "%s: TX depth '%s' is not 1..32768", optname, val);
+		rc = cli_opt_u64(optname, val, 1, 32768, "TX depth", &v, err, errlen);
 		o->tx_depth = (uint32_t)v;
 		o->tx_depth_set = true;
 		break;
 	case O_RX:
-		if (cli_parse_u64(val, 1, 32768, &v))
-			return cli_errf(err, errlen, "%s: RX depth '%s' is not 1..32768", optname, val);
+		rc = cli_opt_u64(optname, val, 1, 32768, "RX depth", &v, err, errlen);
 		o->rx_depth = (uint32_t)v;
 		break;
 	case O_INLINE:
-		if (cli_parse_u64(val, 0, 4096, &v))
-			return cli_errf(err, errlen, "%s: inline size '%s' is not 0..4096", optname, val);
+		rc = cli_opt_u64(optname, val, 0, 4096, "inline size", &v, err, errlen);
 		o->inline_size = (uint32_t)v;
 		o->inline_set = true;
 		break;
@@ -347,11 +316,7 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 	case O_DEV:
 		break; /* perftest's device name: ours comes from --devargs */
 	case O_IBPORT:
-		if (cli_parse_u64(val, 1, 1, &v))
-			return cli_errf(err, errlen, "%s: the device has one port (1), not '%s'",
-				    optname, val);
-		o->ib_port = 1;
-		break;
+		return cli_opt_ib_port(optname, val, err, errlen);
 	case O_CONN:
 		if (strcmp(val, "UD") == 0) {
 			o->ud = true;
@@ -367,46 +332,35 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		}
 		break;
 	case O_QP:
-		if (cli_parse_u64(val, 1, PERF_MAX_QPS, &v))
-			return cli_errf(err, errlen, "%s: QPs '%s' is not 1..%d", optname, val,
-				    PERF_MAX_QPS);
+		rc = cli_opt_u64(optname, val, 1, PERF_MAX_QPS, "QPs", &v, err, errlen);
 		o->num_qps = (unsigned int)v;
 		break;
 	case O_CQMOD:
-		if (cli_parse_u64(val, 1, 1024, &v))
-			return cli_errf(err, errlen, "%s: CQ moderation '%s' is not 1..1024", optname, val);
+		rc = cli_opt_u64(optname, val, 1, 1024, "CQ moderation", &v, err, errlen);
 		o->cq_mod = (uint32_t)v;
 		break;
 	case O_POSTLIST:
-		if (cli_parse_u64(val, 1, 32, &v))
-			return cli_errf(err, errlen, "%s: post list '%s' is not 1..32", optname, val);
+		rc = cli_opt_u64(optname, val, 1, 32, "post list", &v, err, errlen);
 		o->post_list = (uint32_t)v;
 		break;
 	case O_OUTS:
-		if (cli_parse_u64(val, 1, 255, &v))
-			return cli_errf(err, errlen, "%s: outstanding reads '%s' is not 1..255", optname,
-				    val);
+		rc = cli_opt_u64(optname, val, 1, 255, "outstanding reads", &v, err, errlen);
 		o->out_reads = (uint32_t)v;
 		break;
 	case O_QPTIMEOUT:
-		if (cli_parse_u64(val, 0, 31, &v))
-			return cli_errf(err, errlen, "%s: QP timeout '%s' is not 0..31", optname, val);
+		rc = cli_opt_u64(optname, val, 0, 31, "QP timeout", &v, err, errlen);
 		o->qp_timeout = (uint8_t)v;
 		break;
 	case O_SL:
-		if (cli_parse_u64(val, 0, 15, &v))
-			return cli_errf(err, errlen, "%s: service level '%s' is not 0..15", optname, val);
+		rc = cli_opt_u64(optname, val, 0, 15, "service level", &v, err, errlen);
 		o->sl = (uint8_t)v;
 		break;
 	case O_TOS:
-		if (cli_parse_u64(val, 0, 255, &v))
-			return cli_errf(err, errlen, "%s: type of service '%s' is not 0..255", optname,
-				    val);
+		rc = cli_opt_u64(optname, val, 0, 255, "type of service", &v, err, errlen);
 		o->tos = (uint8_t)v;
 		break;
 	case O_HOPLIMIT:
-		if (cli_parse_u64(val, 0, 255, &v))
-			return cli_errf(err, errlen, "%s: hop limit '%s' is not 0..255", optname, val);
+		rc = cli_opt_u64(optname, val, 0, 255, "hop limit", &v, err, errlen);
 		o->hop_limit = (uint8_t)v;
 		break;
 	case O_NOPEAK:
@@ -458,9 +412,7 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		o->duplex = true;
 		break;
 	case O_DURATION:
-		if (cli_parse_u64(val, 1, 3600, &v))
-			return cli_errf(err, errlen, "%s: duration '%s' is not 1..3600 seconds", optname,
-				    val);
+		rc = cli_opt_u64(optname, val, 1, 3600, "duration", &v, err, errlen);
 		o->duration_s = (unsigned int)v;
 		break;
 	case O_SRQ:
@@ -494,20 +446,17 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 				    "write_bw read_bw send_bw atomic_bw)", optname, val);
 		break;
 	case O_TIMEOUT:
-		if (cli_parse_u64(val, 1, 3600, &v))
-			return cli_errf(err, errlen, "%s: timeout '%s' is not 1..3600 seconds", optname,
-				    val);
-		o->timeout_s = (unsigned int)v;
-		break;
+		return cli_opt_timeout(optname, val, &o->timeout_s, err, errlen);
 	case O_HELP:
 		return 1;
 	}
-	return 0;
+	/* an error stops the parse, and the caller drops what was set */
+	return rc;
 }
 
 int perf_opts_check_port(const struct perf_opts *o, char *err, size_t errlen)
 {
-	if (!o->loop && perf_devargs_is_loop(o->devargs[0]))
+	if (!o->loop && cli_devargs_is_loop(o->devargs[0]))
 		return cli_errf(err, errlen, "--devargs %s: port=loop joins devices inside one "
 				"process and cannot reach %s; use port=<ethdev> (net_memif, "
 				"net_af_packet, ...) or --loop", o->devargs[0],

@@ -89,9 +89,6 @@ const char *perf_mode_name(enum perf_mode m);
 enum perf_mode perf_mode_from_name(const char *name);
 bool perf_mode_is_lat(enum perf_mode m);
 
-/** Whether the devargs string @p d names the in-process loop port (port=loop, or no port). */
-bool perf_devargs_is_loop(const char *d);
-
 /** perftest's default inline size for test @p m on a device of generation @p gen (0: none). */
 uint32_t perf_default_inline(enum perf_mode m, unsigned int gen);
 

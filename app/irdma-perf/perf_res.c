@@ -13,12 +13,12 @@
 #include <rte_cycles.h>
 #include <rte_random.h>
 
-#include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "perf_opts.h"
 #include "tool_gid.h"
+#include "tool_event.h"
 #include "tool_qp.h"
 
 int perf_mtu_enum(uint32_t bytes)
@@ -197,26 +197,11 @@ int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int
 
 int perf_res_wait_event(struct perf_res *r, uint64_t deadline)
 {
-	struct pollfd p = { .fd = r->evfd, .events = POLLIN };
-	bool inline_engine = r->info.engine == RTE_PMD_IRDMA_ENGINE_INLINE;
-	uint64_t v;
-	int rc;
+	int rc = rte_pmd_irdma_cq_req_notify(r->cq, 0);
 
-	rc = rte_pmd_irdma_cq_req_notify(r->cq, 0);
-	if (rc < 0)
-		return rc;
-	/* A completion that landed before the arm is found by the next poll anyway. */
-	while (rte_rdtsc() < deadline) {
-		/* the inline engine runs only when we call it: no real sleep there */
-		if (poll(&p, 1, inline_engine ? 0 : 1) > 0) {
-			if (read(r->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-				return -errno;
-			return 0;
-		}
-		if (inline_engine && rte_pmd_irdma_progress(r->dev, 64) > 0)
-			return 0;
-	}
-	return 0;
+	if (rc == 0)
+		rc = tool_wait_cq_event(r->dev, r->evfd, deadline);
+	return rc == -ETIMEDOUT ? 0 : rc; /* the caller polls again either way */
 }
 
 void perf_res_destroy(struct perf_res *r)

@@ -13,7 +13,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,6 +32,7 @@
 #include "pingpong_exchange.h"
 #include "pp_session.h"
 #include "tool_gid.h"
+#include "tool_event.h"
 #include "tool_hints.h"
 #include "tool_qp.h"
 
@@ -245,25 +245,6 @@ static void print_addr(const char *which, const struct pingpong_dest *d, bool ud
 	       local ? " " : "", d->lid, d->qpn, d->psn, ud_local ? ":" : ",", gid);
 }
 
-/* Wait for one completion event (armed CQ): the inline engine is stepped meanwhile. */
-static int wait_event(struct pp_ctx *c, uint64_t deadline)
-{
-	struct pollfd p = { .fd = c->evfd, .events = POLLIN };
-	uint64_t v;
-
-	for (;;) {
-		if (poll(&p, 1, c->info.engine == RTE_PMD_IRDMA_ENGINE_SERVICE ? 1 : 0) > 0) {
-			if (read(c->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-				return -errno;
-			return 0;
-		}
-		if (rte_rdtsc() > deadline)
-			return -ETIMEDOUT;
-		if (c->info.engine == RTE_PMD_IRDMA_ENGINE_INLINE)
-			rte_pmd_irdma_progress(c->dev, 64);
-	}
-}
-
 static int run(struct pp_ctx *c, bool client)
 {
 	const struct pp_opts *o = c->o;
@@ -292,7 +273,7 @@ static int run(struct pp_ctx *c, bool client)
 			/* The CQ stays armed from the last event on: a completion after the arm
 			 * always writes the eventfd, so none is lost between poll and wait. */
 			if (o->use_events) {
-				rc = wait_event(c, last + tmo);
+				rc = tool_wait_cq_event(c->dev, c->evfd, last + tmo);
 				if (rc == 0 && rte_pmd_irdma_cq_req_notify(c->cq, 0) < 0)
 					return die("cannot re-arm the CQ");
 			} else {
