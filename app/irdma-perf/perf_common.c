@@ -29,6 +29,7 @@ void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
 	p->inline_size = d.inline_size;
 	p->post_list = o->post_list;
 	p->duplex = o->duplex;
+	p->open_end = m == PERF_SEND_BW && !o->duplex && (o->duration_s || o->ud);
 	if (o->duration_s) {
 		p->duration_tsc = (uint64_t)o->duration_s * rte_get_tsc_hz();
 		p->iters = UINT64_MAX >> 1; /* until the time is up */
@@ -39,6 +40,24 @@ void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
 	p->cq_mod = RTE_MIN(o->cq_mod ? o->cq_mod : 100u, p->tx_depth);
 	if (!p->cq_mod)
 		p->cq_mod = 1;
+}
+
+int perf_ud_sizes(const struct perf_opts *o, uint32_t mtu, uint64_t *first, uint64_t *last,
+		  char *err, size_t errlen)
+{
+	if (!o->ud || *last <= mtu)
+		return 0;
+	if (o->all_sizes) {
+		*last = mtu; /* -a with UD: up to the MTU, as perftest */
+		return 0;
+	}
+	if (o->size_set) {
+		snprintf(err, errlen, "-s %" PRIu64 ": a UD message must fit the path MTU (%u bytes)",
+			 *last, mtu);
+		return -EINVAL;
+	}
+	*first = *last = mtu; /* the test's default size, lowered to the MTU as perftest does */
+	return 0;
 }
 
 void perf_res_cfg_of(const struct perf_opts *o, enum perf_mode m, const struct perf_params *p,
@@ -127,9 +146,11 @@ static void bw_of_one(const struct perf_side *s, const struct perf_opts *o,
 	double unit = o->report_gbits ? 125000000.0 : (double)0x100000, el;
 
 	if (p->mode == PERF_SEND_BW && !s->client && !p->duplex) {
-		/* perftest's send_bw server: its receives, first to last, no peak */
-		t0 = s->tcompleted[0];
-		t1 = s->tcompleted[p->iters - 1];
+		/* perftest's send_bw server: its receives, first to last, no peak (with -D or
+		 * UD: those that came) */
+		t0 = s->t_rx_first;
+		t1 = s->t_rx_last;
+		n = s->rcnt;
 	} else if (p->duration_tsc) {
 		/* -D: what was posted until the time was up, no peak (as perftest) */
 		t0 = s->t_first;
@@ -212,17 +233,22 @@ void perf_bw_of(const struct perf_side *s, unsigned int nq, const struct perf_op
 	/* several QPs without per-WR times (the send_bw server's receives, -D), or no memory
 	 * for them: from the first to the last event of any QP, no peak */
 	for (q = 0; q < nq; q++) {
-		uint64_t a = server ? s[q].tcompleted[0] : s[q].t_first;
-		uint64_t b = server ? s[q].tcompleted[p->iters - 1] : s[q].t_last;
+		uint64_t a = server ? s[q].t_rx_first : s[q].t_first;
+		uint64_t b = server ? s[q].t_rx_last : s[q].t_last;
 
+		if (server && !s[q].rcnt)
+			continue;
 		t0 = RTE_MIN(t0, a);
 		t1 = RTE_MAX(t1, b);
-		n += p->duration_tsc ? s[q].limit : p->iters;
+		n += server ? s[q].rcnt : p->duration_tsc ? s[q].limit : p->iters;
 	}
+	if (t0 > t1)
+		t0 = t1 = 0;
 	memset(st, 0, sizeof(*st));
 	el = (double)(t1 - t0) / (double)rte_get_tsc_hz();
 	st->size = p->size;
-	st->iters = p->duration_tsc ? n : p->iters;
+	/* the row shows -n, the WRs of each QP, unless the count was open (-D, UD's server) */
+	st->iters = p->duration_tsc || (server && p->open_end) ? n : p->iters;
 	st->bw_avg = el > 0 ? (double)p->size * (double)n / el / unit : 0;
 	st->msg_rate = el > 0 ? (double)n / el / 1e6 : 0;
 }

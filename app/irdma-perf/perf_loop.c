@@ -76,6 +76,20 @@ static int step_endpoint(struct loop_ctx *c, unsigned int me, uint64_t now, unsi
 	/* one progress line a second for the run: the client's */
 	if (me == 0)
 		perf_sides_progress(c->side[me], c->nq);
+	/* send_bw's server with -D or UD receives until the client is done and 20 ms went by
+	 * without a receive (what UD lost never comes) */
+	if (me == 1 && done < c->nq && c->side[1][0].p->open_end &&
+	    __atomic_load_n(&c->finished[0], __ATOMIC_ACQUIRE)) {
+		uint64_t last = 0;
+
+		for (q = 0; q < c->nq; q++)
+			last = RTE_MAX(last, c->side[1][q].last_progress);
+		if ((int64_t)(now - last) > (int64_t)(rte_get_tsc_hz() / 50)) {
+			for (q = 0; q < c->nq; q++)
+				c->side[1][q].done = true;
+			done = c->nq;
+		}
+	}
 	return done == c->nq;
 }
 
@@ -145,6 +159,8 @@ static int both_one_lcore(struct loop_ctx *c, unsigned int timeout_s)
 			rc[i] = step_endpoint(c, i, now, timeout_s, &moved);
 			if (rc[i] < 0)
 				return rc[i];
+			if (rc[i] == 1)
+				c->finished[i] = 1;
 		}
 	}
 	return 0;
@@ -216,8 +232,15 @@ static int verify_pair(const struct perf_side *cs, const struct perf_side *ss, c
 		return 0;
 	case PERF_WRITE_BW:
 	case PERF_SEND_BW:
+		/* UD: the message follows the 40-byte GRH area */
+		if (cs->res->ud)
+			b_recv += PERF_UD_GRH;
 		if (p->duplex && check_bytes(a_recv, 3, 0, n, "client buffer", err, errlen))
 			return -EIO;
+		if (p->mode == PERF_SEND_BW && !ss->rcnt) {
+			snprintf(err, errlen, "data check: the server received nothing");
+			return -EIO;
+		}
 		return check_bytes(b_recv, 1, 0, n, "server buffer", err, errlen);
 	case PERF_READ_BW:
 		if (p->duplex) {
@@ -463,15 +486,9 @@ static int run_mode(const struct perf_opts *o, enum perf_mode m,
 		rc = -EINVAL;
 		goto out;
 	}
-	if (o->ud && last > mtu) {
-		if (!o->all_sizes) {
-			snprintf(err, errlen, "-s %" PRIu64 ": a UD message must fit the path MTU "
-				 "(%u bytes)", last, mtu);
-			rc = -EINVAL;
-			goto out;
-		}
-		last = mtu; /* -a with UD: up to the MTU, as perftest */
-	}
+	rc = perf_ud_sizes(o, mtu, &first, &last, err, errlen);
+	if (rc < 0)
+		goto out;
 	for (i = 0; i < 2; i++)
 		for (q = 0; q < nq; q++) {
 			rc = perf_res_connect(&r[i][q], &d[!i][q], mtu_enum, err, errlen);

@@ -123,7 +123,7 @@ void perf_opts_usage(const char *prog)
 	       "  -A, --atomic_type <t>    FETCH_AND_ADD (default) or CMP_AND_SWAP\n"
 	       "  -b, --bidirectional      bandwidth tests: both sides initiate; the figures are\n"
 	       "                           the sum of both directions (--report-both: each as well)\n"
-	       "  -D, --duration <s>       run for s seconds instead of -n iterations (not send_bw),\n"
+	       "  -D, --duration <s>       run for s seconds instead of -n iterations,\n"
 	       "                           a progress line per second on stderr\n"
 	       "  -e, --events             sleep on CQ events instead of busy polling (client/server)\n"
 	       "  --use-srq                send tests receive through a shared receive queue (gen=3)\n"
@@ -137,15 +137,16 @@ void perf_opts_usage(const char *prog)
 	       "  --report-both            with -b: each direction's figures too\n"
 	       "  -F, --CPU-freq           accepted (the TSC is the clock)\n"
 	       "  -d, --ib-dev <name>      accepted and ignored (the device comes from --devargs)\n"
-	       "  -c, --connection <RC|UD> transport (RC; UD for send_lat, messages up to the MTU)\n"
+	       "  -c, --connection <RC|UD> transport (RC; UD for send_lat and send_bw, messages up\n"
+	       "                           to the MTU)\n"
 	       "  -i, --ib-port <1>\n"
 	       "  -V, --version            print the version and exit\n"
 	       "irdma-perf options:\n"
 	       "  --timeout <s>            give up when a side makes no progress for s seconds (30)\n"
 	       "  --quiet                  no progress lines\n"
 	       "  -h, --help\n"
-	       "Not supported yet (refused with the reason): -c UD and -D in send_bw; see\n"
-	       "irdma-perf(1) and doc/guides/perftest-options.md.\n",
+	       "Not supported yet (refused with the reason): see irdma-perf(1) and\n"
+	       "doc/guides/perftest-options.md.\n",
 	       prog);
 }
 
@@ -540,19 +541,17 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	if (!o->all_tests && o->atomic == PERF_CMP_AND_SWAP && !is_atomic(o->mode))
 		return cli_errf(err, errlen, "-A: the atomic type is for atomic_lat and atomic_bw, "
 				"not %s", perf_mode_name(o->mode));
-	if (o->duration_s && (o->all_tests || o->all_sizes || o->mode == PERF_SEND_BW))
+	if (o->duration_s && (o->all_tests || o->all_sizes))
 		return cli_errf(err, errlen, "-D: a duration is %s",
-				o->all_tests ? "not for --demo" :
-				o->all_sizes ? "for one size, not with -a" :
-				"not supported yet in send_bw (its server counts messages)");
+				o->all_tests ? "not for --demo" : "for one size, not with -a");
 	if (o->duration_s && (o->histogram || o->unsorted))
 		return cli_errf(err, errlen, "-%c: with -D there are no samples (the table is the "
 				"average, as perftest)", o->histogram ? 'H' : 'U');
-	if (o->ud && (o->all_tests || o->mode != PERF_SEND_LAT))
-		return cli_errf(err, errlen, "-c UD: %s", !o->all_tests && o->mode == PERF_SEND_BW ?
-				"not supported yet in send_bw (UD drops what finds no receive, and "
-				"its server counts messages)" :
-				"UD carries SENDs only: use it with send_lat");
+	if (o->ud && (o->all_tests || (o->mode != PERF_SEND_LAT && o->mode != PERF_SEND_BW)))
+		return cli_errf(err, errlen, "-c UD: UD carries SENDs only: use it with send_lat or "
+				"send_bw");
+	if (o->ud && o->duplex)
+		return cli_errf(err, errlen, "-c UD with -b: not supported yet");
 	if ((o->limit_bw > 0 || o->limit_msgrate > 0) && !o->all_tests &&
 	    perf_mode_is_lat(o->mode))
 		return cli_errf(err, errlen, "-%c: limits are for the bandwidth tests, not %s",

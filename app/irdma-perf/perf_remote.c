@@ -125,6 +125,74 @@ static int run_one(const struct perf_opts *o, struct remote_group *g,
 	return rc < 0 ? rc : 0;
 }
 
+/* The idle step of send_bw's open-ended server while it waits for the client's record: its
+ * QPs keep receiving (and reposting), with the --timeout watchdog on their progress. */
+struct open_end_wait {
+	struct remote_group *g;
+	uint64_t timeout_tsc;
+};
+
+static int receive_step(void *arg)
+{
+	struct open_end_wait *w = arg;
+	struct remote_group *g = w->g;
+	uint64_t last = 0;
+	unsigned int i, k;
+	int rc;
+
+	for (k = 0; k < 16; k++)
+		for (i = 0; i < g->n; i++) {
+			rc = perf_side_step(&g->s[i]);
+			if (rc < 0)
+				return rc;
+		}
+	for (i = 0; i < g->n; i++)
+		last = RTE_MAX(last, g->s[i].last_progress);
+	return rte_rdtsc() - last > w->timeout_tsc ? -ETIMEDOUT : 0;
+}
+
+static int receive_until_the_client_is_done(const struct perf_opts *o, struct perftest_conn *c,
+					    struct remote_group *g,
+					    const struct perftest_dest *mine,
+					    struct perftest_dest *theirs)
+{
+	struct open_end_wait w = { g, rte_get_tsc_hz() * o->timeout_s };
+	int (*idle)(void *) = c->idle;
+	void *idle_arg = c->idle_arg;
+	int timeout_ms = c->timeout_ms, rc;
+	uint64_t quiet_since, hz = rte_get_tsc_hz();
+	unsigned int i;
+
+	for (i = 0; i < g->n; i++)
+		g->s[i].last_progress = rte_rdtsc();
+	c->idle = receive_step;
+	c->idle_arg = &w;
+	c->timeout_ms = -1; /* the run's length is the client's: the watchdog is on progress */
+	rc = perftest_conn_dest(c, &mine[0], &theirs[0]);
+	c->idle = idle;
+	c->idle_arg = idle_arg;
+	c->timeout_ms = timeout_ms;
+	if (rc < 0)
+		return rc;
+	/* what is still on its way (UD) or in the CQ: until 20 ms go by without a receive */
+	quiet_since = rte_rdtsc();
+	while (rte_rdtsc() - quiet_since < hz / 50) {
+		uint64_t before = 0, after = 0;
+
+		for (i = 0; i < g->n; i++)
+			before += g->s[i].rcnt;
+		if (receive_step(&w) < 0)
+			break;
+		for (i = 0; i < g->n; i++)
+			after += g->s[i].rcnt;
+		if (after != before)
+			quiet_since = rte_rdtsc();
+	}
+	for (i = 0; i < g->n; i++)
+		g->s[i].done = true;
+	return 0;
+}
+
 /* One record step of the exchange: the first record (and its repetition that perftest
  * prints the peer's side from) once per QP, the others for QP 0 only. */
 static int dest_step(struct perftest_conn *c, unsigned int step, unsigned int nq,
@@ -147,6 +215,8 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	const bool atomic = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW;
 	const bool sync_each = m == PERF_SEND_LAT || m == PERF_SEND_BW;
 	const unsigned int nq = o->num_qps ? o->num_qps : 1;
+	const bool open_end = !client && m == PERF_SEND_BW && !o->duplex &&
+			      (o->duration_s || o->ud);
 	struct perftest_script script = *script_of(m);
 	const struct perftest_script *sc = &script;
 	/* not static: a test runs a client and a server of this function at once */
@@ -208,14 +278,10 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		goto out;
 	}
 	mtu_enum = perf_mtu_enum(o->mtu ? o->mtu : r[0].info.active_mtu);
-	if (o->ud && last > perf_mtu_bytes(mtu_enum)) {
-		if (!o->all_sizes) {
-			fprintf(stderr, "irdma-perf: -s %" PRIu64 ": a UD message must fit the path "
-				"MTU (%u bytes)\n", last, perf_mtu_bytes(mtu_enum));
-			rc = -EINVAL;
-			goto out;
-		}
-		last = perf_mtu_bytes(mtu_enum); /* -a with UD: up to the MTU, as perftest */
+	rc = perf_ud_sizes(o, perf_mtu_bytes(mtu_enum), &first, &last, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "irdma-perf: %s\n", err);
+		goto out;
 	}
 	/* The sides' state lives through the exchange: serve() drains their CQs meanwhile. */
 	for (q = 0; q < nq; q++) {
@@ -271,14 +337,10 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		exch_fail(&c, rc, o->server_host);
 		goto out;
 	}
-	if (o->ud && last > perf_mtu_bytes(c.mtu)) {
-		if (!o->all_sizes) {
-			fprintf(stderr, "irdma-perf: -s %" PRIu64 ": a UD message must fit the path "
-				"MTU the peer agreed to (%u bytes)\n", last, perf_mtu_bytes(c.mtu));
-			rc = -EINVAL;
-			goto out;
-		}
-		last = perf_mtu_bytes(c.mtu);
+	rc = perf_ud_sizes(o, perf_mtu_bytes(c.mtu), &first, &last, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "irdma-perf: %s (the MTU the peer agreed to)\n", err);
+		goto out;
 	}
 	for (q = 0; q < nq; q++) {
 		rc = perf_res_connect(&r[q], &theirs[q], c.mtu, err, sizeof(err));
@@ -354,7 +416,17 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 				goto out;
 			}
 		}
-		rc = run_one(o, &g, dev);
+		/* send_bw's server with -D or UD receives until the client's next record (the
+		 * one after each size with -a, else the first after the run) */
+		if (open_end) {
+			rc = receive_until_the_client_is_done(o, &c, &g, mine, theirs);
+			if (rc < 0) {
+				exch_fail(&c, rc, o->server_host);
+				goto out;
+			}
+		} else {
+			rc = run_one(o, &g, dev);
+		}
 		if (rc < 0)
 			goto out;
 		if (perf_side_measures(&s[0]) && !o->duplex) {
@@ -364,7 +436,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 			measured = true;
 		}
 		/* perftest's send_bw -a swaps a record after each size */
-		if (m == PERF_SEND_BW && o->all_sizes) {
+		if (m == PERF_SEND_BW && o->all_sizes && !open_end) {
 			rc = perftest_conn_dest(&c, &mine[0], &theirs[0]);
 			if (rc < 0) {
 				exch_fail(&c, rc, o->server_host);
@@ -380,7 +452,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 		s[0].watch_tsc = rte_get_tsc_hz() * o->timeout_s;
 		s[0].last_progress = rte_rdtsc();
 	}
-	for (i = 0; i < sc->dest_after; i++) {
+	for (i = open_end && !o->all_sizes ? 1 : 0; i < sc->dest_after; i++) {
 		rc = perftest_conn_dest(&c, &mine[0], &theirs[0]);
 		if (rc < 0) {
 			exch_fail(&c, rc, o->server_host);

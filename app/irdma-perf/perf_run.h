@@ -26,6 +26,10 @@ void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
 /** The resources test @p m with parameters @p p needs, for messages up to @p max_size. */
 void perf_res_cfg_of(const struct perf_opts *o, enum perf_mode m, const struct perf_params *p,
 		     uint64_t max_size, struct perf_res_cfg *cfg);
+/** -c UD: the sizes from @p first to @p last must fit the path MTU @p mtu: -a stops at it,
+ *  the default size is lowered to it, an -s above it fails. @return 0 or -EINVAL. */
+int perf_ud_sizes(const struct perf_opts *o, uint32_t mtu, uint64_t *first, uint64_t *last,
+		  char *err, size_t errlen);
 void perf_addr_of(const struct perftest_dest *d, struct perf_addr *a);
 enum perf_addr_style perf_addr_style_of(enum perf_mode m);
 void perf_header_of(const struct perf_opts *o, const struct perf_params *p,

@@ -292,6 +292,11 @@ static int post_bw_burst(struct perf_side *s)
 			wr[i].send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
 		if (p->mode == PERF_SEND_BW) {
 			wr[i].opcode = RTE_PMD_IRDMA_WR_SEND;
+			if (s->res->ud) {
+				wr[i].wr.ud.ah = s->res->ah;
+				wr[i].wr.ud.remote_qpn = s->res->remote_qpn;
+				wr[i].wr.ud.remote_qkey = PERF_UD_QKEY;
+			}
 		} else if (p->mode == PERF_ATOMIC_BW) {
 			wr[i].num_sge = 1;
 			wr[i].wr.atomic.remote_addr = s->remote_addr;
@@ -360,6 +365,9 @@ static int poll_completions(struct perf_side *s)
 			/* send_bw's server measures its receives, as perftest's does */
 			if (s->rcnt < s->ts_cap)
 				s->tcompleted[s->rcnt] = now;
+			if (!s->rcnt)
+				s->t_rx_first = now;
+			s->t_rx_last = now;
 			s->rcnt++;
 			if (s->rposted < s->p->iters && post_recvs(s, 1) < 0)
 				return s->error;

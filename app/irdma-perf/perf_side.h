@@ -40,6 +40,8 @@ struct perf_params {
 	bool progress;             /**< -D: a progress line per second on stderr */
 	bool gbits;                /**< ... in Gb/s */
 	bool duplex;               /**< -b: the passive side initiates too */
+	bool open_end;             /**< send_bw with -D or UD: the server receives until its
+				    *   runner says the client is done (a count may not arrive) */
 };
 
 struct perf_side {
@@ -59,6 +61,7 @@ struct perf_side {
 	uint64_t watch_tsc;        /**< while waiting for the peer: give up after this long
 				    *   without device activity (0: the wait's own timeout) */
 	uint64_t t_first, t_last;  /**< first post, last send completion */
+	uint64_t t_rx_first, t_rx_last; /**< first and last receive completion */
 	uint64_t limit;            /**< -D: WRs posted when the time was up (0: not yet) */
 	uint64_t deadline;         /**< -D: TSC after which nothing more is posted */
 	uint64_t next_tick, tick_ccnt; /**< -D: the progress line's clock and count */

@@ -149,9 +149,10 @@ T_CASE(perf_option_errors_name_the_problem)
 			  "takes no server host");
 	expect_perf_error("irdma-perf", PERF_ARGS("--demo", "--test", "read_lat"), "exclusive");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--t", "x"), "ambiguous option '--t'");
-	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "send_bw", "-D", "5"),
-			  "-D: a duration is not supported yet in send_bw (its server counts "
-			  "messages)");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "send_bw", "-D", "5", "-b"),
+			  "-b in send_bw: not supported yet with -D");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "send_bw", "-cUD", "-b"),
+			  "-c UD with -b: not supported yet");
 	expect_perf_error("irdma-perf", PERF_ARGS("--demo", "-D", "5"),
 			  "-D: a duration is not for --demo");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-a", "-D", "5"),

@@ -334,6 +334,8 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 	if (extra && !strncmp(extra, "-D", 2) && strstr(mode, "_lat"))
 		T_EQ(count(captured, " #bytes        #iterations       t_avg[usec]    tps average\n"),
 		     one_table ? 1 : 2);
+	if (extra && (!strcmp(extra, "-cUD") || !strcmp(extra, "--connection=UD")))
+		T_EQ(count(captured, " Connection type : UD"), 2);
 	if (extra && !strcmp(extra, "--use-srq"))
 		T_EQ(count(captured, "Using SRQ      : ON\n"), 2);
 out:
@@ -373,6 +375,10 @@ T_CASE(perf_write_bw_for_a_duration)  { perf_client_server_opt("write_bw", false
 T_CASE(perf_write_lat_for_a_duration) { perf_client_server_opt("write_lat", false, "-D1"); }
 T_CASE(perf_send_lat_for_a_duration)  { perf_client_server_opt("send_lat", false, "-D1"); }
 T_CASE(perf_read_lat_for_a_duration)  { perf_client_server_opt("read_lat", false, "-D1"); }
+/* send_bw -D and -c UD: the server receives until the client's closing record, and reports
+ * what it received (UD may lose messages that find no receive) */
+T_CASE(perf_send_bw_for_a_duration)   { perf_client_server_opt("send_bw", false, "-D1"); }
+T_CASE(perf_send_bw_over_ud)          { perf_client_server_opt("send_bw", false, "-cUD"); }
 /* -c UD: send_lat between UD QPs through perftest's exchange */
 T_CASE(perf_send_lat_over_ud)         { perf_client_server_opt("send_lat", false, "--connection=UD"); }
 /* The passive server of a client-driven test waits for the whole run, longer than its

@@ -156,9 +156,10 @@ T_CASE(unsupported_perftest_options_say_why)
 	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-q", "2"), 5000, &r), 0);
 	check_one_line_error("irdma-perf: ", "-q: several QPs are for the bandwidth tests, not "
 			     "write_lat");
-	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-c", "UD"), 5000,
-		      &r), 0);
-	check_one_line_error("irdma-perf: ", "-c UD: not supported yet in send_bw");
+	T_EQ(run_tool(perf_exe, "unsup", "0", ARGS("--loop", "--test", "send_bw", "-c", "UD", "-s",
+						   "4096"), 30000, &r), 0);
+	check_one_line_error("irdma-perf: ", "-s 4096: a UD message must fit the path MTU (1024 "
+			     "bytes)");
 	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-c", "XRC"), 5000, &r), 0);
 	check_one_line_error("irdma-perf: ", "connection type 'XRC' is not applicable");
 	T_EQ(run_tool(pp_exe, "unsup", NULL, ARGS("--devargs", LOOPDEV, "-t"), 5000, &r), 0);
@@ -264,9 +265,6 @@ T_CASE(duration_runs_for_its_seconds_with_progress_lines)
 						   "--quiet"), 60000, &r), 0);
 	T_EQ(r.status, 0);
 	T_CHECK_MSG(strstr(r.err, " s: ") == NULL, "stderr: %s", r.err);
-	T_EQ(run_tool(perf_exe, "dur", NULL, ARGS("--loop", "--test", "send_bw", "-D", "1"),
-		      5000, &r), 0);
-	check_one_line_error("irdma-perf: ", "-D: a duration is not supported yet in send_bw");
 	T_EQ(run_tool(perf_exe, "dur", NULL, ARGS("--loop", "--test", "write_lat", "-D", "1", "-H"),
 		      5000, &r), 0);
 	check_one_line_error("irdma-perf: ", "-H: with -D there are no samples");
@@ -723,6 +721,26 @@ T_CASE(loop_duration_on_three_qps_has_one_progress_line_a_second)
 	T_EQ(count_of(r.err, "irdma-perf: 1 s: "), 1);
 	T_EQ(count_of(r.err, " s: "), count_of(r.err, " messages so far\n"));
 	T_CHECK(strstr(r.out, "1 test passed (write_bw), data verified") != NULL);
+}
+
+/* send_bw -c UD: the default size is lowered to the path MTU (as perftest), -a stops there;
+ * the server's receive buffer (after the GRH area) is checked. -D: the server receives
+ * until the client is done. */
+T_CASE(loop_send_bw_over_ud_and_for_a_duration)
+{
+	loop_run("send_bw", "0-1", 1024, "-cUD");
+	T_CHECK(strstr(r.out, " Connection type : UD") != NULL);
+	T_EQ(run_tool(perf_exe, "sud", "0", ARGS("--loop", "--test", "send_bw", "-c", "UD", "-a",
+						 "-n", "20"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, "\n 1024       20 ") != NULL && !strstr(r.out, "\n 2048 "));
+	T_CHECK(strstr(r.out, "1 test passed (send_bw), data verified") != NULL);
+	T_EQ(run_tool(perf_exe, "sdur", "0-1", ARGS("--loop", "--test", "send_bw", "-D", "2", "-s",
+						    "4096"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(elapsed_at_least(2000));
+	T_EQ(count_of(r.err, "irdma-perf: 1 s: "), 1);
+	T_CHECK(strstr(r.out, "1 test passed (send_bw), data verified") != NULL);
 }
 
 /* send_bw -b: both sides send and receive; both receive buffers are checked, and both
