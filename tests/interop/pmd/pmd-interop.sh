@@ -23,8 +23,9 @@
 #   6. irdma-perf against ib_write_bw, ib_read_bw and ib_send_bw (64 B, 64 KiB, 1 MiB) and
 #      ib_atomic_bw, both roles: both sides print a row for the same size and iterations,
 #      the servers of the client-driven tests print exactly the client's figures, send_bw's
-#      two averages agree within a factor of 10; write_bw and read_bw with -b (both sides
-#      print the same sum of the two directions);
+#      two averages agree within a factor of 10; write_bw, read_bw and send_bw with -b (both
+#      sides print the same sum of the two directions); write_bw and send_bw on 2 QPs (-q 2,
+#      perftest's record per QP);
 #   7. nothing is left behind: namespace, QEMU, EAL runtime directories.
 #
 # Each side's exit status and output are checked: the pingpong summary lines with the exact
@@ -401,6 +402,10 @@ for role in client server; do
 	# 67 ms) keeps a loaded TCG guest from looking dead.
 	perf_bw_case "$role" write_bw 65536 20 -b -u 18
 	perf_bw_case "$role" read_bw 65536 20 -b -u 18
+	perf_bw_case "$role" send_bw 65536 20 -b -u 18
+	# -q 2: a record per QP in the exchange, -n WRs on each QP
+	perf_bw_case "$role" write_bw 65536 20 -q 2
+	perf_bw_case "$role" send_bw 65536 100 -q 2
 done
 
 # --- 7: teardown
