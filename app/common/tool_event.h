@@ -12,10 +12,18 @@
 #include <rte_pmd_irdma.h>
 
 /**
- * Wait for an event on @p evfd (the eventfd of a CQ the caller armed) of device @p dev,
- * until @p deadline (TSC). @return 0 on an event (consumed) or, with an inline engine, as
- * soon as the engine did some work; -ETIMEDOUT at the deadline; -errno when the read fails.
+ * Wait for an event on any of the @p n eventfds @p evfd (of CQs the caller armed, all on
+ * device @p dev), until @p deadline (TSC). @return 0 on an event (each one that fired is
+ * consumed) or, with an inline engine, as soon as the engine did some work; -ETIMEDOUT at
+ * the deadline; -errno when a read fails.
  */
-int tool_wait_cq_event(struct rte_pmd_irdma_dev *dev, int evfd, uint64_t deadline);
+int tool_wait_cq_events(struct rte_pmd_irdma_dev *dev, const int *evfd, unsigned int n,
+			uint64_t deadline);
+
+/** The same for one CQ. */
+static inline int tool_wait_cq_event(struct rte_pmd_irdma_dev *dev, int evfd, uint64_t deadline)
+{
+	return tool_wait_cq_events(dev, &evfd, 1, deadline);
+}
 
 #endif /* IRDMA_APP_TOOL_EVENT_H */

@@ -566,9 +566,6 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	if (o->num_qps > 1 && (o->all_tests || perf_mode_is_lat(o->mode)))
 		return cli_errf(err, errlen, "-q: several QPs are for the bandwidth tests, not %s",
 				o->all_tests ? "--demo" : perf_mode_name(o->mode));
-	if (o->num_qps > 1 && o->use_events)
-		return cli_errf(err, errlen, "-e with -q %u: not supported yet (the wait watches one "
-				"CQ)", o->num_qps);
 	if (o->use_srq && !o->all_tests && o->mode != PERF_SEND_LAT && o->mode != PERF_SEND_BW)
 		return cli_errf(err, errlen, "--use-srq: only the send tests receive, not %s",
 				perf_mode_name(o->mode));

@@ -104,9 +104,13 @@ static int run_one(const struct perf_opts *o, struct remote_group *g,
 		if (!moved) {
 			/* -e: sleep until the CQ has something (a second at most: the watchdog
 			 * below still runs) */
-			if (o->use_events && g->s[0].res->evfd >= 0)
-				perf_res_wait_event(g->s[0].res, rte_rdtsc() + rte_get_tsc_hz());
-			else
+			if (o->use_events && g->s[0].res->evfd >= 0) {
+				struct perf_res *res[PERF_MAX_QPS];
+
+				for (i = 0; i < g->n; i++)
+					res[i] = g->s[i].res;
+				perf_res_wait_events(res, g->n, rte_rdtsc() + rte_get_tsc_hz());
+			} else
 				rte_pmd_irdma_idle(dev);
 		}
 		if (rte_rdtsc() - last > rte_get_tsc_hz() * o->timeout_s) {

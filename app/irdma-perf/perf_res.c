@@ -195,12 +195,20 @@ int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int
 	return 0;
 }
 
-int perf_res_wait_event(struct perf_res *r, uint64_t deadline)
+int perf_res_wait_events(struct perf_res *const *r, unsigned int n, uint64_t deadline)
 {
-	int rc = rte_pmd_irdma_cq_req_notify(r->cq, 0);
+	int fds[PERF_MAX_QPS];
+	unsigned int i;
+	int rc = 0;
 
+	if (n == 0 || n > PERF_MAX_QPS)
+		return -EINVAL;
+	for (i = 0; i < n && rc == 0; i++) {
+		rc = rte_pmd_irdma_cq_req_notify(r[i]->cq, 0);
+		fds[i] = r[i]->evfd;
+	}
 	if (rc == 0)
-		rc = tool_wait_cq_event(r->dev, r->evfd, deadline);
+		rc = tool_wait_cq_events(r[0]->dev, fds, n, deadline);
 	return rc == -ETIMEDOUT ? 0 : rc; /* the caller polls again either way */
 }
 

@@ -174,8 +174,6 @@ T_CASE(perf_option_errors_name_the_problem)
 			  "-q: several QPs are for the bandwidth tests, not write_lat");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-q", "17"),
 			  "-q: QPs '17' is not 1..16");
-	expect_perf_error("irdma-perf", PERF_ARGS("--devargs", "soft,port=p0", "--test", "read_bw",
-						  "-q", "2", "-e"), "-e with -q 2: not supported yet");
 	{
 		struct perf_opts o;
 

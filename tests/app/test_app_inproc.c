@@ -276,7 +276,8 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 			  "-p", port, "--timeout", "10", sizes, x, "127.0.0.1", NULL };
 	bool one_table = strstr(mode, "read_lat") || strstr(mode, "atomic_lat");
 	/* -qN: perftest prints every QP's local lines, then every QP's remote lines */
-	unsigned int nq = extra && !strncmp(extra, "-q", 2) ? (unsigned int)atoi(extra + 2) : 1;
+	const char *qn = extra && extra[0] == '-' && extra[1] != '-' ? strchr(extra, 'q') : NULL;
+	unsigned int nq = qn ? (unsigned int)atoi(qn + 1) : 1;
 
 	snprintf(port, sizeof(port), "%u", free_port());
 	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 13, sargv, err, sizeof(err)), 0);
@@ -427,6 +428,8 @@ T_CASE(perf_write_bw_on_three_qps)    { perf_client_server_opt("write_bw", false
 T_CASE(perf_read_bw_on_two_qps)       { perf_client_server_opt("read_bw", false, "-q2"); }
 T_CASE(perf_send_bw_on_three_qps)     { perf_client_server_opt("send_bw", false, "-q3"); }
 T_CASE(perf_atomic_bw_on_two_qps)     { perf_client_server_opt("atomic_bw", false, "-q2"); }
+/* -e with -q: the wait watches every QP's CQ */
+T_CASE(perf_send_bw_on_two_qps_with_events) { perf_client_server_opt("send_bw", false, "-eq2"); }
 T_CASE(perf_all_sizes_write_lat)      { perf_client_server_sizes("write_lat", true); }
 T_CASE(perf_all_sizes_send_lat)       { perf_client_server_sizes("send_lat", true); }
 T_CASE(perf_all_sizes_read_lat)       { perf_client_server_sizes("read_lat", true); }
