@@ -214,7 +214,7 @@ static const struct cli_opt defs[] = {
 					   "hugepages unless EAL runs with --no-huge"),
 	NOT_YET(0, "use_cuda", false, "there is no GPU memory support"),
 	NOT_YET(0, "mmap", true, "not yet: the buffers come from rte_malloc"),
-	NOT_YET(0, "mr_per_qp", false, "not yet: one QP per test"),
+	{ 0, "mr_per_qp", false, O_DEV, NULL }, /* accepted: each QP of -q has its own MR */
 	NOT_YET(0, "dont_xchg_versions", false, "not yet: the versions are always exchanged"),
 	NOT_YET(0, "perform_warm_up", false, "not yet: no warm-up phase"),
 	NOT_YET(0, "pkey_index", true, "RoCE uses the default P_Key only"),
@@ -315,7 +315,7 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 				    optname, val);
 		break;
 	case O_DEV:
-		break; /* perftest's device name: ours comes from --devargs */
+		break; /* perftest's device name (ours comes from --devargs), --mr_per_qp */
 	case O_IBPORT:
 		return cli_opt_ib_port(optname, val, err, errlen);
 	case O_CONN:

@@ -181,6 +181,9 @@ T_CASE(perf_option_errors_name_the_problem)
 		T_EQ(o.num_qps, 4);
 		T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop")), 0);
 		T_EQ(o.num_qps, 1);
+		/* each QP has its own MR anyway */
+		T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-q2",
+							 "--mr_per_qp")), 0);
 	}
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--output", "x"), "'x' is not bandwidth");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "read_lat", "-I", "8"),
