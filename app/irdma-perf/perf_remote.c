@@ -110,8 +110,9 @@ static int run_one(const struct perf_opts *o, struct remote_group *g,
 				for (i = 0; i < g->n; i++)
 					res[i] = g->s[i].res;
 				perf_res_wait_events(res, g->n, rte_rdtsc() + rte_get_tsc_hz());
-			} else
+			} else {
 				rte_pmd_irdma_idle(dev);
+			}
 		}
 		if (rte_rdtsc() - last > rte_get_tsc_hz() * o->timeout_s) {
 			snprintf(s->err, sizeof(s->err), "no progress for %u s (posted %" PRIu64
