@@ -118,6 +118,7 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 	memset(h, 0, sizeof(*h));
 	h->title = perf_title(p->mode, p->atomic == PERF_CMP_AND_SWAP);
 	h->device = r->info.name;
+	h->num_qps = o->num_qps;
 	h->show_tx_depth = client || o->duplex;
 	h->tx_depth = p->tx_depth;
 	h->post_list = p->post_list;

@@ -136,7 +136,7 @@ void perf_print_header(FILE *f, const struct perf_header *h)
 	fprintf(f, "%s\n", PERF_RESULT_LINE);
 	fprintf(f, "                    %s\n", h->title);
 	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n", h->device);
-	fprintf(f, " Number of qps   : 1\t\tTransport type : IB\n");
+	fprintf(f, " Number of qps   : %u\t\tTransport type : IB\n", h->num_qps ? h->num_qps : 1);
 	fprintf(f, " Connection type : %s\t\tUsing SRQ      : %s\n", h->ud ? "UD" : "RC",
 		h->srq ? "ON" : "OFF");
 	fprintf(f, " PCIe relax order: OFF\n");

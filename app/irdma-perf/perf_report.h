@@ -77,6 +77,7 @@ void perf_print_addr(FILE *f, const char *which, const struct perf_addr *a,
 struct perf_header {
 	const char *title;         /**< "RDMA_Write Latency Test" */
 	const char *device;
+	unsigned int num_qps;      /**< -q (0: 1) */
 	bool show_tx_depth;        /**< the client's block */
 	uint32_t tx_depth;
 	uint32_t post_list;        /**< printed when above 1 */

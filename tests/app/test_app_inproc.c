@@ -305,8 +305,10 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 	T_EQ(count(captured, "#bytes"), one_table ? 1 : 2);
 	if (nq > 1) {
 		/* one row per side: -n (20) WRs on each QP, the QPs' bandwidth together */
-		char row[32];
+		char row[32], head[64];
 
+		snprintf(head, sizeof(head), " Number of qps   : %u\t\tTransport type : IB\n", nq);
+		T_EQ(count(captured, head), 2);
 		snprintf(row, sizeof(row), "\n %-7u    20 ", strstr(mode, "atomic") ? 8 : 65536);
 		T_EQ(count(captured, row), 2);
 	}
