@@ -206,9 +206,9 @@ static int bw_of_many(const struct perf_side *s, unsigned int nq, const struct p
 	}
 	qsort(posted, total, sizeof(uint64_t), cmp_u64);
 	qsort(completed, total, sizeof(uint64_t), cmp_u64);
+	/* the row shows the WRs of all QPs, as perftest 4.5's (-n on each) */
 	perf_bw_compute(posted, completed, total, p->size, p->cq_mod, rte_get_tsc_hz(),
 			o->report_gbits, st);
-	st->iters = iters; /* perftest's row shows -n, the WRs of each QP */
 	if (o->no_peak)
 		st->bw_peak = 0;
 	free(posted);
@@ -248,8 +248,7 @@ void perf_bw_of(const struct perf_side *s, unsigned int nq, const struct perf_op
 	memset(st, 0, sizeof(*st));
 	el = (double)(t1 - t0) / (double)rte_get_tsc_hz();
 	st->size = p->size;
-	/* the row shows -n, the WRs of each QP, unless the count was open (-D, UD's server) */
-	st->iters = p->duration_tsc || (server && p->open_end) ? n : p->iters;
+	st->iters = n; /* all QPs' */
 	st->bw_avg = el > 0 ? (double)p->size * (double)n / el / unit : 0;
 	st->msg_rate = el > 0 ? (double)n / el / 1e6 : 0;
 }

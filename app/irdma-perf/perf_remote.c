@@ -198,12 +198,12 @@ static int receive_until_the_client_is_done(const struct perf_opts *o, struct pe
 	return 0;
 }
 
-/* One record step of the exchange: the first record (and its repetition that perftest
- * prints the peer's side from) once per QP, the others for QP 0 only. */
-static int dest_step(struct perftest_conn *c, unsigned int step, unsigned int nq,
-		     const struct perftest_dest *mine, struct perftest_dest *theirs)
+/* One record step before the run: the script says which carry a record per QP (the data,
+ * and its repetition that perftest prints the peer from), the others are QP 0's. */
+static int dest_step(struct perftest_conn *c, const struct perftest_script *sc, unsigned int step,
+		     unsigned int nq, const struct perftest_dest *mine, struct perftest_dest *theirs)
 {
-	unsigned int i, n = step == 0 || step == 2 ? nq : 1;
+	unsigned int i, n = step < 8 && (sc->per_qp >> step & 1) ? nq : 1;
 	int rc = 0;
 
 	for (i = 0; i < n && rc == 0; i++)
@@ -337,7 +337,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	}
 	for (q = 0; q < nq; q++)
 		perf_res_local_dest(&r[q], &mine[q]);
-	rc = dest_step(&c, 0, nq, mine, theirs);
+	rc = dest_step(&c, sc, 0, nq, mine, theirs);
 	if (rc < 0) {
 		exch_fail(&c, rc, o->server_host);
 		goto out;
@@ -387,7 +387,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	 * receives are posted (below). */
 	before = sc->dest_before - (sync_each ? 1 : 0);
 	for (i = 1; i < before; i++) {
-		rc = dest_step(&c, (unsigned int)i, nq, mine, theirs);
+		rc = dest_step(&c, sc, (unsigned int)i, nq, mine, theirs);
 		if (rc < 0) {
 			exch_fail(&c, rc, o->server_host);
 			goto out;

@@ -304,12 +304,13 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 	T_EQ(count(captured, "remote address: LID 0000"), 2 * nq);
 	T_EQ(count(captured, "#bytes"), one_table ? 1 : 2);
 	if (nq > 1) {
-		/* one row per side: -n (20) WRs on each QP, the QPs' bandwidth together */
+		/* one row per side: the WRs of all QPs (-n, 20, on each), their bandwidth together */
 		char row[32], head[64];
 
 		snprintf(head, sizeof(head), " Number of qps   : %u\t\tTransport type : IB\n", nq);
 		T_EQ(count(captured, head), 2);
-		snprintf(row, sizeof(row), "\n %-7u    20 ", strstr(mode, "atomic") ? 8 : 65536);
+		snprintf(row, sizeof(row), "\n %-7u    %u ", strstr(mode, "atomic") ? 8 : 65536,
+			 20 * nq);
 		T_EQ(count(captured, row), 2);
 	}
 	T_EQ(count(captured, "Data ex. method : Ethernet"), 2);

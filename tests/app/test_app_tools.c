@@ -544,9 +544,10 @@ T_CASE(server_write_bw_prints_the_clients_results_like_perftest)
 				  "   MsgRate[Mpps]" WRITE_BW_SERVER_ROW) != NULL, "output:\n%s", r.out);
 }
 
-/* -q 2: perftest's client sends a record per QP, then QP 0's (after the QPs are connected),
- * then each QP's again (the one it prints the peer from); the barriers and the report are
- * QP 0's. Both of the peer's QPs are printed, and two local ones. */
+/* -q 2: perftest 4.5's ib_write_bw client (as against rxe) sends a record per QP, then each
+ * QP's again (the one it prints the peer from), then QP 0's (after the QPs are connected);
+ * the barriers and the report are QP 0's. Both of the peer's QPs are printed, and two local
+ * ones. */
 T_CASE(server_write_bw_on_two_qps_swaps_a_record_per_qp_like_perftest)
 {
 	static const char d0[108] = "0000:0001:000018:a2917f:00000b37:000055e801552000:00:00:"
@@ -560,8 +561,8 @@ T_CASE(server_write_bw_on_two_qps_swaps_a_record_per_qp_like_perftest)
 		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
 		{ SP_WRITE, d1, 108 }, { SP_READ, NULL, 108 },
 		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
-		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
 		{ SP_WRITE, d1, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
 		/* (the client's writes on both QPs would run here) */
 		WRITE_BW_CLIENT_END(d0),
 	};
@@ -686,29 +687,35 @@ T_CASE(loop_write_bw_bidirectional)
 	T_CHECK(strstr(r.out, "1 test passed (read_bw), data verified") != NULL);
 }
 
-/* -q: several QPs, each pair's data checked; the row shows -n (the WRs of each QP) and the
- * address lines come once per QP and side, on one lcore as on two */
+/* -q: several QPs, each pair's data checked; the row shows the WRs of all QPs (-n, 20, on
+ * each, as perftest 4.5) and the address lines come once per QP and side, on one lcore as
+ * on two */
 static void loop_qps(const char *mode, const char *lcores, const char *q, unsigned long size)
 {
+	unsigned int nq = (unsigned int)atoi(q + 2);
 	char passed[64];
 
-	loop_run(mode, lcores, size, q);
-	T_EQ(count_of(r.out, " local address: LID 0000"), (unsigned int)atoi(q + 2));
-	T_EQ(count_of(r.out, "remote address: LID 0000"), (unsigned int)atoi(q + 2));
+	T_EQ(run_tool(perf_exe, mode, lcores, ARGS("--loop", "--test", mode, "-n", "20",
+						   "--timeout", "10", q), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "%s: exit %d, stderr:\n%s", mode, r.status, r.err);
+	check_table(" #bytes     #iterations", 5, size, 20 * nq);
+	T_EQ(count_of(r.out, " local address: LID 0000"), nq);
+	T_EQ(count_of(r.out, "remote address: LID 0000"), nq);
 	snprintf(passed, sizeof(passed), "1 test passed (%s), data verified", mode);
 	T_CHECK(strstr(r.out, passed) != NULL);
 }
 T_CASE(loop_write_bw_on_four_qps)  { loop_qps("write_bw", "0-1", "-q4", 65536); }
 T_CASE(loop_read_bw_on_two_qps)    { loop_qps("read_bw", "0", "-q2", 65536); }
 T_CASE(loop_send_bw_on_three_qps)  { loop_qps("send_bw", "0-1", "-q3", 65536); }
-/* atomics: 2000 on each QP (20 8-byte ones print as 0.00 MB/sec); each QP's target word
+/* atomics: 2000 on each QP, 4000 in the row (20 8-byte ones print as 0.00 MB/sec); each
+ * QP's target word
  * must have counted its own QP's atomics */
 T_CASE(loop_atomic_bw_on_two_qps)
 {
 	T_EQ(run_tool(perf_exe, "qatom", "0-1", ARGS("--loop", "--test", "atomic_bw", "-q", "2",
 						     "-n", "2000"), 60000, &r), 0);
 	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
-	check_table(" #bytes     #iterations", 5, 8, 2000);
+	check_table(" #bytes     #iterations", 5, 8, 4000);
 	T_EQ(count_of(r.out, " local address: LID 0000"), 2);
 	T_CHECK(strstr(r.out, "1 test passed (atomic_bw), data verified") != NULL);
 }
