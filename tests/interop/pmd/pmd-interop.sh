@@ -343,8 +343,13 @@ check "our device sent every opcode these runs need${missing:+ (missing:$missing
 # bw_avg SIZE ITERS: the average bandwidth of the row for SIZE and ITERS in stdin.
 bw_avg() { awk -v s="$1" -v n="$2" '$1 == s && $2 == n && NF >= 5 { print $4; exit }'; }
 perf_bw_case() {
-	local role=$1 test=$2 size=$3 iters=$4 gargs=() oargs=() title o_avg g_avg verdict
+	local role=$1 test=$2 size=$3 iters=$4 gargs=() oargs=() title o_avg g_avg verdict rows a
 	shift 4
+	# -q N: the rows count the WRs of all N QPs (-n on each), as perftest 4.5's
+	rows=$iters
+	for ((a = 1; a < $#; a++)); do
+		[ "${!a}" = -q ] && { a=$((a + 1)); rows=$((iters * ${!a})); }
+	done
 	devargs=$dev_base
 	gargs=(-n "$iters")
 	oargs=(--test "$test" -x 1 -n "$iters" --timeout 20)
@@ -363,8 +368,8 @@ perf_bw_case() {
 	fi
 	[ $# -gt 0 ] && title="$title ($*)"
 	run_case "$role" "$test" "${gargs[@]}" -- "$perf" "${oargs[@]}"
-	o_avg=$(bw_avg "$size" "$iters" <<<"$case_ours")
-	g_avg=$(bw_avg "$size" "$iters" <<<"$case_guest")
+	o_avg=$(bw_avg "$size" "$rows" <<<"$case_ours")
+	g_avg=$(bw_avg "$size" "$rows" <<<"$case_guest")
 	verdict=$(python3 - "$test" "${o_avg:-none}" "${g_avg:-none}" <<'PY'
 import math, sys
 test, o, g = sys.argv[1:]
@@ -386,7 +391,7 @@ print("averages %s (ours) and %s (guest) MB/s" % (o, g))
 PY
 ) || { case_rc=${case_rc:-0}; [ "$case_rc" -eq 0 ] && case_rc=99; }
 	[ -n "$verdict" ] && echo "#   $verdict"
-	report "$title" "$(row "$size" "$iters")" "$(row "$size" "$iters")"
+	report "$title" "$(row "$size" "$rows")" "$(row "$size" "$rows")"
 }
 for role in client server; do
 	for test in write_bw read_bw send_bw; do
