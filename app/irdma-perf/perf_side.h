@@ -14,7 +14,8 @@
  *   write_bw, read_bw, send_bw   the client keeps up to tx_depth WRs in flight, one
  *              signaled every cq_mod; send_bw's server keeps receives posted.
  * The passive side of read/atomic/write_bw/read_bw has nothing to post: it only keeps its
- * device running (perf_side_service) until the client is done.
+ * device running (perf_side_service) until the client is done. With -D each side posts
+ * until its own time is up; with -q the runner steps one side per QP.
  */
 #ifndef IRDMA_PERF_SIDE_H
 #define IRDMA_PERF_SIDE_H
