@@ -8,6 +8,8 @@
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
+#include "tool_qp.h"
+
 #define FAIL(rc_, ...)                                                                     \
 	do {                                                                               \
 		snprintf(err, errlen, __VA_ARGS__);                                        \
@@ -107,35 +109,24 @@ void bench_ep_destroy_many(struct bench_ep *ep, unsigned int n)
 
 static int ep_qp_create(struct bench_ep *ep, uint32_t depth, char *err, size_t errlen)
 {
-	struct rte_pmd_irdma_qp_init_attr qpa;
-	struct rte_pmd_irdma_qp_attr attr;
+	struct rte_pmd_irdma_qp_cap cap = { .max_send_wr = depth, .max_recv_wr = depth,
+					    .max_send_sge = 1, .max_recv_sge = 1,
+					    .max_inline_data = 8 };
+	struct tool_qp_conn conn;
 	struct rte_pmd_irdma_dev_info info;
 	int rc;
 
 	rte_pmd_irdma_dev_info(ep->dev, &info);
-	memset(&qpa, 0, sizeof(qpa));
-	qpa.send_cq = ep->cq;
-	qpa.recv_cq = ep->cq;
-	qpa.qp_type = RTE_PMD_IRDMA_QPT_RC;
-	qpa.cap.max_send_wr = depth;
-	qpa.cap.max_recv_wr = depth;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	qpa.cap.max_inline_data = 8;
-	ep->qp = rte_pmd_irdma_qp_create(ep->pd, &qpa);
+	ep->qp = tool_qp_create(ep->pd, ep->cq, NULL, RTE_PMD_IRDMA_QPT_RC, &cap);
 	if (!ep->qp)
 		FAIL(-rte_errno, "%s: RC QP of depth %u: %s", info.name, depth,
 		     rte_strerror(rte_errno));
-	ep->max_inline = qpa.cap.max_inline_data;
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	attr.port_num = 1;
-	attr.qp_access_flags = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_READ;
-	rc = rte_pmd_irdma_qp_modify(ep->qp, &attr, RTE_PMD_IRDMA_QP_STATE |
-				     RTE_PMD_IRDMA_QP_PKEY_INDEX | RTE_PMD_IRDMA_QP_PORT |
-				     RTE_PMD_IRDMA_QP_ACCESS_FLAGS);
+	ep->max_inline = cap.max_inline_data;
+	tool_qp_conn_init(&conn);
+	conn.access = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_READ;
+	rc = tool_qp_to_init(ep->qp, &conn, err, errlen);
 	if (rc < 0)
-		FAIL(rc, "%s: QP RESET -> INIT: %s", info.name, strerror(-rc));
+		return rc;
 	ep->psn = (ep->qp->qp_num * 2654435761u) & 0xffffff;
 	return 0;
 }
@@ -153,42 +144,15 @@ void bench_ep_addr_of(const struct bench_ep *ep, struct bench_ep_addr *a)
 int bench_ep_connect(struct bench_ep *ep, const struct bench_ep_addr *peer, char *err,
 		     size_t errlen)
 {
-	struct rte_pmd_irdma_qp_attr a;
-	int rc;
+	struct tool_qp_conn c;
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
-	a.dest_qp_num = peer->qpn;
-	a.rq_psn = peer->psn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.grh.sgid_index = ep->gid_index;
-	a.ah_attr.grh.dgid = peer->gid;
-	rc = rte_pmd_irdma_qp_modify(ep->qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
-				     RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
-				     RTE_PMD_IRDMA_QP_RQ_PSN |
-				     RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
-				     RTE_PMD_IRDMA_QP_MIN_RNR_TIMER);
-	if (rc < 0)
-		FAIL(rc, "QP INIT -> RTR (peer QPN %#x): %s", peer->qpn, strerror(-rc));
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.sq_psn = ep->psn;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	rc = rte_pmd_irdma_qp_modify(ep->qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN |
-				     RTE_PMD_IRDMA_QP_TIMEOUT | RTE_PMD_IRDMA_QP_RETRY_CNT |
-				     RTE_PMD_IRDMA_QP_RNR_RETRY |
-				     RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
-	if (rc < 0)
-		FAIL(rc, "QP RTR -> RTS: %s", strerror(-rc));
-	return 0;
+	tool_qp_conn_init(&c);
+	c.dest_qpn = peer->qpn;
+	c.rq_psn = peer->psn;
+	c.sq_psn = ep->psn;
+	c.sgid_index = ep->gid_index;
+	memcpy(c.dgid, peer->gid.raw, 16);
+	return tool_qp_to_rts(ep->qp, &c, err, errlen);
 }
 
 void bench_ep_destroy(struct bench_ep *ep)

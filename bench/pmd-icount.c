@@ -32,6 +32,7 @@
 #include <rte_malloc.h>
 
 #include "rte_pmd_irdma.h"
+#include "tool_qp.h"
 
 #define BUF_LEN 4096
 #define MSG_LEN 8
@@ -87,39 +88,20 @@ ep_open(struct ep *e, const char *devargs)
 static void
 ep_connect(struct ep *e, const struct ep *peer)
 {
-	struct rte_pmd_irdma_qp_attr a;
+	struct tool_qp_conn c;
+	char err[160];
+	int rc;
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE;
-	if (rte_pmd_irdma_qp_modify(e->qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-				    RTE_PMD_IRDMA_QP_PORT | RTE_PMD_IRDMA_QP_ACCESS_FLAGS) < 0)
-		die("modify to INIT", rte_errno);
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
-	a.dest_qp_num = peer->qp->qp_num;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.grh.dgid = peer->gid;
-	if (rte_pmd_irdma_qp_modify(e->qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
-				    RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
-				    RTE_PMD_IRDMA_QP_RQ_PSN | RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
-				    RTE_PMD_IRDMA_QP_MIN_RNR_TIMER) < 0)
-		die("modify to RTR", rte_errno);
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 1;
-	if (rte_pmd_irdma_qp_modify(e->qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN |
-				    RTE_PMD_IRDMA_QP_TIMEOUT | RTE_PMD_IRDMA_QP_RETRY_CNT |
-				    RTE_PMD_IRDMA_QP_RNR_RETRY | RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC) < 0)
-		die("modify to RTS", rte_errno);
+	/* the tools' bring-up (app/common/tool_qp.h); PSNs 0, the shortest RNR timer */
+	tool_qp_conn_init(&c);
+	c.access = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE;
+	c.dest_qpn = peer->qp->qp_num;
+	c.min_rnr_timer = 1;
+	c.sgid_index = 1;
+	memcpy(c.dgid, peer->gid.raw, 16);
+	rc = tool_qp_connect(e->qp, &c, err, sizeof(err));
+	if (rc < 0)
+		die(err, -rc);
 }
 
 /* The measured calls: callgrind collects only inside these two. */

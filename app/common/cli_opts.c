@@ -37,6 +37,87 @@ int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v)
 	return 0;
 }
 
+int cli_opt_u64(const char *name, const char *val, uint64_t min, uint64_t max, const char *what,
+		uint64_t *v, char *err, size_t errlen)
+{
+	if (cli_parse_u64(val, min, max, v))
+		return cli_errf(err, errlen, "%s: %s '%s' is not %llu..%llu", name, what, val,
+				(unsigned long long)min, (unsigned long long)max);
+	return 0;
+}
+
+int cli_opt_tcp_port(const char *name, const char *val, uint16_t *port, char *err, size_t errlen)
+{
+	uint64_t v;
+	int rc = cli_opt_u64(name, val, 1, 65535, "TCP port", &v, err, errlen);
+
+	if (rc == 0)
+		*port = (uint16_t)v;
+	return rc;
+}
+
+int cli_opt_mtu(const char *name, const char *val, uint32_t *mtu, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(val, 256, 4096, &v) || (v & (v - 1)))
+		return cli_errf(err, errlen, "%s: MTU '%s' is not one of 256 512 1024 2048 4096",
+				name, val);
+	*mtu = (uint32_t)v;
+	return 0;
+}
+
+int cli_opt_gid_index(const char *name, const char *val, int *index, char *err, size_t errlen)
+{
+	uint64_t v;
+	int rc = cli_opt_u64(name, val, 0, 255, "GID index", &v, err, errlen);
+
+	if (rc == 0)
+		*index = (int)v;
+	return rc;
+}
+
+int cli_opt_ib_port(const char *name, const char *val, char *err, size_t errlen)
+{
+	uint64_t v;
+
+	if (cli_parse_u64(val, 1, 1, &v))
+		return cli_errf(err, errlen, "%s: the device has one port (1), not '%s'", name, val);
+	return 0;
+}
+
+int cli_opt_timeout(const char *name, const char *val, unsigned int *s, char *err, size_t errlen)
+{
+	uint64_t v;
+	int rc = cli_opt_u64(name, val, 1, 3600, "timeout", &v, err, errlen);
+
+	if (rc == 0)
+		*s = (unsigned int)v;
+	return rc;
+}
+
+int cli_opt_server_host(const char **host, const char *val, char *err, size_t errlen)
+{
+	if (*host)
+		return cli_errf(err, errlen, "unexpected argument '%s' (server host is '%s')", val,
+				*host);
+	*host = val;
+	return 0;
+}
+
+bool cli_devargs_is_loop(const char *d)
+{
+	const char *p = strstr(d, "port=");
+
+	/* the key, not a value that ends in "port=" */
+	while (p && p != d && p[-1] != ',')
+		p = strstr(p + 1, "port=");
+	if (!p)
+		return true;
+	p += 5;
+	return strncmp(p, "loop", 4) == 0 && (p[4] == '\0' || p[4] == ',');
+}
+
 const struct cli_opt *cli_find_long(const struct cli_opt *defs, size_t n_defs, const char *arg)
 {
 	size_t k, len;

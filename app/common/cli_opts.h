@@ -45,6 +45,32 @@ int cli_parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *v);
 int cli_parse(const struct cli_opt *defs, size_t n_defs, int argc, char **argv,
 	      cli_apply_fn apply, void *ctx, char *err, size_t errlen);
 
+/*
+ * A number option in [min, max], in an apply callback: 0 with *v set, or -EINVAL with
+ * "<name>: <what> '<val>' is not <min>..<max>" in err.
+ */
+int cli_opt_u64(const char *name, const char *val, uint64_t min, uint64_t max, const char *what,
+		uint64_t *v, char *err, size_t errlen);
+
+/* The options perftest and rdma-core's pingpongs share, parsed alike by both tools. Each
+ * returns 0 or -EINVAL with a one-line error naming @p name. */
+int cli_opt_tcp_port(const char *name, const char *val, uint16_t *port, char *err,
+		     size_t errlen);                    /* -p: 1..65535 */
+int cli_opt_mtu(const char *name, const char *val, uint32_t *mtu, char *err,
+		size_t errlen);                         /* -m: 256, 512 .. 4096 */
+int cli_opt_gid_index(const char *name, const char *val, int *index, char *err,
+		      size_t errlen);                   /* -x / -g: 0..255 */
+int cli_opt_ib_port(const char *name, const char *val, char *err,
+		    size_t errlen);                     /* -i: the device has port 1 only */
+int cli_opt_timeout(const char *name, const char *val, unsigned int *s, char *err,
+		    size_t errlen);                     /* --timeout: 1..3600 seconds */
+/* The positional server host: the first is taken, a second is an error naming both. */
+int cli_opt_server_host(const char **host, const char *val, char *err, size_t errlen);
+
+/* Whether the devargs string @p d names the in-process loop port (port=loop, or no port:
+ * the device's default). */
+bool cli_devargs_is_loop(const char *d);
+
 /* The option of defs whose long name is exactly @p arg's ("--name" or "--name=v"), or NULL. */
 const struct cli_opt *cli_find_long(const struct cli_opt *defs, size_t n_defs, const char *arg);
 

@@ -8,9 +8,9 @@
 
 #include "hexfield.h"
 
-const struct perftest_script perftest_script_write_lat = { 4, 0, 0, 0, 0 };
-const struct perftest_script perftest_script_lat = { 4, 1, 0, 0, 1 };
-const struct perftest_script perftest_script_bw = { 3, 1, 5, 1, 1 };
+const struct perftest_script perftest_script_write_lat = { 4, 0, 0, 0, 0, 0x5 };
+const struct perftest_script perftest_script_lat = { 4, 1, 0, 0, 1, 0x5 };
+const struct perftest_script perftest_script_bw = { 3, 1, 5, 1, 1, 0x3 };
 
 /* Peers from these versions on send the system data and the MTU steps. */
 #define PERFTEST_VER_SYSDATA 532

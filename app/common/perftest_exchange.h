@@ -78,12 +78,17 @@ struct perftest_script {
 	uint8_t results;       /**< 8-byte result pairs after that (BW tests: 5) */
 	uint8_t dest_final;    /**< dest pairs after the results */
 	uint8_t done;          /**< "done" each way before closing */
+	uint8_t per_qp;        /**< -q: bit k set when the k-th dest step before the run swaps
+				*   one record per QP (the others: QP 0's only) */
 };
 
 /** Observed perftest shapes: write_lat 4/0/0/0/no; send, read, atomic lat 4/1/0/0/yes;
  *  write_bw 3/1/5/1/yes (read_bw and atomic_bw too). send_bw is shaped like the latency
  *  tests: 4/1/0/0/yes, its 4th record swapped once the server's receives are posted, and
- *  each side prints its own figures (no results step). */
+ *  each side prints its own figures (no results step). With several QPs (-q, bandwidth
+ *  tests only) perftest 4.5 swaps a record per QP in the 1st and 2nd steps of write_bw's
+ *  shape (the data, then the one each side prints its peer from) and in the 1st and 3rd of
+ *  send_bw's (a record of QP 0 after the connection between them), as against rxe. */
 extern const struct perftest_script perftest_script_write_lat;
 extern const struct perftest_script perftest_script_lat;
 extern const struct perftest_script perftest_script_bw;

@@ -29,7 +29,8 @@ void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
 	p->inline_size = d.inline_size;
 	p->post_list = o->post_list;
 	p->duplex = o->duplex;
-	if (o->duration_s && !perf_mode_is_lat(m)) {
+	p->open_end = m == PERF_SEND_BW && !o->duplex && (o->duration_s || o->ud);
+	if (o->duration_s) {
 		p->duration_tsc = (uint64_t)o->duration_s * rte_get_tsc_hz();
 		p->iters = UINT64_MAX >> 1; /* until the time is up */
 		p->progress = !o->quiet;
@@ -39,6 +40,24 @@ void perf_params_of(const struct perf_opts *o, enum perf_mode m, uint64_t size,
 	p->cq_mod = RTE_MIN(o->cq_mod ? o->cq_mod : 100u, p->tx_depth);
 	if (!p->cq_mod)
 		p->cq_mod = 1;
+}
+
+int perf_ud_sizes(const struct perf_opts *o, uint32_t mtu, uint64_t *first, uint64_t *last,
+		  char *err, size_t errlen)
+{
+	if (!o->ud || *last <= mtu)
+		return 0;
+	if (o->all_sizes) {
+		*last = mtu; /* -a with UD: up to the MTU, as perftest */
+		return 0;
+	}
+	if (o->size_set) {
+		snprintf(err, errlen, "-s %" PRIu64 ": a UD message must fit the path MTU (%u bytes)",
+			 *last, mtu);
+		return -EINVAL;
+	}
+	*first = *last = mtu; /* the test's default size, lowered to the MTU as perftest does */
+	return 0;
 }
 
 void perf_res_cfg_of(const struct perf_opts *o, enum perf_mode m, const struct perf_params *p,
@@ -99,6 +118,7 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 	memset(h, 0, sizeof(*h));
 	h->title = perf_title(p->mode, p->atomic == PERF_CMP_AND_SWAP);
 	h->device = r->info.name;
+	h->num_qps = o->num_qps;
 	h->show_tx_depth = client || o->duplex;
 	h->tx_depth = p->tx_depth;
 	h->post_list = p->post_list;
@@ -113,21 +133,25 @@ void perf_header_of(const struct perf_opts *o, const struct perf_params *p,
 	h->out_reads = r->out_reads;
 	h->max_inline = r->max_inline;
 	/* perftest prints the RX depth on the receiving side of the send tests */
-	h->show_rx_depth = !client && (p->mode == PERF_SEND_LAT || p->mode == PERF_SEND_BW);
+	h->show_rx_depth = (!client || o->duplex) &&
+			   (p->mode == PERF_SEND_LAT || p->mode == PERF_SEND_BW);
 	h->rx_depth = p->rx_depth;
 	h->method = method;
 }
 
-void perf_bw_of(const struct perf_side *s, const struct perf_opts *o, struct perf_bw_stats *st)
+static void bw_of_one(const struct perf_side *s, const struct perf_opts *o,
+		      struct perf_bw_stats *st)
 {
 	const struct perf_params *p = s->p;
 	uint64_t hz = rte_get_tsc_hz(), t0 = 0, t1 = 0, n = p->iters;
 	double unit = o->report_gbits ? 125000000.0 : (double)0x100000, el;
 
-	if (p->mode == PERF_SEND_BW && !s->client) {
-		/* perftest's send_bw server: its receives, first to last, no peak */
-		t0 = s->tcompleted[0];
-		t1 = s->tcompleted[p->iters - 1];
+	if (p->mode == PERF_SEND_BW && !s->client && !p->duplex) {
+		/* perftest's send_bw server: its receives, first to last, no peak (with -D or
+		 * UD: those that came) */
+		t0 = s->t_rx_first;
+		t1 = s->t_rx_last;
+		n = s->rcnt;
 	} else if (p->duration_tsc) {
 		/* -D: what was posted until the time was up, no peak (as perftest) */
 		t0 = s->t_first;
@@ -144,6 +168,87 @@ void perf_bw_of(const struct perf_side *s, const struct perf_opts *o, struct per
 	el = (double)(t1 - t0) / (double)hz;
 	st->size = p->size;
 	st->iters = n;
+	st->bw_avg = el > 0 ? (double)p->size * (double)n / el / unit : 0;
+	st->msg_rate = el > 0 ? (double)n / el / 1e6 : 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* -q: the QPs' WRs as one stream, as perftest counts them: the k-th post and the k-th
+ * completion of all QPs together (an unsignaled WR completes with the next signaled one). */
+static int bw_of_many(const struct perf_side *s, unsigned int nq, const struct perf_opts *o,
+		      struct perf_bw_stats *st)
+{
+	const struct perf_params *p = s[0].p;
+	uint64_t iters = p->iters, total = iters * nq, k = 0, i, t;
+	uint64_t *posted = malloc(total * sizeof(uint64_t));
+	uint64_t *completed = malloc(total * sizeof(uint64_t));
+	unsigned int q;
+
+	if (!posted || !completed) {
+		free(posted);
+		free(completed);
+		return -ENOMEM;
+	}
+	for (q = 0; q < nq; q++) {
+		t = s[q].tcompleted[iters - 1];
+		for (i = iters; i-- > 0; k++) {
+			if (i % p->cq_mod == p->cq_mod - 1 || i == iters - 1)
+				t = s[q].tcompleted[i];
+			posted[k] = s[q].tposted[i];
+			completed[k] = t;
+		}
+	}
+	qsort(posted, total, sizeof(uint64_t), cmp_u64);
+	qsort(completed, total, sizeof(uint64_t), cmp_u64);
+	/* the row shows the WRs of all QPs, as perftest 4.5's (-n on each) */
+	perf_bw_compute(posted, completed, total, p->size, p->cq_mod, rte_get_tsc_hz(),
+			o->report_gbits, st);
+	if (o->no_peak)
+		st->bw_peak = 0;
+	free(posted);
+	free(completed);
+	return 0;
+}
+
+void perf_bw_of(const struct perf_side *s, unsigned int nq, const struct perf_opts *o,
+		struct perf_bw_stats *st)
+{
+	const struct perf_params *p = s[0].p;
+	uint64_t t0 = UINT64_MAX, t1 = 0, n = 0;
+	double unit = o->report_gbits ? 125000000.0 : (double)0x100000, el;
+	unsigned int q;
+	bool server = p->mode == PERF_SEND_BW && !s[0].client && !p->duplex;
+
+	if (nq == 1) {
+		bw_of_one(s, o, st);
+		return;
+	}
+	if (!server && !p->duration_tsc && bw_of_many(s, nq, o, st) == 0)
+		return;
+	/* several QPs without per-WR times (the send_bw server's receives, -D), or no memory
+	 * for them: from the first to the last event of any QP, no peak */
+	for (q = 0; q < nq; q++) {
+		uint64_t a = server ? s[q].t_rx_first : s[q].t_first;
+		uint64_t b = server ? s[q].t_rx_last : s[q].t_last;
+
+		if (server && !s[q].rcnt)
+			continue;
+		t0 = RTE_MIN(t0, a);
+		t1 = RTE_MAX(t1, b);
+		n += server ? s[q].rcnt : p->duration_tsc ? s[q].limit : p->iters;
+	}
+	if (t0 > t1)
+		t0 = t1 = 0;
+	memset(st, 0, sizeof(*st));
+	el = (double)(t1 - t0) / (double)rte_get_tsc_hz();
+	st->size = p->size;
+	st->iters = n; /* all QPs' */
 	st->bw_avg = el > 0 ? (double)p->size * (double)n / el / unit : 0;
 	st->msg_rate = el > 0 ? (double)n / el / 1e6 : 0;
 }
@@ -216,14 +321,29 @@ int perf_print_duplex(FILE *f, const struct perf_bw_stats *mine, const struct pe
 	return perf_check_limits(o, &sum);
 }
 
-int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opts *o, bool head)
+int perf_print_results(FILE *f, const struct perf_side *s, unsigned int nq,
+		       const struct perf_opts *o, bool head)
 {
 	const struct perf_params *p = s->p;
 	int rc = 0;
 	uint64_t hz = rte_get_tsc_hz();
 	bool full = o->output == PERF_OUT_FULL;
 
-	if (perf_mode_is_lat(p->mode)) {
+	if (perf_mode_is_lat(p->mode) && p->duration_tsc) {
+		/* -D: perftest's duration table, the average over the iterations done */
+		unsigned int rtt = p->mode == PERF_WRITE_LAT || p->mode == PERF_SEND_LAT ? 2 : 1;
+		double el = (double)(s->t_last - s->t_first) / (double)hz;
+		double t_avg = s->ccnt && el > 0 ? el * 1e6 / (double)s->ccnt / rtt : 0;
+
+		if (o->output == PERF_OUT_LATENCY) {
+			fprintf(f, "%lf\n", t_avg);
+		} else if (full) {
+			if (head)
+				perf_print_lat_dur_head(f);
+			perf_print_lat_dur_row(f, p->size, s->ccnt, t_avg,
+					       el > 0 ? (double)s->ccnt / el : 0);
+		}
+	} else if (perf_mode_is_lat(p->mode)) {
 		struct perf_lat_stats st;
 		double *scratch = malloc(p->iters * sizeof(double));
 		unsigned int rtt = p->mode == PERF_WRITE_LAT || p->mode == PERF_SEND_LAT ? 2 : 1;
@@ -247,7 +367,7 @@ int perf_print_results(FILE *f, const struct perf_side *s, const struct perf_opt
 	} else {
 		struct perf_bw_stats st;
 
-		perf_bw_of(s, o, &st);
+		perf_bw_of(s, nq, o, &st);
 		rc = perf_check_limits(o, &st);
 		if (o->output == PERF_OUT_BANDWIDTH) {
 			fprintf(f, "%lf\n", st.bw_avg);

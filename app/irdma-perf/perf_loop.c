@@ -19,7 +19,9 @@
 #include "perf_run.h"
 
 struct loop_ctx {
-	struct perf_side side[2];       /* 0: client (device a), 1: server (device b) */
+	/* [0]: the client's QPs (device a), [1]: the server's (device b); -q pairs them by index */
+	struct perf_side side[2][PERF_MAX_QPS];
+	unsigned int nq;
 	volatile int finished[2];
 	volatile int abort;
 	uint64_t timeout_tsc;
@@ -42,35 +44,87 @@ static void stall_error(struct perf_side *s, unsigned int timeout_s)
 	}
 }
 
-/* One side on its own lcore: step until done, then keep the device serving until the peer
- * is done too. */
+/* One step of every QP of endpoint @p me that is not done yet (the done ones keep their
+ * device serving). @return 1 when all are done, 0, or a negative errno. */
+static int step_endpoint(struct loop_ctx *c, unsigned int me, uint64_t now, unsigned int timeout_s,
+			 bool *moved)
+{
+	unsigned int q, done = 0;
+	int rc;
+
+	for (q = 0; q < c->nq; q++) {
+		struct perf_side *s = &c->side[me][q];
+		uint64_t before = s->last_progress;
+
+		if (s->done) {
+			perf_side_service(s);
+			done++;
+			continue;
+		}
+		rc = perf_side_step(s);
+		if (rc < 0)
+			return rc;
+		if (s->last_progress != before)
+			*moved = true;
+		if (rc == 1)
+			done++;
+		else if (stalled(s, now, c->timeout_tsc)) {
+			stall_error(s, timeout_s);
+			return s->error;
+		}
+	}
+	/* one progress line a second for the run: the client's */
+	if (me == 0)
+		perf_sides_progress(c->side[me], c->nq);
+	/* send_bw's server with -D or UD receives until the client is done and 20 ms went by
+	 * without a receive (what UD lost never comes) */
+	if (me == 1 && done < c->nq && c->side[1][0].p->open_end &&
+	    __atomic_load_n(&c->finished[0], __ATOMIC_ACQUIRE)) {
+		uint64_t last = 0;
+
+		for (q = 0; q < c->nq; q++)
+			last = RTE_MAX(last, c->side[1][q].last_progress);
+		if ((int64_t)(now - last) > (int64_t)(rte_get_tsc_hz() / 50)) {
+			for (q = 0; q < c->nq; q++)
+				c->side[1][q].done = true;
+			done = c->nq;
+		}
+	}
+	return done == c->nq;
+}
+
+/* One endpoint on its own lcore: step until done, then keep the device serving until the
+ * peer is done too. */
 static int side_lcore(struct loop_ctx *c, unsigned int me, unsigned int timeout_s)
 {
-	struct perf_side *s = &c->side[me];
+	struct rte_pmd_irdma_dev *dev = c->side[me][0].res->dev;
+	bool done = false;
 	int rc = 0;
 
 	while (!c->abort) {
-		if (!s->done) {
-			uint64_t before = s->last_progress;
+		if (!done) {
+			bool moved = false;
 
-			rc = perf_side_step(s);
+			rc = step_endpoint(c, me, rte_rdtsc(), timeout_s, &moved);
 			if (rc < 0)
 				break;
 			/* Nothing moved: pause, and yield the CPU if another lcore shares it. */
-			if (rc == 0 && s->last_progress == before)
-				rte_pmd_irdma_idle(s->res->dev);
-			if (rc == 0 && stalled(s, rte_rdtsc(), c->timeout_tsc)) {
-				stall_error(s, timeout_s);
-				rc = s->error;
-				break;
-			}
-			if (rc == 1)
+			if (rc == 0 && !moved)
+				rte_pmd_irdma_idle(dev);
+			if (rc == 1) {
+				done = true;
 				__atomic_store_n(&c->finished[me], 1, __ATOMIC_RELEASE);
+			}
 		} else {
+			unsigned int q;
+			int work = 0;
+
 			if (__atomic_load_n(&c->finished[!me], __ATOMIC_ACQUIRE))
 				return 0;
-			if (!perf_side_service(s))
-				rte_pmd_irdma_idle(s->res->dev);
+			for (q = 0; q < c->nq; q++)
+				work += perf_side_service(&c->side[me][q]);
+			if (!work)
+				rte_pmd_irdma_idle(dev);
 		}
 	}
 	c->abort = 1;
@@ -91,32 +145,37 @@ static int worker_main(void *arg)
 	return 0;
 }
 
-/* One lcore: both sides from one loop. */
+/* One lcore: both endpoints from one loop. */
 static int both_one_lcore(struct loop_ctx *c, unsigned int timeout_s)
 {
-	uint64_t now;
+	int rc[2] = { 0, 0 };
 	unsigned int i;
-	int rc;
 
-	while (!(c->side[0].done && c->side[1].done)) {
-		now = rte_rdtsc();
+	while (!(rc[0] == 1 && rc[1] == 1)) {
+		uint64_t now = rte_rdtsc();
+		bool moved = false;
+
 		for (i = 0; i < 2; i++) {
-			struct perf_side *s = &c->side[i];
-
-			if (s->done) {
-				perf_side_service(s);
-				continue;
-			}
-			rc = perf_side_step(s);
-			if (rc < 0)
-				return rc;
-			if (rc == 0 && stalled(s, now, c->timeout_tsc)) {
-				stall_error(s, timeout_s);
-				return s->error;
-			}
+			rc[i] = step_endpoint(c, i, now, timeout_s, &moved);
+			if (rc[i] < 0)
+				return rc[i];
+			if (rc[i] == 1)
+				c->finished[i] = 1;
 		}
 	}
 	return 0;
+}
+
+/* The first error among the QPs of both endpoints. */
+static const struct perf_side *failed_side(const struct loop_ctx *c)
+{
+	unsigned int i, q;
+
+	for (i = 0; i < 2; i++)
+		for (q = 0; q < c->nq; q++)
+			if (c->side[i][q].error)
+				return &c->side[i][q];
+	return &c->side[0][0];
 }
 
 static int check_bytes(const uint8_t *got, unsigned int seed, uint64_t from, uint64_t to,
@@ -135,18 +194,26 @@ static int check_bytes(const uint8_t *got, unsigned int seed, uint64_t from, uin
 
 /* What arrived where, against the patterns perf_side_prepare() wrote (seed 0: client,
  * 1: server; recv half 2 x seed, send half 2 x seed + 1). */
-static int verify(const struct loop_ctx *c, char *err, size_t errlen)
+/* The WRs a side posted: -n, or what it posted until its time was up (-D). */
+static uint64_t ops_done(const struct perf_side *s)
 {
-	const struct perf_params *p = c->side[0].p;
-	const uint8_t *a_recv = c->side[0].res->buf, *b_recv = c->side[1].res->buf;
+	return s->limit ? s->limit : s->p->duration_tsc ? s->scnt : s->p->iters;
+}
+
+static int verify_pair(const struct perf_side *cs, const struct perf_side *ss, char *err,
+		       size_t errlen)
+{
+	const struct perf_params *p = cs->p;
+	const uint8_t *a_recv = cs->res->buf, *b_recv = ss->res->buf;
 	uint64_t n = p->size, v;
 
 	switch (p->mode) {
 	case PERF_WRITE_LAT:
 		/* the last byte is the iteration counter */
-		if (a_recv[n - 1] != (uint8_t)p->iters || b_recv[n - 1] != (uint8_t)p->iters) {
-			snprintf(err, errlen, "data check: counters %u/%u, expected %u",
-				 a_recv[n - 1], b_recv[n - 1], (uint8_t)p->iters);
+		if (a_recv[n - 1] != (uint8_t)ops_done(ss) || b_recv[n - 1] != (uint8_t)ops_done(cs)) {
+			snprintf(err, errlen, "data check: counters %u/%u, expected %u/%u",
+				 a_recv[n - 1], b_recv[n - 1], (uint8_t)ops_done(ss),
+				 (uint8_t)ops_done(cs));
 			return -EIO;
 		}
 		if (check_bytes(a_recv, 3, 0, n - 1, "client buffer", err, errlen) ||
@@ -155,7 +222,7 @@ static int verify(const struct loop_ctx *c, char *err, size_t errlen)
 		return 0;
 	case PERF_SEND_LAT:
 		/* UD: the message follows the 40-byte GRH area */
-		if (c->side[0].res->ud) {
+		if (cs->res->ud) {
 			a_recv += PERF_UD_GRH;
 			b_recv += PERF_UD_GRH;
 		}
@@ -165,14 +232,21 @@ static int verify(const struct loop_ctx *c, char *err, size_t errlen)
 		return 0;
 	case PERF_WRITE_BW:
 	case PERF_SEND_BW:
+		/* UD: the message follows the 40-byte GRH area */
+		if (cs->res->ud)
+			b_recv += PERF_UD_GRH;
 		if (p->duplex && check_bytes(a_recv, 3, 0, n, "client buffer", err, errlen))
 			return -EIO;
+		if (p->mode == PERF_SEND_BW && !ss->rcnt) {
+			snprintf(err, errlen, "data check: the server received nothing");
+			return -EIO;
+		}
 		return check_bytes(b_recv, 1, 0, n, "server buffer", err, errlen);
 	case PERF_READ_BW:
 		if (p->duplex) {
 			/* -b: each side read the other's receive half into its own send half */
-			const uint8_t *a_send = a_recv + c->side[0].res->slot;
-			const uint8_t *b_send = b_recv + c->side[1].res->slot;
+			const uint8_t *a_send = a_recv + cs->res->slot;
+			const uint8_t *b_send = b_recv + ss->res->slot;
 
 			if (check_bytes(a_send, 2, 0, n, "client buffer (read data)", err, errlen) ||
 			    check_bytes(b_send, 0, 0, n, "server buffer (read data)", err, errlen))
@@ -199,23 +273,40 @@ static int verify(const struct loop_ctx *c, char *err, size_t errlen)
 
 			/* -b: each side added its count to the other's word */
 			memcpy(&w, a_recv, 8);
-			if (v != (c->side[0].limit ? c->side[0].limit : p->iters) ||
-			    w != (c->side[1].limit ? c->side[1].limit : p->iters)) {
+			if (v != ops_done(cs) ||
+			    w != ops_done(ss)) {
 				snprintf(err, errlen, "data check: targets are %" PRIu64 " and %"
 					 PRIu64 " after both sides' atomics", v, w);
 				return -EIO;
 			}
 			return 0;
 		}
-		if (v != (c->side[0].limit ? c->side[0].limit : p->iters)) {
+		if (v != ops_done(cs)) {
 			snprintf(err, errlen, "data check: target is %" PRIu64 " after %" PRIu64
-				 " atomics, expected %" PRIu64, v, p->iters, p->iters);
+				 " atomics, expected %" PRIu64, v, ops_done(cs), ops_done(cs));
 			return -EIO;
 		}
 		return 0;
 	default:
 		return -EINVAL;
 	}
+}
+
+static int verify(const struct loop_ctx *c, char *err, size_t errlen)
+{
+	unsigned int q;
+	int rc = 0;
+
+	for (q = 0; q < c->nq && rc == 0; q++) {
+		rc = verify_pair(&c->side[0][q], &c->side[1][q], err, errlen);
+		if (rc < 0 && c->nq > 1) {
+			char e[512];
+
+			snprintf(e, sizeof(e), "QP %u: %s", q, err);
+			snprintf(err, errlen, "%s", e);
+		}
+	}
+	return rc;
 }
 
 /* On a failure, the devices' non-zero counters say where the work stopped. */
@@ -267,31 +358,36 @@ static unsigned int server_lcore(void)
 	return RTE_MAX_LCORE;
 }
 
-static int run_size(const struct perf_opts *o, struct loop_ctx *c, struct perf_res r[2],
-		    const struct perf_params *p, const struct perftest_dest d[2], bool head,
+static int run_size(const struct perf_opts *o, struct loop_ctx *c,
+		    struct perf_res r[2][PERF_MAX_QPS], const struct perf_params *p,
+		    const struct perftest_dest d[2][PERF_MAX_QPS], unsigned int nq, bool head,
 		    char *err, size_t errlen)
 {
-	unsigned int worker = RTE_MAX_LCORE;
+	unsigned int worker = RTE_MAX_LCORE, q;
 	struct worker_arg w = { c, o->timeout_s, 0 };
-	int rc, i;
+	int rc = 0, i;
 
 	memset(c, 0, sizeof(*c));
+	c->nq = nq;
 	c->timeout_tsc = rte_get_tsc_hz() * o->timeout_s;
-	for (i = 0; i < 2; i++) {
-		rc = perf_side_init(&c->side[i], &r[i], p, i == 0, d[!i].vaddr, d[!i].rkey);
-		if (rc < 0) {
-			snprintf(err, errlen, "cannot allocate timestamps for %" PRIu64 " iterations",
-				 p->iters);
-			goto out;
+	for (i = 0; i < 2; i++)
+		for (q = 0; q < nq; q++) {
+			rc = perf_side_init(&c->side[i][q], &r[i][q], p, i == 0, d[!i][q].vaddr,
+					    d[!i][q].rkey);
+			if (rc < 0) {
+				snprintf(err, errlen, "cannot allocate timestamps for %" PRIu64
+					 " iterations", p->iters);
+				goto out;
+			}
 		}
-	}
-	for (i = 0; i < 2; i++) {
-		rc = perf_side_prepare(&c->side[i], (unsigned int)i);
-		if (rc < 0) {
-			snprintf(err, errlen, "%s", c->side[i].err);
-			goto out;
+	for (i = 0; i < 2; i++)
+		for (q = 0; q < nq; q++) {
+			rc = perf_side_prepare(&c->side[i][q], (unsigned int)i);
+			if (rc < 0) {
+				snprintf(err, errlen, "%s", c->side[i][q].err);
+				goto out;
+			}
 		}
-	}
 
 	worker = server_lcore();
 	if (worker < RTE_MAX_LCORE) {
@@ -311,19 +407,25 @@ static int run_size(const struct perf_opts *o, struct loop_ctx *c, struct perf_r
 		rc = both_one_lcore(c, o->timeout_s);
 	}
 	if (rc < 0) {
-		snprintf(err, errlen, "%s", c->side[0].error ? c->side[0].err : c->side[1].err);
-		dump_xstats(r[0].dev);
-		dump_xstats(r[1].dev);
+		const struct perf_side *f = failed_side(c);
+
+		if (nq > 1)
+			snprintf(err, errlen, "QP %u: %s", (unsigned int)(f - c->side[f->client ? 0 : 1]),
+				 f->err);
+		else
+			snprintf(err, errlen, "%s", f->err);
+		dump_xstats(r[0][0].dev);
+		dump_xstats(r[1][0].dev);
 		goto out;
 	}
 	if (p->duplex) {
 		struct perf_bw_stats st[2];
 
-		perf_bw_of(&c->side[0], o, &st[0]);
-		perf_bw_of(&c->side[1], o, &st[1]);
+		perf_bw_of(c->side[0], nq, o, &st[0]);
+		perf_bw_of(c->side[1], nq, o, &st[1]);
 		rc = perf_print_duplex(stdout, &st[0], &st[1], o, head);
 	} else {
-		rc = perf_print_results(stdout, &c->side[0], o, head);
+		rc = perf_print_results(stdout, c->side[0], nq, o, head);
 	}
 	if (rc == -ERANGE)
 		snprintf(err, errlen, "the result is below the limit of -w/-y");
@@ -331,23 +433,26 @@ static int run_size(const struct perf_opts *o, struct loop_ctx *c, struct perf_r
 		rc = verify(c, err, errlen);
 out:
 	for (i = 0; i < 2; i++)
-		perf_side_fini(&c->side[i]);
+		for (q = 0; q < nq; q++)
+			perf_side_fini(&c->side[i][q]);
 	return rc;
 }
 
 static int run_mode(const struct perf_opts *o, enum perf_mode m,
 		    struct rte_pmd_irdma_dev *devs[2], char *err, size_t errlen)
 {
-	static struct loop_ctx ctx; /* big: two sides' state */
-	struct perf_res r[2];
-	struct perftest_dest d[2];
+	static struct loop_ctx ctx; /* big: both endpoints' sides */
+	static struct perf_res r[2][PERF_MAX_QPS];
+	static struct perftest_dest d[2][PERF_MAX_QPS];
+	const unsigned int nq = o->num_qps ? o->num_qps : 1;
 	struct perf_res_cfg cfg;
 	struct perf_params p;
 	struct perf_header h;
 	struct perf_addr a;
 	uint64_t size, first, last;
 	uint32_t mtu;
-	int rc, i, mtu_enum;
+	int rc = 0, i, mtu_enum;
+	unsigned int q;
 	bool head = true;
 
 	bool atomic = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW;
@@ -367,48 +472,46 @@ static int run_mode(const struct perf_opts *o, enum perf_mode m,
 
 	memset(r, 0, sizeof(r));
 	perf_res_cfg_of(o, m, &p, last, &cfg);
-	for (i = 0; i < 2; i++) {
-		rc = perf_res_create(&r[i], devs[i], &cfg, err, errlen);
-		if (rc < 0)
-			goto out;
-		perf_res_local_dest(&r[i], &d[i]);
-	}
-	mtu = o->mtu ? o->mtu : RTE_MIN(r[0].info.active_mtu, r[1].info.active_mtu);
+	for (i = 0; i < 2; i++)
+		for (q = 0; q < nq; q++) {
+			rc = perf_res_create(&r[i][q], devs[i], &cfg, err, errlen);
+			if (rc < 0)
+				goto out;
+			perf_res_local_dest(&r[i][q], &d[i][q]);
+		}
+	mtu = o->mtu ? o->mtu : RTE_MIN(r[0][0].info.active_mtu, r[1][0].info.active_mtu);
 	mtu_enum = perf_mtu_enum(mtu);
 	if (!mtu_enum) {
 		snprintf(err, errlen, "the devices report path MTU %u", mtu);
 		rc = -EINVAL;
 		goto out;
 	}
-	if (o->ud && last > mtu) {
-		if (!o->all_sizes) {
-			snprintf(err, errlen, "-s %" PRIu64 ": a UD message must fit the path MTU "
-				 "(%u bytes)", last, mtu);
-			rc = -EINVAL;
-			goto out;
+	rc = perf_ud_sizes(o, mtu, &first, &last, err, errlen);
+	if (rc < 0)
+		goto out;
+	for (i = 0; i < 2; i++)
+		for (q = 0; q < nq; q++) {
+			rc = perf_res_connect(&r[i][q], &d[!i][q], mtu_enum, err, errlen);
+			if (rc < 0)
+				goto out;
 		}
-		last = mtu; /* -a with UD: up to the MTU, as perftest */
-	}
-	for (i = 0; i < 2; i++) {
-		rc = perf_res_connect(&r[i], &d[!i], mtu_enum, err, errlen);
-		if (rc < 0)
-			goto out;
-	}
 
 	if (full) {
-		perf_header_of(o, &p, &r[0], true, mtu, "In-process loop", &h);
+		perf_header_of(o, &p, &r[0][0], true, mtu, "In-process loop", &h);
 		perf_print_header(stdout, &h);
-		perf_addr_of(&d[0], &a);
-		perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
-		perf_addr_of(&d[1], &a);
-		perf_print_addr(stdout, "remote", &a, perf_addr_style_of(m));
+		for (i = 0; i < 2; i++)
+			for (q = 0; q < nq; q++) {
+				perf_addr_of(&d[i][q], &a);
+				perf_print_addr(stdout, i ? "remote" : "local", &a,
+						perf_addr_style_of(m));
+			}
 		printf("%s\n", PERF_RESULT_LINE);
 	}
 
 	for (size = first; size <= last; size = size ? size * 2 : 1) {
 		perf_params_of(o, m, size, &p);
 		p.verify = true;
-		rc = run_size(o, &ctx, r, &p, d, head, err, errlen);
+		rc = run_size(o, &ctx, r, &p, d, nq, head, err, errlen);
 		head = false;
 		if (rc < 0)
 			break;
@@ -418,7 +521,9 @@ static int run_mode(const struct perf_opts *o, enum perf_mode m,
 	fflush(stdout);
 out:
 	for (i = 1; i >= 0; i--)
-		perf_res_destroy(&r[i]);
+		for (q = nq; q-- > 0;)
+			if (r[i][q].dev)
+				perf_res_destroy(&r[i][q]);
 	return rc;
 }
 

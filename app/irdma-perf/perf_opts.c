@@ -80,18 +80,6 @@ uint32_t perf_default_inline(enum perf_mode m, unsigned int gen)
 	return gen == 1 ? 48 : 101;
 }
 
-bool perf_devargs_is_loop(const char *d)
-{
-	const char *p = strstr(d, "port=");
-
-	while (p && p != d && p[-1] != ',')
-		p = strstr(p + 1, "port=");
-	if (!p)
-		return true; /* the device's default port is the loop */
-	p += 5;
-	return strncmp(p, "loop", 4) == 0 && (p[4] == '\0' || p[4] == ',');
-}
-
 void perf_opts_usage(const char *prog)
 {
 	printf("Usage: %s [EAL options] -- [options] [server host]\n"
@@ -126,15 +114,17 @@ void perf_opts_usage(const char *prog)
 	       "                           others 0)\n"
 	       "  -Q, --cq-mod <n>         one signaled completion every n WRs (bandwidth, 100)\n"
 	       "  -l, --post_list <n>      WRs per post call (1)\n"
+	       "  -q, --qp <n>             bandwidth tests: n QPs (1..16), -n WRs on each (the row:\n"
+	       "                           all of them)\n"
 	       "  -o, --outs <n>           outstanding reads/atomics (device maximum)\n"
 	       "  -u, --qp-timeout <n>     QP timeout exponent (14)\n"
 	       "  -S, --sl <n>             service level (0)\n"
 	       "  -T, --tos <n>            traffic class of the GRH (0)\n"
 	       "  -L, --hop_limit <n>      hop limit of the GRH (64)\n"
 	       "  -A, --atomic_type <t>    FETCH_AND_ADD (default) or CMP_AND_SWAP\n"
-	       "  -b, --bidirectional      write/read/atomic_bw: both sides initiate; the figures are\n"
+	       "  -b, --bidirectional      bandwidth tests: both sides initiate; the figures are\n"
 	       "                           the sum of both directions (--report-both: each as well)\n"
-	       "  -D, --duration <s>       write/read/atomic_bw: post for s seconds instead of -n WRs,\n"
+	       "  -D, --duration <s>       run for s seconds instead of -n iterations,\n"
 	       "                           a progress line per second on stderr\n"
 	       "  -e, --events             sleep on CQ events instead of busy polling (client/server)\n"
 	       "  -R, --rdma_cm            connect the QP with RDMA-CM, exchange over RDMA-CM too\n"
@@ -150,15 +140,16 @@ void perf_opts_usage(const char *prog)
 	       "  --report-both            with -b: each direction's figures too\n"
 	       "  -F, --CPU-freq           accepted (the TSC is the clock)\n"
 	       "  -d, --ib-dev <name>      accepted and ignored (the device comes from --devargs)\n"
-	       "  -c, --connection <RC|UD> transport (RC; UD for send_lat, messages up to the MTU)\n"
+	       "  -c, --connection <RC|UD> transport (RC; UD for send_lat and send_bw, messages up\n"
+	       "                           to the MTU)\n"
 	       "  -i, --ib-port <1>\n"
 	       "  -V, --version            print the version and exit\n"
 	       "irdma-perf options:\n"
 	       "  --timeout <s>            give up when a side makes no progress for s seconds (30)\n"
 	       "  --quiet                  no progress lines\n"
 	       "  -h, --help\n"
-	       "Not supported yet (refused with the reason): -q, -c UD and -b in send_bw; see\n"
-	       "irdma-perf(1) and doc/guides/perftest-options.md.\n",
+	       "Not supported yet (refused with the reason): see irdma-perf(1) and\n"
+	       "doc/guides/perftest-options.md.\n",
 	       prog);
 }
 
@@ -226,7 +217,7 @@ static const struct cli_opt defs[] = {
 					   "hugepages unless EAL runs with --no-huge"),
 	NOT_YET(0, "use_cuda", false, "there is no GPU memory support"),
 	NOT_YET(0, "mmap", true, "not yet: the buffers come from rte_malloc"),
-	NOT_YET(0, "mr_per_qp", false, "not yet: one QP per test"),
+	{ 0, "mr_per_qp", false, O_DEV, NULL }, /* accepted: each QP of -q has its own MR */
 	NOT_YET(0, "dont_xchg_versions", false, "not yet: the versions are always exchanged"),
 	NOT_YET(0, "perform_warm_up", false, "not yet: no warm-up phase"),
 	NOT_YET(0, "pkey_index", true, "RoCE uses the default P_Key only"),
@@ -272,15 +263,11 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		 char *err, size_t errlen)
 {
 	struct perf_opts *o = ctx;
-	uint64_t v;
+	uint64_t v = 0;
+	int rc = 0;
 
-	if (!d) {
-		if (o->server_host)
-			return cli_errf(err, errlen, "unexpected argument '%s' (server host is '%s')",
-					val, o->server_host);
-		o->server_host = val;
-		return 0;
-	}
+	if (!d)
+		return cli_opt_server_host(&o->server_host, val, err, errlen);
 	switch (d->id) {
 	case O_SIZE:
 		if (parse_size(val, &v))
@@ -290,9 +277,7 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		o->size_set = true;
 		break;
 	case O_ITERS:
-		if (cli_parse_u64(val, 1, UINT32_MAX, &v))
-			return cli_errf(err, errlen, "%s: iterations '%s' is not a number 1..%u",
-				    optname, val, UINT32_MAX);
+		rc = cli_opt_u64(optname, val, 1, UINT32_MAX, "iterations", &v, err, errlen);
 		o->iters = v;
 		o->iters_set = true;
 		break;
@@ -300,38 +285,25 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		o->all_sizes = true;
 		break;
 	case O_MTU:
-		if (cli_parse_u64(val, 256, 4096, &v) || (v & (v - 1)))
-			return cli_errf(err, errlen, "%s: MTU '%s' is not one of 256 512 1024 2048 4096",
-				    optname, val);
-		o->mtu = (uint32_t)v;
-		break;
+		return cli_opt_mtu(optname, val, &o->mtu, err, errlen);
 	case O_PORT:
-		if (cli_parse_u64(val, 1, 65535, &v))
-			return cli_errf(err, errlen, "%s: TCP port '%s' is not 1..65535", optname, val);
-		o->tcp_port = (uint16_t)v;
-		break;
+		return cli_opt_tcp_port(optname, val, &o->tcp_port, err, errlen);
 	case O_GID:
-		if (cli_parse_u64(val, 0, 255, &v))
-			return cli_errf(err, errlen, "%s: GID index '%s' is not 0..255", optname, val);
-		o->gid_index = (int)v;
-		break;
+		return cli_opt_gid_index(optname, val, &o->gid_index, err, errlen);
 	case O_FREQ:
 		o->cpu_freq_ok = true;
 		break;
 	case O_TX:
-		if (cli_parse_u64(val, 1, 32768, &v))
-			return cli_errf(err, errlen, "%s: TX depth '%s' is not 1..32768", optname, val);
+		rc = cli_opt_u64(optname, val, 1, 32768, "TX depth", &v, err, errlen);
 		o->tx_depth = (uint32_t)v;
 		o->tx_depth_set = true;
 		break;
 	case O_RX:
-		if (cli_parse_u64(val, 1, 32768, &v))
-			return cli_errf(err, errlen, "%s: RX depth '%s' is not 1..32768", optname, val);
+		rc = cli_opt_u64(optname, val, 1, 32768, "RX depth", &v, err, errlen);
 		o->rx_depth = (uint32_t)v;
 		break;
 	case O_INLINE:
-		if (cli_parse_u64(val, 0, 4096, &v))
-			return cli_errf(err, errlen, "%s: inline size '%s' is not 0..4096", optname, val);
+		rc = cli_opt_u64(optname, val, 0, 4096, "inline size", &v, err, errlen);
 		o->inline_size = (uint32_t)v;
 		o->inline_set = true;
 		break;
@@ -346,13 +318,9 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 				    optname, val);
 		break;
 	case O_DEV:
-		break; /* perftest's device name: ours comes from --devargs */
+		break; /* perftest's device name (ours comes from --devargs), --mr_per_qp */
 	case O_IBPORT:
-		if (cli_parse_u64(val, 1, 1, &v))
-			return cli_errf(err, errlen, "%s: the device has one port (1), not '%s'",
-				    optname, val);
-		o->ib_port = 1;
-		break;
+		return cli_opt_ib_port(optname, val, err, errlen);
 	case O_CONN:
 		if (strcmp(val, "UD") == 0) {
 			o->ud = true;
@@ -368,45 +336,35 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		}
 		break;
 	case O_QP:
-		if (cli_parse_u64(val, 1, 1, &v))
-			return cli_errf(err, errlen, "%s: several QPs per test are not supported yet "
-				    "(only 1, not '%s')", optname, val);
+		rc = cli_opt_u64(optname, val, 1, PERF_MAX_QPS, "QPs", &v, err, errlen);
+		o->num_qps = (unsigned int)v;
 		break;
 	case O_CQMOD:
-		if (cli_parse_u64(val, 1, 1024, &v))
-			return cli_errf(err, errlen, "%s: CQ moderation '%s' is not 1..1024", optname, val);
+		rc = cli_opt_u64(optname, val, 1, 1024, "CQ moderation", &v, err, errlen);
 		o->cq_mod = (uint32_t)v;
 		break;
 	case O_POSTLIST:
-		if (cli_parse_u64(val, 1, 32, &v))
-			return cli_errf(err, errlen, "%s: post list '%s' is not 1..32", optname, val);
+		rc = cli_opt_u64(optname, val, 1, 32, "post list", &v, err, errlen);
 		o->post_list = (uint32_t)v;
 		break;
 	case O_OUTS:
-		if (cli_parse_u64(val, 1, 255, &v))
-			return cli_errf(err, errlen, "%s: outstanding reads '%s' is not 1..255", optname,
-				    val);
+		rc = cli_opt_u64(optname, val, 1, 255, "outstanding reads", &v, err, errlen);
 		o->out_reads = (uint32_t)v;
 		break;
 	case O_QPTIMEOUT:
-		if (cli_parse_u64(val, 0, 31, &v))
-			return cli_errf(err, errlen, "%s: QP timeout '%s' is not 0..31", optname, val);
+		rc = cli_opt_u64(optname, val, 0, 31, "QP timeout", &v, err, errlen);
 		o->qp_timeout = (uint8_t)v;
 		break;
 	case O_SL:
-		if (cli_parse_u64(val, 0, 15, &v))
-			return cli_errf(err, errlen, "%s: service level '%s' is not 0..15", optname, val);
+		rc = cli_opt_u64(optname, val, 0, 15, "service level", &v, err, errlen);
 		o->sl = (uint8_t)v;
 		break;
 	case O_TOS:
-		if (cli_parse_u64(val, 0, 255, &v))
-			return cli_errf(err, errlen, "%s: type of service '%s' is not 0..255", optname,
-				    val);
+		rc = cli_opt_u64(optname, val, 0, 255, "type of service", &v, err, errlen);
 		o->tos = (uint8_t)v;
 		break;
 	case O_HOPLIMIT:
-		if (cli_parse_u64(val, 0, 255, &v))
-			return cli_errf(err, errlen, "%s: hop limit '%s' is not 0..255", optname, val);
+		rc = cli_opt_u64(optname, val, 0, 255, "hop limit", &v, err, errlen);
 		o->hop_limit = (uint8_t)v;
 		break;
 	case O_NOPEAK:
@@ -458,9 +416,7 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 		o->duplex = true;
 		break;
 	case O_DURATION:
-		if (cli_parse_u64(val, 1, 3600, &v))
-			return cli_errf(err, errlen, "%s: duration '%s' is not 1..3600 seconds", optname,
-				    val);
+		rc = cli_opt_u64(optname, val, 1, 3600, "duration", &v, err, errlen);
 		o->duration_s = (unsigned int)v;
 		break;
 	case O_SRQ:
@@ -497,20 +453,17 @@ static int apply(void *ctx, const struct cli_opt *d, const char *optname, const 
 				    "write_bw read_bw send_bw atomic_bw)", optname, val);
 		break;
 	case O_TIMEOUT:
-		if (cli_parse_u64(val, 1, 3600, &v))
-			return cli_errf(err, errlen, "%s: timeout '%s' is not 1..3600 seconds", optname,
-				    val);
-		o->timeout_s = (unsigned int)v;
-		break;
+		return cli_opt_timeout(optname, val, &o->timeout_s, err, errlen);
 	case O_HELP:
 		return 1;
 	}
-	return 0;
+	/* an error stops the parse, and the caller drops what was set */
+	return rc;
 }
 
 int perf_opts_check_port(const struct perf_opts *o, char *err, size_t errlen)
 {
-	if (!o->loop && perf_devargs_is_loop(o->devargs[0]))
+	if (!o->loop && cli_devargs_is_loop(o->devargs[0]))
 		return cli_errf(err, errlen, "--devargs %s: port=loop joins devices inside one "
 				"process and cannot reach %s; use port=<ethdev> (net_memif, "
 				"net_af_packet, ...) or --loop", o->devargs[0],
@@ -536,6 +489,7 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	o->rx_depth = 512;
 	o->gid_index = -1;
 	o->post_list = 1;
+	o->num_qps = 1;
 	o->qp_timeout = 14;
 	o->hop_limit = 64;
 	o->timeout_s = PERF_DEFAULT_TIMEOUT_S;
@@ -596,26 +550,31 @@ int perf_opts_parse(struct perf_opts *o, const char *prog, int argc, char **argv
 	if (!o->all_tests && o->atomic == PERF_CMP_AND_SWAP && !is_atomic(o->mode))
 		return cli_errf(err, errlen, "-A: the atomic type is for atomic_lat and atomic_bw, "
 				"not %s", perf_mode_name(o->mode));
-	if (o->duration_s && (o->all_tests || o->all_sizes || (o->mode != PERF_WRITE_BW &&
-							       o->mode != PERF_READ_BW &&
-							       o->mode != PERF_ATOMIC_BW)))
-		return cli_errf(err, errlen, "-D: a duration is supported in write_bw, read_bw and "
-				"atomic_bw%s, not yet in %s", o->all_sizes ? " with one size" : "",
-				o->all_tests ? "--demo" : perf_mode_name(o->mode));
-	if (o->ud && (o->all_tests || o->mode != PERF_SEND_LAT))
-		return cli_errf(err, errlen, "-c UD: %s", !o->all_tests && o->mode == PERF_SEND_BW ?
-				"not supported yet in send_bw (UD drops what finds no receive, and "
-				"its server counts messages)" :
-				"UD carries SENDs only: use it with send_lat");
+	if (o->duration_s && (o->all_tests || o->all_sizes))
+		return cli_errf(err, errlen, "-D: a duration is %s",
+				o->all_tests ? "not for --demo" : "for one size, not with -a");
+	if (o->duration_s && (o->histogram || o->unsorted))
+		return cli_errf(err, errlen, "-%c: with -D there are no samples (the table is the "
+				"average, as perftest)", o->histogram ? 'H' : 'U');
+	if (o->ud && (o->all_tests || (o->mode != PERF_SEND_LAT && o->mode != PERF_SEND_BW)))
+		return cli_errf(err, errlen, "-c UD: UD carries SENDs only: use it with send_lat or "
+				"send_bw");
+	if (o->ud && o->duplex)
+		return cli_errf(err, errlen, "-c UD with -b: not supported yet");
 	if ((o->limit_bw > 0 || o->limit_msgrate > 0) && !o->all_tests &&
 	    perf_mode_is_lat(o->mode))
 		return cli_errf(err, errlen, "-%c: limits are for the bandwidth tests, not %s",
 				o->limit_bw > 0 ? 'w' : 'y', perf_mode_name(o->mode));
-	if (o->duplex && (o->all_tests || (o->mode != PERF_WRITE_BW && o->mode != PERF_READ_BW &&
-					   o->mode != PERF_ATOMIC_BW)))
-		return cli_errf(err, errlen, "-b: both directions are supported in write_bw, read_bw "
-				"and atomic_bw, not yet in %s", o->all_tests ? "--demo" :
-				perf_mode_name(o->mode));
+	if (o->duplex && (o->all_tests || perf_mode_is_lat(o->mode)))
+		return cli_errf(err, errlen, "-b: both directions are for the bandwidth tests, not %s",
+				o->all_tests ? "--demo" : perf_mode_name(o->mode));
+	if (o->duplex && o->mode == PERF_SEND_BW && (o->all_sizes || o->duration_s))
+		return cli_errf(err, errlen, "-b in send_bw: not supported yet with %s",
+				o->all_sizes ? "-a" : "-D");
+	/* perftest takes -q in its bandwidth tests only */
+	if (o->num_qps > 1 && (o->all_tests || perf_mode_is_lat(o->mode)))
+		return cli_errf(err, errlen, "-q: several QPs are for the bandwidth tests, not %s",
+				o->all_tests ? "--demo" : perf_mode_name(o->mode));
 	if (o->use_srq && !o->all_tests && o->mode != PERF_SEND_LAT && o->mode != PERF_SEND_BW)
 		return cli_errf(err, errlen, "--use-srq: only the send tests receive, not %s",
 				perf_mode_name(o->mode));

@@ -29,6 +29,7 @@ enum perf_atomic { PERF_FETCH_AND_ADD, PERF_CMP_AND_SWAP };
 
 #define PERF_MAX_DEVARGS 2
 #define PERF_MAX_SIZE (1u << 23)       /* -a goes up to 8 MiB, as perftest */
+#define PERF_MAX_QPS 16                /* -q: QPs per test (each has its own buffer) */
 #define PERF_DEFAULT_TIMEOUT_S 30
 #define PERF_VERSION "6.06"            /* perftest's internal version we speak (the exchange) */
 
@@ -56,6 +57,7 @@ struct perf_opts {
 	bool report_gbits;             /**< --report_gbits */
 	uint32_t cq_mod;               /**< -Q (0: perftest's 100, at most tx_depth) */
 	uint32_t post_list;            /**< -l: WRs per post call (1) */
+	unsigned int num_qps;          /**< -q: QPs of the bandwidth tests (1), -n WRs each */
 	uint32_t out_reads;            /**< -o (0: the device's maximum) */
 	uint8_t qp_timeout;            /**< -u (14) */
 	uint8_t sl;                    /**< -S (0) */
@@ -87,9 +89,6 @@ const char *perf_mode_name(enum perf_mode m);
 /** Mode from a name ("write_lat", "ib_write_lat", "irdma_write_lat", "write-lat"). */
 enum perf_mode perf_mode_from_name(const char *name);
 bool perf_mode_is_lat(enum perf_mode m);
-
-/** Whether the devargs string @p d names the in-process loop port (port=loop, or no port). */
-bool perf_devargs_is_loop(const char *d);
 
 /** perftest's default inline size for test @p m on a device of generation @p gen (0: none). */
 uint32_t perf_default_inline(enum perf_mode m, unsigned int gen);

@@ -15,11 +15,22 @@
 #include "perf_rdma_cm.h"
 #include "perf_run.h"
 
+/* The endpoint's QPs (-q): one side each, one device. */
+struct remote_group {
+	struct perf_side *s;
+	unsigned int n;
+};
+
 static int serve(void *arg)
 {
-	struct perf_side *s = arg;
+	struct remote_group *g = arg;
+	struct perf_side *s = &g->s[0];
+	unsigned int i;
+	int work = 0;
 
-	if (perf_side_service(s))
+	for (i = 0; i < g->n; i++)
+		work += perf_side_service(&g->s[i]);
+	if (work)
 		s->last_progress = rte_rdtsc();
 	else
 		rte_pmd_irdma_idle(s->res->dev);
@@ -30,12 +41,12 @@ static int serve(void *arg)
 }
 
 /* Serve for @ms milliseconds: lets the last ACKs of a test leave before the QP goes. */
-static void linger(struct perf_side *s, unsigned int ms)
+static void linger(struct remote_group *g, unsigned int ms)
 {
 	uint64_t end = rte_rdtsc() + rte_get_tsc_hz() / 1000 * ms;
 
 	while (rte_rdtsc() < end)
-		serve(s);
+		serve(g);
 }
 
 static const struct perftest_script *script_of(enum perf_mode m)
@@ -61,27 +72,50 @@ static bool server_idle(enum perf_mode m)
 	       m == PERF_READ_BW || m == PERF_ATOMIC_BW;
 }
 
-/* Run one size to its end (or an error, or the watchdog). */
-static int run_one(const struct perf_opts *o, struct perf_side *s, struct rte_pmd_irdma_dev *dev)
+/* Run one size to its end on every QP (or an error, or the watchdog). */
+static int run_one(const struct perf_opts *o, struct remote_group *g,
+		   struct rte_pmd_irdma_dev *dev)
 {
-	int rc;
+	struct perf_side *s = NULL;
+	uint64_t last = rte_rdtsc();
+	unsigned int i, done;
+	int rc = 0;
 
-	s->last_progress = rte_rdtsc();
+	for (i = 0; i < g->n; i++)
+		g->s[i].last_progress = last;
 	for (;;) {
-		uint64_t before = s->last_progress;
+		bool moved = false;
 
-		rc = perf_side_step(s);
-		if (rc)
+		for (i = 0, done = 0; i < g->n; i++) {
+			uint64_t before = g->s[i].last_progress;
+
+			s = &g->s[i];
+			rc = perf_side_step(s);
+			if (rc < 0)
+				break;
+			done += rc == 1;
+			if (s->last_progress != before) {
+				moved = true;
+				last = s->last_progress;
+			}
+		}
+		if (rc < 0 || done == g->n)
 			break;
-		if (s->last_progress == before) {
+		perf_sides_progress(g->s, g->n);
+		if (!moved) {
 			/* -e: sleep until the CQ has something (a second at most: the watchdog
 			 * below still runs) */
-			if (o->use_events && s->res->evfd >= 0)
-				perf_res_wait_event(s->res, rte_rdtsc() + rte_get_tsc_hz());
-			else
+			if (o->use_events && g->s[0].res->evfd >= 0) {
+				struct perf_res *res[PERF_MAX_QPS];
+
+				for (i = 0; i < g->n; i++)
+					res[i] = g->s[i].res;
+				perf_res_wait_events(res, g->n, rte_rdtsc() + rte_get_tsc_hz());
+			} else {
 				rte_pmd_irdma_idle(dev);
+			}
 		}
-		if (rte_rdtsc() - s->last_progress > rte_get_tsc_hz() * o->timeout_s) {
+		if (rte_rdtsc() - last > rte_get_tsc_hz() * o->timeout_s) {
 			snprintf(s->err, sizeof(s->err), "no progress for %u s (posted %" PRIu64
 				 ", completed %" PRIu64 ", received %" PRIu64 ")", o->timeout_s,
 				 s->scnt, s->ccnt, s->rcnt);
@@ -89,9 +123,93 @@ static int run_one(const struct perf_opts *o, struct perf_side *s, struct rte_pm
 			break;
 		}
 	}
-	if (rc < 0)
+	if (rc < 0 && g->n > 1)
+		fprintf(stderr, "irdma-perf: %s failed on QP %u: %s\n", perf_mode_name(s->p->mode),
+			(unsigned int)(s - g->s), s->err);
+	else if (rc < 0)
 		fprintf(stderr, "irdma-perf: %s failed: %s\n", perf_mode_name(s->p->mode), s->err);
 	return rc < 0 ? rc : 0;
+}
+
+/* The idle step of send_bw's open-ended server while it waits for the client's record: its
+ * QPs keep receiving (and reposting), with the --timeout watchdog on their progress. */
+struct open_end_wait {
+	struct remote_group *g;
+	uint64_t timeout_tsc;
+};
+
+static int receive_step(void *arg)
+{
+	struct open_end_wait *w = arg;
+	struct remote_group *g = w->g;
+	uint64_t last = 0;
+	unsigned int i, k;
+	int rc;
+
+	for (k = 0; k < 16; k++)
+		for (i = 0; i < g->n; i++) {
+			rc = perf_side_step(&g->s[i]);
+			if (rc < 0)
+				return rc;
+		}
+	for (i = 0; i < g->n; i++)
+		last = RTE_MAX(last, g->s[i].last_progress);
+	return rte_rdtsc() - last > w->timeout_tsc ? -ETIMEDOUT : 0;
+}
+
+static int receive_until_the_client_is_done(const struct perf_opts *o, struct perftest_conn *c,
+					    struct remote_group *g,
+					    const struct perftest_dest *mine,
+					    struct perftest_dest *theirs)
+{
+	struct open_end_wait w = { g, rte_get_tsc_hz() * o->timeout_s };
+	int (*idle)(void *) = c->idle;
+	void *idle_arg = c->idle_arg;
+	int timeout_ms = c->timeout_ms, rc;
+	uint64_t quiet_since, hz = rte_get_tsc_hz();
+	unsigned int i;
+
+	for (i = 0; i < g->n; i++)
+		g->s[i].last_progress = rte_rdtsc();
+	c->idle = receive_step;
+	c->idle_arg = &w;
+	c->timeout_ms = -1; /* the run's length is the client's: the watchdog is on progress */
+	rc = perftest_conn_dest(c, &mine[0], &theirs[0]);
+	c->idle = idle;
+	c->idle_arg = idle_arg;
+	c->timeout_ms = timeout_ms;
+	if (rc < 0)
+		return rc;
+	/* what is still on its way (UD) or in the CQ: until 20 ms go by without a receive */
+	quiet_since = rte_rdtsc();
+	while (rte_rdtsc() - quiet_since < hz / 50) {
+		uint64_t before = 0, after = 0;
+
+		for (i = 0; i < g->n; i++)
+			before += g->s[i].rcnt;
+		if (receive_step(&w) < 0)
+			break;
+		for (i = 0; i < g->n; i++)
+			after += g->s[i].rcnt;
+		if (after != before)
+			quiet_since = rte_rdtsc();
+	}
+	for (i = 0; i < g->n; i++)
+		g->s[i].done = true;
+	return 0;
+}
+
+/* One record step before the run: the script says which carry a record per QP (the data,
+ * and its repetition that perftest prints the peer from), the others are QP 0's. */
+static int dest_step(struct perftest_conn *c, const struct perftest_script *sc, unsigned int step,
+		     unsigned int nq, const struct perftest_dest *mine, struct perftest_dest *theirs)
+{
+	unsigned int i, n = step < 8 && (sc->per_qp >> step & 1) ? nq : 1;
+	int rc = 0;
+
+	for (i = 0; i < n && rc == 0; i++)
+		rc = perftest_conn_dest(c, &mine[i], &theirs[i]);
+	return rc;
 }
 
 int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
@@ -102,27 +220,40 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	const enum perf_mode m = o->mode;
 	const bool atomic = m == PERF_ATOMIC_LAT || m == PERF_ATOMIC_BW;
 	const bool sync_each = m == PERF_SEND_LAT || m == PERF_SEND_BW;
+	const unsigned int nq = o->num_qps ? o->num_qps : 1;
+	const bool open_end = !client && m == PERF_SEND_BW && !o->duplex &&
+			      (o->duration_s || o->ud);
 	struct perftest_script script = *script_of(m);
 	const struct perftest_script *sc = &script;
-	struct perftest_dest mine, theirs;
+	/* not static: a test runs a client and a server of this function at once */
+	struct perftest_dest mine[PERF_MAX_QPS], theirs[PERF_MAX_QPS];
+	struct perf_res r[PERF_MAX_QPS];
+	struct perf_side s[PERF_MAX_QPS];
+	struct remote_group g = { s, nq };
 	struct perftest_conn c;
 	struct perf_cm cm = { 0 }; /* -R (perf_rdma_cm.c) */
-	struct perf_res r;
-	struct perf_side s;
 	struct perf_params p;
 	struct perf_res_cfg cfg;
 	struct perf_header h;
 	struct perf_addr a;
 	char err[256] = "";
 	int lfd = -1, fd = -1, rc, i, mtu_enum, before;
+	unsigned int q;
 	uint64_t results[5] = { 0 }, got[5] = { 0 }, size, first, last;
 	bool head = true, measured = false, below = false;
 
-	memset(&r, 0, sizeof(r));
-	memset(&s, 0, sizeof(s));
+	memset(r, 0, sizeof(r));
+	memset(s, 0, sizeof(s));
+	for (q = 0; q < PERF_MAX_QPS; q++)
+		r[q].evfd = -1;
 	/* perftest's -b: a record swapped right before the run, both sides report to each
 	 * other, no barrier after the run (write_bw.c's duplex flow) */
-	if (o->duplex) {
+	if (o->duplex && m == PERF_SEND_BW) {
+		/* send_bw.c: the reports right after the run, then the closing record */
+		script.results = 5;
+		script.dest_final = script.dest_after;
+		script.dest_after = 0;
+	} else if (o->duplex) {
 		script.dest_before++;
 		script.dest_after = 0;
 	}
@@ -140,50 +271,51 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	}
 	perf_params_of(o, m, first, &p);
 	perf_res_cfg_of(o, m, &p, o->all_sizes && !atomic ? PERF_MAX_SIZE : first, &cfg);
-	rc = perf_res_create(&r, dev, &cfg, err, sizeof(err));
-	if (rc < 0) {
-		fprintf(stderr, "irdma-perf: %s\n", err);
-		return rc;
+	for (q = 0; q < nq; q++) {
+		rc = perf_res_create(&r[q], dev, &cfg, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "irdma-perf: %s%s\n", nq > 1 ? "-q: " : "", err);
+			goto out;
+		}
 	}
-	if (atomic && !(r.info.cap_flags & RTE_PMD_IRDMA_CAP_ATOMICS)) {
+	if (atomic && !(r[0].info.cap_flags & RTE_PMD_IRDMA_CAP_ATOMICS)) {
 		fprintf(stderr, "irdma-perf: %s: the device (gen=%u) has no atomics; "
-			"atomics need gen=3\n", perf_mode_name(m), r.info.gen);
+			"atomics need gen=3\n", perf_mode_name(m), r[0].info.gen);
 		rc = -EOPNOTSUPP;
 		goto out;
 	}
-	mtu_enum = perf_mtu_enum(o->mtu ? o->mtu : r.info.active_mtu);
-	if (o->ud && last > perf_mtu_bytes(mtu_enum)) {
-		if (!o->all_sizes) {
-			fprintf(stderr, "irdma-perf: -s %" PRIu64 ": a UD message must fit the path "
-				"MTU (%u bytes)\n", last, perf_mtu_bytes(mtu_enum));
-			rc = -EINVAL;
+	mtu_enum = perf_mtu_enum(o->mtu ? o->mtu : r[0].info.active_mtu);
+	rc = perf_ud_sizes(o, perf_mtu_bytes(mtu_enum), &first, &last, err, sizeof(err));
+	if (rc < 0) {
+		fprintf(stderr, "irdma-perf: %s\n", err);
+		goto out;
+	}
+	/* The sides' state lives through the exchange: serve() drains their CQs meanwhile. */
+	for (q = 0; q < nq; q++) {
+		rc = perf_side_init(&s[q], &r[q], &p, client, 0, 0);
+		if (rc < 0) {
+			fprintf(stderr, "irdma-perf: out of memory for %" PRIu64 " timestamps\n",
+				p.iters);
 			goto out;
 		}
-		last = perf_mtu_bytes(mtu_enum); /* -a with UD: up to the MTU, as perftest */
-	}
-	/* The side's state lives through the exchange: serve() drains its CQ meanwhile. */
-	rc = perf_side_init(&s, &r, &p, client, 0, 0);
-	if (rc < 0) {
-		fprintf(stderr, "irdma-perf: out of memory for %" PRIu64 " timestamps\n", p.iters);
-		goto out;
 	}
 	/* write_lat polls a byte per size that the peer's earlier sizes never wrote: fill and
 	 * clear the buffers once, before the peer knows where they are (it may write as soon
 	 * as it has our record, before this side returns from the exchange: seen with -R) */
 	if (m == PERF_WRITE_LAT) {
-		rc = perf_side_prepare(&s, client ? 0 : 1);
+		rc = perf_side_prepare(&s[0], client ? 0 : 1);
 		if (rc < 0) {
-			fprintf(stderr, "irdma-perf: %s\n", s.err[0] ? s.err : "out of memory");
+			fprintf(stderr, "irdma-perf: %s\n", s[0].err[0] ? s[0].err : "out of memory");
 			goto out;
 		}
 		if (o->all_sizes)
-			memset(r.buf, 0, r.slot);
+			memset(r[0].buf, 0, r[0].slot);
 	}
 
 	if (o->rdma_cm) {
-		rc = perf_cm_start(&cm, o, dev, &c, mtu_enum, serve, &s);
+		rc = perf_cm_start(&cm, o, dev, &c, mtu_enum, serve, &g);
 		if (rc == 0)
-			rc = perf_cm_connect_test(&cm, &r);
+			rc = perf_cm_connect_test(&cm, &r[0]);
 		if (rc < 0)
 			goto out;
 		goto exchange_started;
@@ -210,7 +342,7 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 			       "************************************\n");
 			fflush(stdout);
 		}
-		fd = oob_accept_idle(lfd, tmo, serve, &s);
+		fd = oob_accept_idle(lfd, tmo, serve, &g);
 		if (fd < 0) {
 			fprintf(stderr, "irdma-perf: no client connected to port %u within %u s: %s\n",
 				o->tcp_port, o->timeout_s, strerror(-fd));
@@ -220,41 +352,44 @@ int perf_run_remote(const struct perf_opts *o, struct rte_pmd_irdma_dev *dev)
 	}
 
 	rc = perftest_conn_start_idle(&c, fd, client ? OOB_CLIENT : OOB_SERVER, tmo, mtu_enum,
-				      serve, &s);
+				      serve, &g);
 	if (rc < 0) {
 		exch_fail(&c, rc, o->server_host);
 		goto out;
 	}
 exchange_started:
-	perf_res_local_dest(&r, &mine);
-	rc = perftest_conn_dest(&c, &mine, &theirs);
+	for (q = 0; q < nq; q++)
+		perf_res_local_dest(&r[q], &mine[q]);
+	rc = dest_step(&c, sc, 0, nq, mine, theirs);
 	if (rc < 0) {
 		exch_fail(&c, rc, o->server_host);
 		goto out;
 	}
-	if (o->ud && last > perf_mtu_bytes(c.mtu)) {
-		if (!o->all_sizes) {
-			fprintf(stderr, "irdma-perf: -s %" PRIu64 ": a UD message must fit the path "
-				"MTU the peer agreed to (%u bytes)\n", last, perf_mtu_bytes(c.mtu));
-			rc = -EINVAL;
-			goto out;
-		}
-		last = perf_mtu_bytes(c.mtu);
-	}
-	/* -R: RDMA-CM moved the QP already */
-	rc = o->rdma_cm ? 0 : perf_res_connect(&r, &theirs, c.mtu, err, sizeof(err));
+	rc = perf_ud_sizes(o, perf_mtu_bytes(c.mtu), &first, &last, err, sizeof(err));
 	if (rc < 0) {
-		fprintf(stderr, "irdma-perf: %s\n", err);
+		fprintf(stderr, "irdma-perf: %s (the MTU the peer agreed to)\n", err);
 		goto out;
 	}
+	for (q = 0; q < nq; q++) {
+		/* -R: RDMA-CM moved the QP already */
+		rc = o->rdma_cm ? 0 : perf_res_connect(&r[q], &theirs[q], c.mtu, err, sizeof(err));
+		if (rc < 0) {
+			fprintf(stderr, "irdma-perf: %s\n", err);
+			goto out;
+		}
+	}
 	if (full) {
-		perf_header_of(o, &p, &r, client, perf_mtu_bytes(c.mtu),
+		perf_header_of(o, &p, &r[0], client, perf_mtu_bytes(c.mtu),
 			       o->rdma_cm ? "rdma_cm" : "Ethernet", &h);
 		perf_print_header(stdout, &h);
-		perf_addr_of(&mine, &a);
-		perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
-		perf_addr_of(&theirs, &a);
-		perf_print_addr(stdout, "remote", &a, perf_addr_style_of(m));
+		for (q = 0; q < nq; q++) {
+			perf_addr_of(&mine[q], &a);
+			perf_print_addr(stdout, "local", &a, perf_addr_style_of(m));
+		}
+		for (q = 0; q < nq; q++) {
+			perf_addr_of(&theirs[q], &a);
+			perf_print_addr(stdout, "remote", &a, perf_addr_style_of(m));
+		}
 		printf("%s\n", PERF_RESULT_LINE);
 		fflush(stdout);
 	}
@@ -262,7 +397,7 @@ exchange_started:
 	 * receives are posted (below). */
 	before = sc->dest_before - (sync_each ? 1 : 0);
 	for (i = 1; i < before; i++) {
-		rc = perftest_conn_dest(&c, &mine, &theirs);
+		rc = dest_step(&c, sc, (unsigned int)i, nq, mine, theirs);
 		if (rc < 0) {
 			exch_fail(&c, rc, o->server_host);
 			goto out;
@@ -271,33 +406,47 @@ exchange_started:
 
 	for (size = first; size <= last; size *= 2) {
 		perf_params_of(o, m, size, &p);
-		perf_side_fini(&s);
-		rc = perf_side_init(&s, &r, &p, client, theirs.vaddr, theirs.rkey);
-		if (rc == 0 && m != PERF_WRITE_LAT) /* write_lat's: above */
-			rc = perf_side_prepare(&s, client ? 0 : 1);
-		if (rc < 0) {
-			fprintf(stderr, "irdma-perf: %s\n", s.err[0] ? s.err : "out of memory");
-			goto out;
+		for (q = 0; q < nq; q++) {
+			perf_side_fini(&s[q]);
+			rc = perf_side_init(&s[q], &r[q], &p, client, theirs[q].vaddr,
+					    theirs[q].rkey);
+			if (rc == 0 && m != PERF_WRITE_LAT) /* write_lat's: above */
+				rc = perf_side_prepare(&s[q], client ? 0 : 1);
+			if (rc < 0) {
+				fprintf(stderr, "irdma-perf: %s\n",
+					s[q].err[0] ? s[q].err : "out of memory");
+				goto out;
+			}
 		}
 		if (sync_each) {
-			rc = perftest_conn_dest(&c, &mine, &theirs);
+			rc = perftest_conn_dest(&c, &mine[0], &theirs[0]);
 			if (rc < 0) {
 				exch_fail(&c, rc, o->server_host);
 				goto out;
 			}
 		}
-		rc = run_one(o, &s, dev);
+		/* send_bw's server with -D or UD receives until the client's next record (the
+		 * one after each size with -a, else the first after the run) */
+		if (open_end) {
+			rc = receive_until_the_client_is_done(o, &c, &g, mine, theirs);
+			if (rc < 0) {
+				exch_fail(&c, rc, o->server_host);
+				goto out;
+			}
+		} else {
+			rc = run_one(o, &g, dev);
+		}
 		if (rc < 0)
 			goto out;
-		if (perf_side_measures(&s) && !o->duplex) {
-			if (perf_print_results(stdout, &s, o, head) == -ERANGE)
+		if (perf_side_measures(&s[0]) && !o->duplex) {
+			if (perf_print_results(stdout, s, nq, o, head) == -ERANGE)
 				below = true;
 			head = false;
 			measured = true;
 		}
 		/* perftest's send_bw -a swaps a record after each size */
-		if (m == PERF_SEND_BW && o->all_sizes) {
-			rc = perftest_conn_dest(&c, &mine, &theirs);
+		if (m == PERF_SEND_BW && o->all_sizes && !open_end) {
+			rc = perftest_conn_dest(&c, &mine[0], &theirs[0]);
 			if (rc < 0) {
 				exch_fail(&c, rc, o->server_host);
 				goto out;
@@ -309,25 +458,25 @@ exchange_started:
 	 * with -a): no step timeout, but --timeout without any device activity. */
 	if (!client && server_idle(m) && !o->duplex) {
 		c.timeout_ms = -1;
-		s.watch_tsc = rte_get_tsc_hz() * o->timeout_s;
-		s.last_progress = rte_rdtsc();
+		s[0].watch_tsc = rte_get_tsc_hz() * o->timeout_s;
+		s[0].last_progress = rte_rdtsc();
 	}
-	for (i = 0; i < sc->dest_after; i++) {
-		rc = perftest_conn_dest(&c, &mine, &theirs);
+	for (i = open_end && !o->all_sizes ? 1 : 0; i < sc->dest_after; i++) {
+		rc = perftest_conn_dest(&c, &mine[0], &theirs[0]);
 		if (rc < 0) {
 			exch_fail(&c, rc, o->server_host);
 			goto out;
 		}
 	}
 	c.timeout_ms = tmo;
-	s.watch_tsc = 0;
+	s[0].watch_tsc = 0;
 	if (sc->results) {
 		/* The client reports its last size to the server: size, iterations, then peak,
 		 * average and message rate as doubles (perftest's report exchange). */
 		if (client || o->duplex) {
 			struct perf_bw_stats st;
 
-			perf_bw_of(&s, o, &st);
+			perf_bw_of(s, nq, o, &st);
 			results[0] = st.size;
 			results[1] = st.iters;
 			results[2] = perftest_double_bits(st.bw_peak);
@@ -343,7 +492,7 @@ exchange_started:
 		}
 	}
 	for (i = 0; i < sc->dest_final; i++) {
-		rc = perftest_conn_dest(&c, &mine, &theirs);
+		rc = perftest_conn_dest(&c, &mine[0], &theirs[0]);
 		if (rc < 0) {
 			exch_fail(&c, rc, o->server_host);
 			goto out;
@@ -358,14 +507,14 @@ exchange_started:
 	}
 
 	if (o->duplex) {
-		struct perf_bw_stats mine, theirs = {
+		struct perf_bw_stats mine_st, theirs_st = {
 			.size = got[0], .iters = got[1], .bw_peak = perftest_bits_double(got[2]),
 			.bw_avg = perftest_bits_double(got[3]),
 			.msg_rate = perftest_bits_double(got[4]),
 		};
 
-		perf_bw_of(&s, o, &mine);
-		below = perf_print_duplex(stdout, &mine, &theirs, o, true) < 0;
+		perf_bw_of(s, nq, o, &mine_st);
+		below = perf_print_duplex(stdout, &mine_st, &theirs_st, o, true) < 0;
 		measured = true;
 	} else if (!measured && sc->results && !client) {
 		struct perf_bw_stats st = {
@@ -389,7 +538,7 @@ exchange_started:
 		printf("%s\n", PERF_RESULT_LINE);
 	fflush(stdout);
 	/* Our last ACKs (write_lat has no closing barrier) must reach the peer. */
-	linger(&s, 100);
+	linger(&g, 100);
 	rc = below ? -ERANGE : 0;
 out:
 	perf_cm_close(&cm);
@@ -397,7 +546,10 @@ out:
 		close(fd);
 	if (lfd >= 0)
 		close(lfd);
-	perf_side_fini(&s);
-	perf_res_destroy(&r);
+	for (q = 0; q < PERF_MAX_QPS; q++) {
+		perf_side_fini(&s[q]);
+		if (r[q].dev)
+			perf_res_destroy(&r[q]);
+	}
 	return rc;
 }

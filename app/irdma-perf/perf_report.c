@@ -83,6 +83,17 @@ void perf_print_lat_head(FILE *f)
 		   "t_avg[usec]    t_stdev[usec]   99%% percentile[usec]   99.9%% percentile[usec] \n");
 }
 
+void perf_print_lat_dur_head(FILE *f)
+{
+	fprintf(f, " #bytes        #iterations       t_avg[usec]    tps average\n");
+}
+
+void perf_print_lat_dur_row(FILE *f, uint64_t size, uint64_t iters, double t_avg, double tps)
+{
+	fprintf(f, " %-7" PRIu64 "       %" PRIu64 "            %-7.2f        %-7.2f\n", size, iters,
+		t_avg, tps);
+}
+
 void perf_print_lat_row(FILE *f, uint64_t size, const struct perf_lat_stats *st)
 {
 	fprintf(f, " %-7" PRIu64 " %" PRIu64 "          %-7.2f        %-7.2f      %-7.2f  \t"
@@ -125,7 +136,7 @@ void perf_print_header(FILE *f, const struct perf_header *h)
 	fprintf(f, "%s\n", PERF_RESULT_LINE);
 	fprintf(f, "                    %s\n", h->title);
 	fprintf(f, " Dual-port       : OFF\t\tDevice         : %s\n", h->device);
-	fprintf(f, " Number of qps   : 1\t\tTransport type : IB\n");
+	fprintf(f, " Number of qps   : %u\t\tTransport type : IB\n", h->num_qps ? h->num_qps : 1);
 	fprintf(f, " Connection type : %s\t\tUsing SRQ      : %s\n", h->ud ? "UD" : "RC",
 		h->srq ? "ON" : "OFF");
 	fprintf(f, " PCIe relax order: OFF\n");

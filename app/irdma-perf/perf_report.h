@@ -52,6 +52,10 @@ void perf_bw_compute(const uint64_t *tposted, const uint64_t *tcompleted, uint64
  *  source; here they end with one). */
 void perf_print_lat_head(FILE *f);
 void perf_print_lat_row(FILE *f, uint64_t size, const struct perf_lat_stats *st);
+/** -D in the latency tests: perftest's table of the iterations done, their average
+ *  latency and the transactions per second. */
+void perf_print_lat_dur_head(FILE *f);
+void perf_print_lat_dur_row(FILE *f, uint64_t size, uint64_t iters, double t_avg, double tps);
 void perf_print_bw_head(FILE *f, bool gbits);
 void perf_print_bw_row(FILE *f, const struct perf_bw_stats *st);
 
@@ -73,6 +77,7 @@ void perf_print_addr(FILE *f, const char *which, const struct perf_addr *a,
 struct perf_header {
 	const char *title;         /**< "RDMA_Write Latency Test" */
 	const char *device;
+	unsigned int num_qps;      /**< -q (0: 1) */
 	bool show_tx_depth;        /**< the client's block */
 	uint32_t tx_depth;
 	uint32_t post_list;        /**< printed when above 1 */

@@ -13,12 +13,13 @@
 #include <rte_cycles.h>
 #include <rte_random.h>
 
-#include <poll.h>
 #include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "perf_opts.h"
 #include "tool_gid.h"
+#include "tool_event.h"
+#include "tool_qp.h"
 
 int perf_mtu_enum(uint32_t bytes)
 {
@@ -47,8 +48,8 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 		    const struct perf_res_cfg *cfg, char *err, size_t errlen)
 {
 	struct rte_pmd_irdma_cq_init_attr cqa = { .comp_fd = -1 };
-	struct rte_pmd_irdma_qp_init_attr qpa;
-	struct rte_pmd_irdma_qp_attr attr;
+	struct rte_pmd_irdma_qp_cap cap = { 0 };
+	struct tool_qp_conn conn;
 	uint32_t access;
 	int rc;
 
@@ -117,34 +118,24 @@ int perf_res_create(struct perf_res *r, struct rte_pmd_irdma_dev *dev,
 			FAIL(-rte_errno, "SRQ of %u receives: %s", cfg->rx_depth,
 			     rte_strerror(rte_errno));
 	}
-	memset(&qpa, 0, sizeof(qpa));
-	qpa.srq = r->srq;
-	qpa.send_cq = r->cq;
-	qpa.recv_cq = r->cq;
-	qpa.qp_type = cfg->ud ? RTE_PMD_IRDMA_QPT_UD : RTE_PMD_IRDMA_QPT_RC;
-	qpa.cap.max_send_wr = cfg->tx_depth;
-	qpa.cap.max_recv_wr = r->srq ? 0 : cfg->rx_depth;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	qpa.cap.max_inline_data = inline_size;
-	r->qp = rte_pmd_irdma_qp_create(r->pd, &qpa);
+	cap.max_send_wr = cfg->tx_depth;
+	cap.max_recv_wr = r->srq ? 0 : cfg->rx_depth;
+	cap.max_send_sge = 1;
+	cap.max_recv_sge = 1;
+	cap.max_inline_data = inline_size;
+	r->qp = tool_qp_create(r->pd, r->cq, r->srq,
+			       cfg->ud ? RTE_PMD_IRDMA_QPT_UD : RTE_PMD_IRDMA_QPT_RC, &cap);
 	if (!r->qp)
-		FAIL(-rte_errno, "RC QP (send %u, recv %u, inline %u): %s", cfg->tx_depth,
-		     cfg->rx_depth, inline_size, rte_strerror(rte_errno));
-	r->max_inline = qpa.cap.max_inline_data;
+		FAIL(-rte_errno, "%s QP (send %u, recv %u, inline %u): %s", cfg->ud ? "UD" : "RC",
+		     cfg->tx_depth, cfg->rx_depth, inline_size, rte_strerror(rte_errno));
+	r->max_inline = cap.max_inline_data;
 
-	memset(&attr, 0, sizeof(attr));
-	attr.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	attr.pkey_index = 0;
-	attr.port_num = 1;
-	attr.qp_access_flags = access & ~RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE;
-	attr.qkey = PERF_UD_QKEY;
-	rc = rte_pmd_irdma_qp_modify(r->qp, &attr,
-				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-				     RTE_PMD_IRDMA_QP_PORT |
-				     (cfg->ud ? RTE_PMD_IRDMA_QP_QKEY : RTE_PMD_IRDMA_QP_ACCESS_FLAGS));
+	tool_qp_conn_init(&conn);
+	conn.access = access & ~RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE;
+	conn.qkey = PERF_UD_QKEY;
+	rc = tool_qp_to_init(r->qp, &conn, err, errlen);
 	if (rc < 0)
-		FAIL(rc, "QP RESET -> INIT: %s", strerror(-rc));
+		return rc;
 	r->psn = (uint32_t)rte_rand() & 0xffffff;
 	r->out_reads = cfg->reads ? RTE_MIN(r->info.max_qp_rd_atom, 128u) : 1;
 	if (cfg->reads && cfg->out_reads)
@@ -170,102 +161,55 @@ void perf_res_local_dest(const struct perf_res *r, struct perftest_dest *d)
 int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int mtu_enum,
 		     char *err, size_t errlen)
 {
-	struct rte_pmd_irdma_qp_attr a;
+	struct tool_qp_conn c;
 	int rc;
 
-	memset(&a, 0, sizeof(a));
-	if (r->ud) {
+	tool_qp_conn_init(&c);
+	c.path_mtu = (enum rte_pmd_irdma_mtu)mtu_enum;
+	c.dest_qpn = remote->qpn;
+	c.rq_psn = remote->psn;
+	c.max_dest_rd_atomic = (uint8_t)RTE_MIN(r->out_reads, 255u);
+	memcpy(c.dgid, remote->gid, 16);
+	c.sgid_index = (uint8_t)r->gid_index;
+	c.hop_limit = r->hop_limit;
+	c.traffic_class = r->tos;
+	c.sl = r->sl;
+	c.sq_psn = r->psn;
+	c.timeout = r->qp_timeout;
+	c.max_rd_atomic = (uint8_t)RTE_MIN(RTE_MIN((uint32_t)remote->out_reads,
+						   r->info.max_qp_init_rd_atom), 255u);
+	if (!c.max_rd_atomic)
+		c.max_rd_atomic = 1;
+	rc = tool_qp_to_rts(r->qp, &c, err, errlen);
+	if (rc < 0 || !r->ud)
+		return rc;
+	{
 		struct rte_pmd_irdma_ah_attr ah;
 
-		a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-		rc = rte_pmd_irdma_qp_modify(r->qp, &a, RTE_PMD_IRDMA_QP_STATE);
-		if (rc < 0)
-			FAIL(rc, "UD QP INIT -> RTR: %s", strerror(-rc));
-		a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-		a.sq_psn = r->psn;
-		rc = rte_pmd_irdma_qp_modify(r->qp, &a,
-					     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN);
-		if (rc < 0)
-			FAIL(rc, "UD QP RTR -> RTS: %s", strerror(-rc));
-		memset(&ah, 0, sizeof(ah));
-		ah.is_global = 1;
-		ah.port_num = 1;
-		ah.sl = r->sl;
-		ah.grh.hop_limit = r->hop_limit;
-		ah.grh.traffic_class = r->tos;
-		ah.grh.sgid_index = (uint8_t)r->gid_index;
-		memcpy(ah.grh.dgid.raw, remote->gid, 16);
+		tool_qp_ah_attr(&c, &ah);
 		r->ah = rte_pmd_irdma_ah_create(r->pd, &ah);
 		if (!r->ah)
 			FAIL(-rte_errno, "address handle to the peer: %s", rte_strerror(rte_errno));
-		r->remote_qpn = remote->qpn;
-		return 0;
 	}
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = (enum rte_pmd_irdma_mtu)mtu_enum;
-	a.dest_qp_num = remote->qpn;
-	a.rq_psn = remote->psn;
-	a.max_dest_rd_atomic = (uint8_t)RTE_MIN(r->out_reads, 255u);
-	a.min_rnr_timer = 12;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = (uint8_t)r->gid_index;
-	a.ah_attr.grh.hop_limit = r->hop_limit;
-	a.ah_attr.grh.traffic_class = r->tos;
-	a.ah_attr.sl = r->sl;
-	memcpy(a.ah_attr.grh.dgid.raw, remote->gid, 16);
-	rc = rte_pmd_irdma_qp_modify(r->qp, &a,
-				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
-				     RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
-				     RTE_PMD_IRDMA_QP_RQ_PSN |
-				     RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
-				     RTE_PMD_IRDMA_QP_MIN_RNR_TIMER);
-	if (rc < 0)
-		FAIL(rc, "QP INIT -> RTR (peer QPN %#x, MTU %u): %s", remote->qpn,
-		     perf_mtu_bytes(mtu_enum), strerror(-rc));
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.sq_psn = r->psn;
-	a.timeout = r->qp_timeout;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = (uint8_t)RTE_MIN(RTE_MIN((uint32_t)remote->out_reads,
-						   r->info.max_qp_init_rd_atom), 255u);
-	if (!a.max_rd_atomic)
-		a.max_rd_atomic = 1;
-	rc = rte_pmd_irdma_qp_modify(r->qp, &a,
-				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN |
-				     RTE_PMD_IRDMA_QP_TIMEOUT | RTE_PMD_IRDMA_QP_RETRY_CNT |
-				     RTE_PMD_IRDMA_QP_RNR_RETRY |
-				     RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
-	if (rc < 0)
-		FAIL(rc, "QP RTR -> RTS: %s", strerror(-rc));
+	r->remote_qpn = remote->qpn;
 	return 0;
 }
 
-int perf_res_wait_event(struct perf_res *r, uint64_t deadline)
+int perf_res_wait_events(struct perf_res *const *r, unsigned int n, uint64_t deadline)
 {
-	struct pollfd p = { .fd = r->evfd, .events = POLLIN };
-	bool inline_engine = r->info.engine == RTE_PMD_IRDMA_ENGINE_INLINE;
-	uint64_t v;
-	int rc;
+	int fds[PERF_MAX_QPS];
+	unsigned int i;
+	int rc = 0;
 
-	rc = rte_pmd_irdma_cq_req_notify(r->cq, 0);
-	if (rc < 0)
-		return rc;
-	/* A completion that landed before the arm is found by the next poll anyway. */
-	while (rte_rdtsc() < deadline) {
-		/* the inline engine runs only when we call it: no real sleep there */
-		if (poll(&p, 1, inline_engine ? 0 : 1) > 0) {
-			if (read(r->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-				return -errno;
-			return 0;
-		}
-		if (inline_engine && rte_pmd_irdma_progress(r->dev, 64) > 0)
-			return 0;
+	if (n == 0 || n > PERF_MAX_QPS)
+		return -EINVAL;
+	for (i = 0; i < n && rc == 0; i++) {
+		rc = rte_pmd_irdma_cq_req_notify(r[i]->cq, 0);
+		fds[i] = r[i]->evfd;
 	}
-	return 0;
+	if (rc == 0)
+		rc = tool_wait_cq_events(r[0]->dev, fds, n, deadline);
+	return rc == -ETIMEDOUT ? 0 : rc; /* the caller polls again either way */
 }
 
 void perf_res_destroy(struct perf_res *r)

@@ -66,9 +66,10 @@ void perf_res_local_dest(const struct perf_res *r, struct perftest_dest *d);
 int perf_res_connect(struct perf_res *r, const struct perftest_dest *remote, int mtu_enum,
 		     char *err, size_t errlen);
 
-/** Arm the CQ and wait for its event, driving an inline engine meanwhile, until
- *  @p deadline (TSC). @return 0 (an event or a timeout: poll again), or -errno. */
-int perf_res_wait_event(struct perf_res *r, uint64_t deadline);
+/** Arm the CQs of the @p n resources @p r (-q: one per QP, all on one device) and wait for
+ *  an event on any, driving an inline engine meanwhile, until @p deadline (TSC).
+ *  @return 0 (an event or a timeout: poll again), or -errno. */
+int perf_res_wait_events(struct perf_res *const *r, unsigned int n, uint64_t deadline);
 
 /** Destroy in reverse order; tolerates a partly created @p r. */
 void perf_res_destroy(struct perf_res *r);

@@ -86,7 +86,9 @@ void perf_side_fini(struct perf_side *s)
 
 static bool uses_recv(const struct perf_side *s)
 {
-	return s->p->mode == PERF_SEND_LAT || (s->p->mode == PERF_SEND_BW && !s->client);
+	/* -b: both sides of send_bw send and receive */
+	return s->p->mode == PERF_SEND_LAT ||
+	       (s->p->mode == PERF_SEND_BW && (!s->client || s->p->duplex));
 }
 
 static int post_recvs(struct perf_side *s, uint64_t n)
@@ -139,7 +141,27 @@ int perf_side_prepare(struct perf_side *s, unsigned int seed)
 	return 0;
 }
 
-/* Post one WR of the test's kind for iteration s->scnt. */
+/* -D in the latency tests: each side stops posting once its own time is up (it started at
+ * its first post), as perftest's sides each stop on their own alarm; a side that has not
+ * posted yet has not started. */
+static bool time_is_up(const struct perf_side *s)
+{
+	return s->p->duration_tsc && s->scnt && rte_rdtsc() >= s->deadline;
+}
+
+/* The latency tests' end: -n iterations, or (-D) the time is up and our last WR completed
+ * (the peer's message that crossed it is not waited for). */
+static bool lat_finished(const struct perf_side *s, bool pingpong)
+{
+	const struct perf_params *p = s->p;
+
+	if (p->duration_tsc)
+		return time_is_up(s) && s->ccnt == s->scnt;
+	if (pingpong)
+		return s->scnt == p->iters && s->rcnt == p->iters && s->ccnt == p->iters;
+	return s->ccnt == p->iters;
+}
+
 /* Ping-pong latency tests: the starting side sends first, then each side sends once it saw
  * the peer's message, within the send queue's depth. */
 static bool pingpong_turn(const struct perf_side *s, bool client_starts)
@@ -148,14 +170,7 @@ static bool pingpong_turn(const struct perf_side *s, bool client_starts)
 	bool starts = s->client == client_starts;
 
 	return s->scnt < p->iters && (starts ? s->scnt == s->rcnt : s->scnt < s->rcnt) &&
-	       s->scnt - s->ccnt < p->tx_depth;
-}
-
-static bool pingpong_finished(const struct perf_side *s)
-{
-	const struct perf_params *p = s->p;
-
-	return s->scnt == p->iters && s->rcnt == p->iters && s->ccnt == p->iters;
+	       s->scnt - s->ccnt < p->tx_depth && !time_is_up(s);
 }
 
 static int post_one(struct perf_side *s, bool signaled)
@@ -163,6 +178,7 @@ static int post_one(struct perf_side *s, bool signaled)
 	const struct perf_params *p = s->p;
 	struct rte_pmd_irdma_send_wr wr;
 	struct rte_pmd_irdma_sge sge;
+	uint64_t now;
 	int err = 0;
 
 	memset(&wr, 0, sizeof(wr));
@@ -217,7 +233,14 @@ static int post_one(struct perf_side *s, bool signaled)
 	if (p->size && p->size <= s->res->max_inline && p->size <= p->inline_size &&
 	    (wr.opcode == RTE_PMD_IRDMA_WR_RDMA_WRITE || wr.opcode == RTE_PMD_IRDMA_WR_SEND))
 		wr.send_flags |= RTE_PMD_IRDMA_SEND_INLINE;
-	s->tposted[s->scnt] = rte_rdtsc();
+	now = rte_rdtsc();
+	if (s->scnt < s->ts_cap)
+		s->tposted[s->scnt] = now;
+	if (!s->scnt) {
+		s->t_first = now;
+		s->deadline = now + p->duration_tsc;
+		s->next_tick = now + rte_get_tsc_hz();
+	}
 	if (unlikely(rte_pmd_irdma_post_send(s->res->qp, &wr, 1, &err) != 1))
 		return fail(s, err, "post_send", strerror(-err));
 	s->scnt++;
@@ -269,6 +292,11 @@ static int post_bw_burst(struct perf_side *s)
 			wr[i].send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
 		if (p->mode == PERF_SEND_BW) {
 			wr[i].opcode = RTE_PMD_IRDMA_WR_SEND;
+			if (s->res->ud) {
+				wr[i].wr.ud.ah = s->res->ah;
+				wr[i].wr.ud.remote_qpn = s->res->remote_qpn;
+				wr[i].wr.ud.remote_qkey = PERF_UD_QKEY;
+			}
 		} else if (p->mode == PERF_ATOMIC_BW) {
 			wr[i].num_sge = 1;
 			wr[i].wr.atomic.remote_addr = s->remote_addr;
@@ -335,8 +363,11 @@ static int poll_completions(struct perf_side *s)
 		}
 		if (w->opcode & RTE_PMD_IRDMA_WC_RECV) {
 			/* send_bw's server measures its receives, as perftest's does */
-			if (s->rcnt < s->p->iters)
+			if (s->rcnt < s->ts_cap)
 				s->tcompleted[s->rcnt] = now;
+			if (!s->rcnt)
+				s->t_rx_first = now;
+			s->t_rx_last = now;
 			s->rcnt++;
 			if (s->rposted < s->p->iters && post_recvs(s, 1) < 0)
 				return s->error;
@@ -363,22 +394,34 @@ static int poll_completions(struct perf_side *s)
 	return n;
 }
 
-/* -D: once a second, what the last second moved. */
-static void progress_tick(struct perf_side *s)
+void perf_sides_progress(struct perf_side *s, unsigned int n)
 {
-	const struct perf_params *p = s->p;
-	uint64_t now = rte_rdtsc(), hz = rte_get_tsc_hz();
+	const struct perf_params *p = s[0].p;
+	uint64_t now, hz = rte_get_tsc_hz(), ccnt = 0;
 	double unit = p->gbits ? 125000000.0 : (double)0x100000, el;
+	unsigned int i;
 
-	if (now < s->next_tick)
+	/* the group's clock is its first side's: started by that side's first post */
+	if (!p->duration_tsc || !p->progress || !s[0].next_tick)
 		return;
-	el = (double)(now - s->next_tick + hz) / (double)hz;
-	s->ticks++;
-	fprintf(stderr, "irdma-perf: %u s: %.2f %s, %" PRIu64 " messages so far\n", s->ticks,
-		(double)(s->ccnt - s->tick_ccnt) * (double)p->size / el / unit,
-		p->gbits ? "Gb/sec" : "MB/sec", s->ccnt);
-	s->tick_ccnt = s->ccnt;
-	s->next_tick = now + hz;
+	now = rte_rdtsc();
+	if (now < s[0].next_tick)
+		return;
+	for (i = 0; i < n; i++)
+		ccnt += s[i].ccnt;
+	el = (double)(now - s[0].next_tick + hz) / (double)hz;
+	s[0].ticks++;
+	if (perf_mode_is_lat(p->mode))
+		/* the last second's average, halved for the ping-pongs (as their table) */
+		fprintf(stderr, "irdma-perf: %u s: %.2f usec, %" PRIu64 " iterations so far\n",
+			s[0].ticks, ccnt > s[0].tick_ccnt ? el * 1e6 / (double)(ccnt - s[0].tick_ccnt) /
+			(p->mode == PERF_WRITE_LAT || p->mode == PERF_SEND_LAT ? 2 : 1) : 0, ccnt);
+	else
+		fprintf(stderr, "irdma-perf: %u s: %.2f %s, %" PRIu64 " messages so far\n",
+			s[0].ticks, (double)(ccnt - s[0].tick_ccnt) * (double)p->size / el / unit,
+			p->gbits ? "Gb/sec" : "MB/sec", ccnt);
+	s[0].tick_ccnt = ccnt;
+	s[0].next_tick = now + hz;
 }
 
 int perf_side_step(struct perf_side *s)
@@ -413,7 +456,7 @@ int perf_side_step(struct perf_side *s)
 				return s->error;
 			moved = true;
 		}
-		if (pingpong_finished(s))
+		if (lat_finished(s, true))
 			s->done = true;
 		break;
 	}
@@ -423,7 +466,7 @@ int perf_side_step(struct perf_side *s)
 				return s->error;
 			moved = true;
 		}
-		if (pingpong_finished(s))
+		if (lat_finished(s, true))
 			s->done = true;
 		break;
 	case PERF_READ_LAT:
@@ -432,12 +475,12 @@ int perf_side_step(struct perf_side *s)
 			s->done = true;
 			break;
 		}
-		if (s->scnt < p->iters && s->scnt == s->ccnt) {
+		if (s->scnt < p->iters && s->scnt == s->ccnt && !time_is_up(s)) {
 			if (post_one(s, true) < 0)
 				return s->error;
 			moved = true;
 		}
-		if (s->ccnt == p->iters)
+		if (lat_finished(s, false))
 			s->done = true;
 		break;
 	case PERF_WRITE_BW:
@@ -453,9 +496,8 @@ int perf_side_step(struct perf_side *s)
 		if (n < 0)
 			return n;
 		moved = moved || n > 0;
-		if (p->duration_tsc && p->progress && s->scnt)
-			progress_tick(s);
-		if (s->ccnt == (s->limit ? s->limit : p->iters))
+		if (s->ccnt == (s->limit ? s->limit : p->iters) &&
+		    (!uses_recv(s) || s->rcnt == p->iters))
 			s->done = true;
 		break;
 	default:

@@ -14,7 +14,8 @@
  *   write_bw, read_bw, send_bw   the client keeps up to tx_depth WRs in flight, one
  *              signaled every cq_mod; send_bw's server keeps receives posted.
  * The passive side of read/atomic/write_bw/read_bw has nothing to post: it only keeps its
- * device running (perf_side_service) until the client is done.
+ * device running (perf_side_service) until the client is done. With -D each side posts
+ * until its own time is up; with -q the runner steps one side per QP.
  */
 #ifndef IRDMA_PERF_SIDE_H
 #define IRDMA_PERF_SIDE_H
@@ -40,6 +41,8 @@ struct perf_params {
 	bool progress;             /**< -D: a progress line per second on stderr */
 	bool gbits;                /**< ... in Gb/s */
 	bool duplex;               /**< -b: the passive side initiates too */
+	bool open_end;             /**< send_bw with -D or UD: the server receives until its
+				    *   runner says the client is done (a count may not arrive) */
 };
 
 struct perf_side {
@@ -59,6 +62,7 @@ struct perf_side {
 	uint64_t watch_tsc;        /**< while waiting for the peer: give up after this long
 				    *   without device activity (0: the wait's own timeout) */
 	uint64_t t_first, t_last;  /**< first post, last send completion */
+	uint64_t t_rx_first, t_rx_last; /**< first and last receive completion */
 	uint64_t limit;            /**< -D: WRs posted when the time was up (0: not yet) */
 	uint64_t deadline;         /**< -D: TSC after which nothing more is posted */
 	uint64_t next_tick, tick_ccnt; /**< -D: the progress line's clock and count */
@@ -87,6 +91,10 @@ int perf_side_step(struct perf_side *s);
 /** Keep the device running once this side is over (the peer may still need it).
  *  @return completions or work found (0: idle). */
 int perf_side_service(struct perf_side *s);
+
+/** -D: once a second, one progress line on stderr for the @p n sides of one test together
+ *  (their first side keeps the clock); nothing without -D or with --quiet. */
+void perf_sides_progress(struct perf_side *s, unsigned int n);
 
 /** Whether this side measures anything (prints a table). */
 bool perf_side_measures(const struct perf_side *s);

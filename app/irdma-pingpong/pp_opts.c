@@ -70,50 +70,33 @@ static int apply(void *ctx, const struct cli_opt *d, const char *name, const cha
 		 char *err, size_t errlen)
 {
 	struct pp_opts *o = ctx;
-	uint64_t v;
+	uint64_t v = 0;
+	int rc = 0;
 
-	if (!d) {
-		if (o->server_host)
-			return cli_errf(err, errlen, "unexpected argument '%s' (server host is '%s')",
-					val, o->server_host);
-		o->server_host = val;
-		return 0;
-	}
+	if (!d)
+		return cli_opt_server_host(&o->server_host, val, err, errlen);
 	switch (d->id) {
 	case 'p':
-		if (cli_parse_u64(val, 1, 65535, &v))
-			return cli_errf(err, errlen, "%s: TCP port '%s' is not 1..65535", name, val);
-		o->tcp_port = (uint16_t)v;
-		break;
+		return cli_opt_tcp_port(name, val, &o->tcp_port, err, errlen);
 	case 's':
-		if (cli_parse_u64(val, 1, 1u << 30, &v))
-			return cli_errf(err, errlen, "%s: size '%s' is not a number of bytes 1..2^30",
-				    name, val);
+		rc = cli_opt_u64(name, val, 1, 1u << 30, "size", &v, err, errlen);
 		o->size = (uint32_t)v;
 		o->size_set = true;
 		break;
 	case 'm':
-		if (cli_parse_u64(val, 256, 4096, &v) || (v & (v - 1)))
-			return cli_errf(err, errlen, "%s: MTU '%s' is not one of 256 512 1024 2048 4096",
-				    name, val);
-		o->mtu = (uint32_t)v;
+		rc = cli_opt_mtu(name, val, &o->mtu, err, errlen);
 		o->mtu_set = true;
 		break;
 	case 'r':
-		if (cli_parse_u64(val, 1, 32768, &v))
-			return cli_errf(err, errlen, "%s: rx depth '%s' is not 1..32768", name, val);
+		rc = cli_opt_u64(name, val, 1, 32768, "rx depth", &v, err, errlen);
 		o->rx_depth = (uint32_t)v;
 		break;
 	case 'n':
-		if (cli_parse_u64(val, 1, 1u << 31, &v))
-			return cli_errf(err, errlen, "%s: iterations '%s' is not 1..2^31", name, val);
+		rc = cli_opt_u64(name, val, 1, 1u << 31, "iterations", &v, err, errlen);
 		o->iters = (uint32_t)v;
 		break;
 	case 'g':
-		if (cli_parse_u64(val, 0, 255, &v))
-			return cli_errf(err, errlen, "%s: GID index '%s' is not 0..255", name, val);
-		o->gid_index = (int)v;
-		break;
+		return cli_opt_gid_index(name, val, &o->gid_index, err, errlen);
 	case 'e':
 		o->use_events = true;
 		break;
@@ -123,14 +106,9 @@ static int apply(void *ctx, const struct cli_opt *d, const char *name, const cha
 	case 'd':
 		break;
 	case 'i':
-		if (cli_parse_u64(val, 1, 1, &v))
-			return cli_errf(err, errlen, "%s: the device has one port (1), not '%s'",
-				    name, val);
-		break;
+		return cli_opt_ib_port(name, val, err, errlen);
 	case 'l':
-		if (cli_parse_u64(val, 0, 15, &v))
-			return cli_errf(err, errlen, "%s: service level '%s' is not 0..15", name, val);
-		break;
+		return cli_opt_u64(name, val, 0, 15, "service level", &v, err, errlen);
 	case 'h':
 		return 1;
 	case O_UD:
@@ -145,25 +123,10 @@ static int apply(void *ctx, const struct cli_opt *d, const char *name, const cha
 		o->devargs = val;
 		break;
 	case O_TIMEOUT:
-		if (cli_parse_u64(val, 1, 3600, &v))
-			return cli_errf(err, errlen, "%s: timeout '%s' is not 1..3600 seconds", name,
-				    val);
-		o->timeout_s = (unsigned int)v;
-		break;
+		return cli_opt_timeout(name, val, &o->timeout_s, err, errlen);
 	}
-	return 0;
-}
-
-static bool devargs_is_loop(const char *d)
-{
-	const char *p = strstr(d, "port=");
-
-	while (p && p != d && p[-1] != ',')
-		p = strstr(p + 1, "port=");
-	if (!p)
-		return true;
-	p += 5;
-	return strncmp(p, "loop", 4) == 0 && (p[4] == '\0' || p[4] == ',');
+	/* an error stops the parse, and the caller drops what was set */
+	return rc;
 }
 
 int pp_opts_parse(struct pp_opts *o, const char *prog, int argc, char **argv, char *err,
@@ -196,7 +159,7 @@ int pp_opts_parse(struct pp_opts *o, const char *prog, int argc, char **argv, ch
 
 int pp_opts_check_port(const struct pp_opts *o, char *err, size_t errlen)
 {
-	if (devargs_is_loop(o->devargs))
+	if (cli_devargs_is_loop(o->devargs))
 		return cli_errf(err, errlen, "--devargs %s: port=loop joins devices inside one process "
 				"and cannot reach a peer in another; use port=<ethdev> (net_memif, "
 				"net_af_packet, ...)", o->devargs);

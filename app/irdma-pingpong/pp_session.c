@@ -13,7 +13,6 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -33,7 +32,9 @@
 #include "pingpong_exchange.h"
 #include "pp_session.h"
 #include "tool_gid.h"
+#include "tool_event.h"
 #include "tool_hints.h"
+#include "tool_qp.h"
 
 #define WRID_RECV 1
 #define WRID_SEND 2
@@ -123,10 +124,9 @@ int pp_session_init(struct pp_ctx *c, const struct pp_opts *o)
 {
 	char devargs[600];
 	struct rte_pmd_irdma_cq_init_attr cqa = { .cqe = o->rx_depth + 1, .comp_fd = -1 };
-	struct rte_pmd_irdma_qp_init_attr qpa;
-	struct rte_pmd_irdma_qp_attr a;
-	uint32_t mask;
-	int rc;
+	struct rte_pmd_irdma_qp_cap cap = { 0 };
+	struct tool_qp_conn conn;
+	char err[160];
 
 	memset(c, 0, sizeof(*c));
 	c->o = o;
@@ -163,32 +163,20 @@ int pp_session_init(struct pp_ctx *c, const struct pp_opts *o)
 	c->cq = rte_pmd_irdma_cq_create(c->dev, &cqa);
 	if (!c->cq)
 		return die("CQ of %u entries: %s", cqa.cqe, rte_strerror(rte_errno));
-	memset(&qpa, 0, sizeof(qpa));
-	qpa.send_cq = c->cq;
-	qpa.recv_cq = c->cq;
-	qpa.qp_type = o->ud ? RTE_PMD_IRDMA_QPT_UD : RTE_PMD_IRDMA_QPT_RC;
-	qpa.cap.max_send_wr = 1;
-	qpa.cap.max_recv_wr = o->rx_depth;
-	qpa.cap.max_send_sge = 1;
-	qpa.cap.max_recv_sge = 1;
-	c->qp = rte_pmd_irdma_qp_create(c->pd, &qpa);
+	cap.max_send_wr = 1;
+	cap.max_recv_wr = o->rx_depth;
+	cap.max_send_sge = 1;
+	cap.max_recv_sge = 1;
+	c->qp = tool_qp_create(c->pd, c->cq, NULL,
+			       o->ud ? RTE_PMD_IRDMA_QPT_UD : RTE_PMD_IRDMA_QPT_RC, &cap);
 	if (!c->qp)
 		return die("%s QP: %s", o->ud ? "UD" : "RC", rte_strerror(rte_errno));
-	c->max_inline = qpa.cap.max_inline_data;
+	c->max_inline = cap.max_inline_data;
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	a.port_num = 1;
-	mask = RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX | RTE_PMD_IRDMA_QP_PORT;
-	if (o->ud) {
-		a.qkey = PINGPONG_UD_QKEY;
-		mask |= RTE_PMD_IRDMA_QP_QKEY;
-	} else {
-		mask |= RTE_PMD_IRDMA_QP_ACCESS_FLAGS;
-	}
-	rc = rte_pmd_irdma_qp_modify(c->qp, &a, mask);
-	if (rc < 0)
-		return die("QP RESET -> INIT: %s", strerror(-rc));
+	tool_qp_conn_init(&conn);
+	conn.qkey = PINGPONG_UD_QKEY;
+	if (tool_qp_to_init(c->qp, &conn, err, sizeof(err)) < 0)
+		return die("%s", err);
 	c->routs = post_recvs(c, (int)o->rx_depth);
 	if (c->routs < (int)o->rx_depth)
 		return die("could only post %d of %u receives", c->routs, o->rx_depth);
@@ -219,63 +207,29 @@ void pp_session_fini(struct pp_ctx *c)
 /* RTR and RTS towards @p rem (ibv_rc_pingpong's parameters), or the UD AH. */
 static int ctx_connect(struct pp_ctx *c, const struct pingpong_dest *rem, uint32_t my_psn)
 {
-	struct rte_pmd_irdma_qp_attr a;
 	struct rte_pmd_irdma_ah_attr ah;
-	int rc;
+	struct tool_qp_conn conn;
+	char err[160];
 
-	memset(&ah, 0, sizeof(ah));
-	ah.is_global = 1;
-	ah.port_num = 1;
-	/* ibv_rc_pingpong asks for 1, but for RoCEv2 the kernel puts the route's hop limit in
-	 * the AV (rxe sends TTL 64); the PMD sends what the AV says, so ask for that. */
-	ah.grh.hop_limit = 64;
-	ah.grh.sgid_index = (uint8_t)c->gid_index;
-	memcpy(ah.grh.dgid.raw, rem->gid, 16);
+	tool_qp_conn_init(&conn);
+	/* ibv_rc_pingpong asks for hop limit 1, but for RoCEv2 the kernel puts the route's hop
+	 * limit in the AV (rxe sends TTL 64); the PMD sends what the AV says, so ask for that
+	 * (tool_qp_conn_init's 64). */
+	conn.path_mtu = (enum rte_pmd_irdma_mtu)mtu_enum(c->o->mtu);
+	conn.dest_qpn = rem->qpn;
+	conn.rq_psn = rem->psn;
+	conn.sq_psn = my_psn;
+	conn.sgid_index = (uint8_t)c->gid_index;
+	memcpy(conn.dgid, rem->gid, 16);
 	c->remote_qpn = rem->qpn;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
+	if (tool_qp_to_rts(c->qp, &conn, err, sizeof(err)) < 0)
+		return die("%s", err);
 	if (c->o->ud) {
-		rc = rte_pmd_irdma_qp_modify(c->qp, &a, RTE_PMD_IRDMA_QP_STATE);
-		if (rc < 0)
-			return die("QP INIT -> RTR: %s", strerror(-rc));
-		a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-		a.sq_psn = my_psn;
-		rc = rte_pmd_irdma_qp_modify(c->qp, &a,
-					     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN);
-		if (rc < 0)
-			return die("QP RTR -> RTS: %s", strerror(-rc));
+		tool_qp_ah_attr(&conn, &ah);
 		c->ah = rte_pmd_irdma_ah_create(c->pd, &ah);
 		if (!c->ah)
 			return die("address handle to the peer: %s", rte_strerror(rte_errno));
-		return 0;
 	}
-	a.path_mtu = (enum rte_pmd_irdma_mtu)mtu_enum(c->o->mtu);
-	a.dest_qp_num = rem->qpn;
-	a.rq_psn = rem->psn;
-	a.max_dest_rd_atomic = 1;
-	a.min_rnr_timer = 12;
-	a.ah_attr = ah;
-	rc = rte_pmd_irdma_qp_modify(c->qp, &a,
-				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
-				     RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
-				     RTE_PMD_IRDMA_QP_RQ_PSN | RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
-				     RTE_PMD_IRDMA_QP_MIN_RNR_TIMER);
-	if (rc < 0)
-		return die("QP INIT -> RTR (peer QPN %#x): %s", rem->qpn, strerror(-rc));
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = 7;
-	a.sq_psn = my_psn;
-	a.max_rd_atomic = 1;
-	rc = rte_pmd_irdma_qp_modify(c->qp, &a,
-				     RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_TIMEOUT |
-				     RTE_PMD_IRDMA_QP_RETRY_CNT | RTE_PMD_IRDMA_QP_RNR_RETRY |
-				     RTE_PMD_IRDMA_QP_SQ_PSN | RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
-	if (rc < 0)
-		return die("QP RTR -> RTS: %s", strerror(-rc));
 	return 0;
 }
 
@@ -289,25 +243,6 @@ static void print_addr(const char *which, const struct pingpong_dest *d, bool ud
 	 * ud_pingpong prints a colon after its local PSN. Kept for scripts that parse them. */
 	printf("  %s address: %sLID 0x%04x, QPN 0x%06x, PSN 0x%06x%s GID %s\n", which,
 	       local ? " " : "", d->lid, d->qpn, d->psn, ud_local ? ":" : ",", gid);
-}
-
-/* Wait for one completion event (armed CQ): the inline engine is stepped meanwhile. */
-static int wait_event(struct pp_ctx *c, uint64_t deadline)
-{
-	struct pollfd p = { .fd = c->evfd, .events = POLLIN };
-	uint64_t v;
-
-	for (;;) {
-		if (poll(&p, 1, c->info.engine == RTE_PMD_IRDMA_ENGINE_SERVICE ? 1 : 0) > 0) {
-			if (read(c->evfd, &v, sizeof(v)) < 0 && errno != EAGAIN)
-				return -errno;
-			return 0;
-		}
-		if (rte_rdtsc() > deadline)
-			return -ETIMEDOUT;
-		if (c->info.engine == RTE_PMD_IRDMA_ENGINE_INLINE)
-			rte_pmd_irdma_progress(c->dev, 64);
-	}
 }
 
 static int run(struct pp_ctx *c, bool client)
@@ -338,7 +273,7 @@ static int run(struct pp_ctx *c, bool client)
 			/* The CQ stays armed from the last event on: a completion after the arm
 			 * always writes the eventfd, so none is lost between poll and wait. */
 			if (o->use_events) {
-				rc = wait_event(c, last + tmo);
+				rc = tool_wait_cq_event(c->dev, c->evfd, last + tmo);
 				if (rc == 0 && rte_pmd_irdma_cq_req_notify(c->cq, 0) < 0)
 					return die("cannot re-arm the CQ");
 			} else {

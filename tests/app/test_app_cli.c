@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 
+#include "cli_opts.h"
 #include "irdma_test.h"
 #include "perf_opts.h"
 #include "perf_report.h"
@@ -148,11 +149,16 @@ T_CASE(perf_option_errors_name_the_problem)
 			  "takes no server host");
 	expect_perf_error("irdma-perf", PERF_ARGS("--demo", "--test", "read_lat"), "exclusive");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--t", "x"), "ambiguous option '--t'");
-	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-D", "5"),
-			  "-D: a duration is supported in write_bw, read_bw and atomic_bw, not yet in "
-			  "write_lat");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "send_bw", "-D", "5", "-b"),
+			  "-b in send_bw: not supported yet with -D");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "send_bw", "-cUD", "-b"),
+			  "-c UD with -b: not supported yet");
+	expect_perf_error("irdma-perf", PERF_ARGS("--demo", "-D", "5"),
+			  "-D: a duration is not for --demo");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-a", "-D", "5"),
-			  "with one size");
+			  "-D: a duration is for one size, not with -a");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-D", "5", "-U"),
+			  "-U: with -D there are no samples");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-D", "0"),
 			  "duration '0'");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--use-srq"),
@@ -166,7 +172,21 @@ T_CASE(perf_option_errors_name_the_problem)
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-aR"),
 			  "-R connects one RC QP to a peer through RDMA-CM: not with --loop");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-z"), "-z/--comm_rdma_cm is not supported");
-	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-q", "2"), "several QPs");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "-q", "2"),
+			  "-q: several QPs are for the bandwidth tests, not write_lat");
+	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-q", "17"),
+			  "-q: QPs '17' is not 1..16");
+	{
+		struct perf_opts o;
+
+		T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop", "--test", "send_bw", "-q4")), 0);
+		T_EQ(o.num_qps, 4);
+		T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop")), 0);
+		T_EQ(o.num_qps, 1);
+		/* each QP has its own MR anyway */
+		T_EQ(perf_parse(&o, "irdma-perf", PERF_ARGS("--loop", "--test", "write_bw", "-q2",
+							 "--mr_per_qp")), 0);
+	}
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--output", "x"), "'x' is not bandwidth");
 	expect_perf_error("irdma-perf", PERF_ARGS("--loop", "--test", "read_lat", "-I", "8"),
 			  "-I: inline data is for WRITE and SEND");
@@ -260,6 +280,51 @@ T_CASE(pingpong_options)
 }
 
 /* perftest's rules on 5 samples: 4 deltas, the 2 largest trimmed, m = 2. */
+/* The options both tools share are parsed by one piece of code: the same value gives the
+ * same line from each, word for word (only the program differs). */
+T_CASE(shared_options_fail_alike_in_both_tools)
+{
+	static const char *const bad[][3] = {
+		{ "-p", "0", "-p: TCP port '0' is not 1..65535" },
+		{ "--port", "70000", "--port: TCP port '70000' is not 1..65535" },
+		{ "-m", "300", "-m: MTU '300' is not one of 256 512 1024 2048 4096" },
+		{ "-i", "2", "-i: the device has one port (1), not '2'" },
+		{ "--timeout", "0", "--timeout: timeout '0' is not 1..3600" },
+	};
+	struct perf_opts po;
+	struct pp_opts qo;
+	char perr[256];
+	unsigned int i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		T_EQ(perf_parse(&po, "irdma-perf", PERF_ARGS("--loop", bad[i][0], bad[i][1])),
+		     -EINVAL);
+		snprintf(perr, sizeof(perr), "%s", err);
+		T_EQ(pp_parse(&qo, "irdma-pingpong", PERF_ARGS("--devargs", "x", bad[i][0],
+							       bad[i][1])), -EINVAL);
+		T_CHECK_MSG(strcmp(perr, bad[i][2]) == 0 && strcmp(err, bad[i][2]) == 0,
+			    "'%s' / '%s', expected '%s'", perr, err, bad[i][2]);
+	}
+	/* the GID option is -x in perftest and -g in rdma-core */
+	T_EQ(perf_parse(&po, "irdma-perf", PERF_ARGS("--loop", "-x", "256")), -EINVAL);
+	T_CHECK(strcmp(err, "-x: GID index '256' is not 0..255") == 0);
+	T_EQ(pp_parse(&qo, "irdma-pingpong", PERF_ARGS("--devargs", "x", "-g", "256")), -EINVAL);
+	T_CHECK(strcmp(err, "-g: GID index '256' is not 0..255") == 0);
+	/* a second server host */
+	T_EQ(perf_parse(&po, "irdma-perf", PERF_ARGS("--devargs", "soft,port=p0", "h1", "h2")),
+	     -EINVAL);
+	T_CHECK(strcmp(err, "unexpected argument 'h2' (server host is 'h1')") == 0);
+	T_EQ(pp_parse(&qo, "irdma-pingpong", PERF_ARGS("--devargs", "x", "h1", "h2")), -EINVAL);
+	T_CHECK(strcmp(err, "unexpected argument 'h2' (server host is 'h1')") == 0);
+	/* port=loop: the key, not a value ending in "port=" */
+	T_CHECK(cli_devargs_is_loop("soft,port=loop"));
+	T_CHECK(cli_devargs_is_loop("soft,ip=1.2.3.4"));
+	T_CHECK(cli_devargs_is_loop("soft,port=loop,gen=3"));
+	T_CHECK(!cli_devargs_is_loop("soft,port=loop0"));
+	T_CHECK(!cli_devargs_is_loop("soft,port=net_memif0"));
+	T_CHECK(!cli_devargs_is_loop("soft,xport=loop,port=p0"));
+}
+
 T_CASE(latency_statistics_follow_perftest)
 {
 	/* 1 MHz TSC: a tick is a microsecond. Deltas 10, 40, 20, 1000 (rtt 1). */

@@ -16,12 +16,14 @@
 #include <rte_eal.h>
 #include <rte_launch.h>
 #include <rte_lcore.h>
+#include <rte_malloc.h>
 
 #include "irdma_test.h"
 #include "oob_sock.h"
 #include "perf_run.h"
 #include "pingpong_exchange.h"
 #include "pp_session.h"
+#include "tool_qp.h"
 
 static unsigned int worker;
 
@@ -273,6 +275,9 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 	char *cargv[] = { "--", "--devargs", "soft,port=loop", "--test", (char *)mode, "-n", iters,
 			  "-p", port, "--timeout", "10", sizes, x, "127.0.0.1", NULL };
 	bool one_table = strstr(mode, "read_lat") || strstr(mode, "atomic_lat");
+	/* -qN: perftest prints every QP's local lines, then every QP's remote lines */
+	const char *qn = extra && extra[0] == '-' && extra[1] != '-' ? strchr(extra, 'q') : NULL;
+	unsigned int nq = qn ? (unsigned int)atoi(qn + 1) : 1;
 
 	snprintf(port, sizeof(port), "%u", free_port());
 	T_EQ(perf_opts_parse(&s.o, "irdma-perf", 13, sargv, err, sizeof(err)), 0);
@@ -290,12 +295,24 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 		rte_eal_wait_lcore(worker);
 	}
 	loud();
-	T_CHECK_MSG(s.rc == 0 && c.rc == 0, "%s: server %d, client %d", mode, s.rc, c.rc);
+	T_CHECK_MSG(s.rc == 0 && c.rc == 0, "%s: server %d, client %d; output:\n%s", mode, s.rc,
+		    c.rc, s.rc || c.rc ? captured : "");
 	/* Both print the header and addresses; the tables: both sides of the ping-pongs, the
 	 * client of read/atomic, and for bandwidth the client and the server (the client's
 	 * results, received through the exchange). */
-	T_EQ(count(captured, " local address: LID 0000"), 2);
+	T_EQ(count(captured, " local address: LID 0000"), 2 * nq);
+	T_EQ(count(captured, "remote address: LID 0000"), 2 * nq);
 	T_EQ(count(captured, "#bytes"), one_table ? 1 : 2);
+	if (nq > 1) {
+		/* one row per side: the WRs of all QPs (-n, 20, on each), their bandwidth together */
+		char row[32], head[64];
+
+		snprintf(head, sizeof(head), " Number of qps   : %u\t\tTransport type : IB\n", nq);
+		T_EQ(count(captured, head), 2);
+		snprintf(row, sizeof(row), "\n %-7u    %u ", strstr(mode, "atomic") ? 8 : 65536,
+			 20 * nq);
+		T_EQ(count(captured, row), 2);
+	}
 	T_EQ(count(captured, "Data ex. method : Ethernet"), 2);
 	if (all) {
 		/* every size from 2 B to 8 MiB on the measuring side(s); the server of the
@@ -315,8 +332,14 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 				    "times", mode, sz, count(captured, row));
 		}
 	}
-	/* perftest prints the RX depth on the receiving side of the send tests only */
-	T_EQ(count(captured, " RX depth        : "), strstr(mode, "send") ? 1 : 0);
+	/* perftest prints the RX depth on the receiving side(s) of the send tests only */
+	T_EQ(count(captured, " RX depth        : "),
+	     strstr(mode, "send") ? (extra && !strcmp(extra, "-b") ? 2 : 1) : 0);
+	if (extra && !strncmp(extra, "-D", 2) && strstr(mode, "_lat"))
+		T_EQ(count(captured, " #bytes        #iterations       t_avg[usec]    tps average\n"),
+		     one_table ? 1 : 2);
+	if (extra && (!strcmp(extra, "-cUD") || !strcmp(extra, "--connection=UD")))
+		T_EQ(count(captured, " Connection type : UD"), 2);
 	if (extra && !strcmp(extra, "--use-srq"))
 		T_EQ(count(captured, "Using SRQ      : ON\n"), 2);
 out:
@@ -352,6 +375,14 @@ T_CASE(perf_send_lat_with_events)     { perf_client_server_opt("send_lat", false
 T_CASE(perf_read_bw_with_events)      { perf_client_server_opt("read_bw", false, "-e"); }
 /* -D: the client posts for a second, the server prints what the client reports */
 T_CASE(perf_write_bw_for_a_duration)  { perf_client_server_opt("write_bw", false, "--duration=1"); }
+/* -D in the latency tests: each side stops on its own clock, the table is the average */
+T_CASE(perf_write_lat_for_a_duration) { perf_client_server_opt("write_lat", false, "-D1"); }
+T_CASE(perf_send_lat_for_a_duration)  { perf_client_server_opt("send_lat", false, "-D1"); }
+T_CASE(perf_read_lat_for_a_duration)  { perf_client_server_opt("read_lat", false, "-D1"); }
+/* send_bw -D and -c UD: the server receives until the client's closing record, and reports
+ * what it received (UD may lose messages that find no receive) */
+T_CASE(perf_send_bw_for_a_duration)   { perf_client_server_opt("send_bw", false, "-D1"); }
+T_CASE(perf_send_bw_over_ud)          { perf_client_server_opt("send_bw", false, "-cUD"); }
 /* -c UD: send_lat between UD QPs through perftest's exchange */
 T_CASE(perf_send_lat_over_ud)         { perf_client_server_opt("send_lat", false, "--connection=UD"); }
 /* The passive server of a client-driven test waits for the whole run, longer than its
@@ -394,6 +425,14 @@ out:
 T_CASE(perf_write_bw_both_ways)       { perf_client_server_opt("write_bw", false, "-b"); }
 T_CASE(perf_read_bw_both_ways)        { perf_client_server_opt("read_bw", false, "-b"); }
 T_CASE(perf_atomic_bw_both_ways)      { perf_client_server_opt("atomic_bw", false, "-b"); }
+T_CASE(perf_send_bw_both_ways)        { perf_client_server_opt("send_bw", false, "-b"); }
+/* -q: several QPs, perftest's record per QP in the exchange */
+T_CASE(perf_write_bw_on_three_qps)    { perf_client_server_opt("write_bw", false, "-q3"); }
+T_CASE(perf_read_bw_on_two_qps)       { perf_client_server_opt("read_bw", false, "-q2"); }
+T_CASE(perf_send_bw_on_three_qps)     { perf_client_server_opt("send_bw", false, "-q3"); }
+T_CASE(perf_atomic_bw_on_two_qps)     { perf_client_server_opt("atomic_bw", false, "-q2"); }
+/* -e with -q: the wait watches every QP's CQ */
+T_CASE(perf_send_bw_on_two_qps_with_events) { perf_client_server_opt("send_bw", false, "-eq2"); }
 T_CASE(perf_all_sizes_write_lat)      { perf_client_server_sizes("write_lat", true); }
 T_CASE(perf_all_sizes_send_lat)       { perf_client_server_sizes("send_lat", true); }
 T_CASE(perf_all_sizes_read_lat)       { perf_client_server_sizes("read_lat", true); }
@@ -471,6 +510,196 @@ T_CASE(servers_waiting_for_a_client_keep_serving_their_device)
 		loud();
 	}
 	pp_session_fini(&srv);
+}
+
+/* app/common/tool_qp: the bring-up every tool, bench and test uses. Two port=loop devices,
+ * an RC pair and a UD pair brought up with it; what the device holds afterwards is what
+ * the conn asked for, and a SEND goes each way. */
+struct qp_end {
+	struct rte_pmd_irdma_dev *dev;
+	struct rte_pmd_irdma_pd *pd;
+	struct rte_pmd_irdma_cq *cq;
+	struct rte_pmd_irdma_qp *qp;
+	struct rte_pmd_irdma_mr *mr;
+	struct rte_pmd_irdma_ah *ah;
+	uint8_t *buf;
+	union rte_pmd_irdma_gid gid;
+};
+
+static int qp_end_open(struct qp_end *e, const char *devargs, enum rte_pmd_irdma_qp_type type)
+{
+	struct rte_pmd_irdma_cq_init_attr ca = { .cqe = 64, .comp_fd = -1 };
+	struct rte_pmd_irdma_qp_cap cap = { .max_send_wr = 8, .max_recv_wr = 8, .max_send_sge = 1,
+					    .max_recv_sge = 1, .max_inline_data = 64 };
+
+	memset(e, 0, sizeof(*e));
+	e->dev = rte_pmd_irdma_dev_create(devargs);
+	if (!e->dev)
+		return -1;
+	rte_pmd_irdma_query_gid(e->dev, 1, &e->gid);
+	e->pd = rte_pmd_irdma_pd_alloc(e->dev);
+	e->cq = rte_pmd_irdma_cq_create(e->dev, &ca);
+	e->buf = rte_zmalloc(NULL, 4096, 4096);
+	if (!e->pd || !e->cq || !e->buf)
+		return -1;
+	e->mr = rte_pmd_irdma_reg_mr(e->pd, e->buf, 4096, RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE);
+	e->qp = tool_qp_create(e->pd, e->cq, NULL, type, &cap);
+	/* what was granted comes back */
+	T_CHECK(cap.max_inline_data >= 64 && cap.max_send_wr >= 8);
+	return e->mr && e->qp ? 0 : -1;
+}
+
+static void qp_end_close(struct qp_end *e)
+{
+	if (e->qp)
+		T_EQ(rte_pmd_irdma_qp_destroy(e->qp), 0);
+	if (e->ah)
+		T_EQ(rte_pmd_irdma_ah_destroy(e->ah), 0);
+	if (e->mr)
+		T_EQ(rte_pmd_irdma_dereg_mr(e->mr), 0);
+	if (e->cq)
+		T_EQ(rte_pmd_irdma_cq_destroy(e->cq), 0);
+	if (e->pd)
+		T_EQ(rte_pmd_irdma_pd_free(e->pd), 0);
+	rte_free(e->buf);
+	if (e->dev)
+		T_EQ(rte_pmd_irdma_dev_close(e->dev), 0);
+}
+
+/* Two ends on two loop devices (198.18.0.1 and .2), their QPs in RESET. */
+static int qp_pair_open(struct qp_end *a, struct qp_end *b, enum rte_pmd_irdma_qp_type type)
+{
+	int ra = qp_end_open(a, "soft,port=loop,name=tq_a,ip=198.18.0.1,engine=inline", type);
+	int rb = qp_end_open(b, "soft,port=loop,name=tq_b,ip=198.18.0.2,engine=inline", type);
+
+	T_EQ(ra, 0);
+	T_EQ(rb, 0);
+	return ra < 0 || rb < 0 ? -1 : 0;
+}
+
+static void qp_conn_of(struct tool_qp_conn *c, const struct qp_end *peer, uint32_t my_psn,
+		       uint32_t peer_psn)
+{
+	tool_qp_conn_init(c);
+	c->access = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE;
+	c->dest_qpn = peer->qp->qp_num;
+	c->rq_psn = peer_psn;
+	c->sq_psn = my_psn;
+	c->sgid_index = 1;
+	c->max_dest_rd_atomic = 4;
+	c->timeout = 10;
+	memcpy(c->dgid, peer->gid.raw, 16);
+}
+
+/* One SEND from @p a to @p b (UD: through @p a's AH); @return the byte b received. */
+static int qp_send_one(struct qp_end *a, struct qp_end *b, uint8_t v, bool ud)
+{
+	struct rte_pmd_irdma_sge rs = { (uintptr_t)b->buf, 64 + (ud ? 40 : 0), b->mr->lkey };
+	struct rte_pmd_irdma_sge ss = { (uintptr_t)a->buf, 1, a->mr->lkey };
+	struct rte_pmd_irdma_recv_wr rwr = { .wr_id = 1, .sg_list = &rs, .num_sge = 1 };
+	struct rte_pmd_irdma_send_wr swr;
+	struct rte_pmd_irdma_wc wc;
+	uint64_t end = rte_rdtsc() + rte_get_tsc_hz() * 5;
+	int err = 0, got = 0;
+
+	memset(&swr, 0, sizeof(swr));
+	swr.wr_id = 2;
+	swr.sg_list = &ss;
+	swr.num_sge = 1;
+	swr.opcode = RTE_PMD_IRDMA_WR_SEND;
+	swr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+	if (ud) {
+		swr.wr.ud.ah = a->ah;
+		swr.wr.ud.remote_qpn = b->qp->qp_num;
+		swr.wr.ud.remote_qkey = 0x11111111;
+	}
+	a->buf[0] = v;
+	if (rte_pmd_irdma_post_recv(b->qp, &rwr, 1, &err) != 1 ||
+	    rte_pmd_irdma_post_send(a->qp, &swr, 1, &err) != 1)
+		return -1;
+	while (got < 2 && rte_rdtsc() < end) {
+		rte_pmd_irdma_progress(a->dev, 64);
+		rte_pmd_irdma_progress(b->dev, 64);
+		if (rte_pmd_irdma_poll_cq(a->cq, &wc, 1) == 1)
+			got += wc.status == RTE_PMD_IRDMA_WC_SUCCESS;
+		if (rte_pmd_irdma_poll_cq(b->cq, &wc, 1) == 1)
+			got += wc.status == RTE_PMD_IRDMA_WC_SUCCESS;
+	}
+	return got == 2 ? b->buf[ud ? 40 : 0] : -1;
+}
+
+T_CASE(tool_qp_brings_an_rc_pair_up_with_the_attributes_given)
+{
+	struct rte_pmd_irdma_qp_attr qa;
+	struct qp_end a, b;
+	struct tool_qp_conn ca, cb;
+	char err[160] = "";
+
+	if (qp_pair_open(&a, &b, RTE_PMD_IRDMA_QPT_RC) < 0)
+		goto out;
+	/* RTR before INIT is refused, and the line names the transition */
+	qp_conn_of(&ca, &b, 0x123456, 0xabcdef);
+	T_CHECK(tool_qp_to_rts(a.qp, &ca, err, sizeof(err)) < 0);
+	T_CHECK_MSG(strncmp(err, "QP INIT -> RTR (peer QPN 0x", 27) == 0 &&
+		    strstr(err, ", MTU 1024): ") != NULL, "error '%s'", err);
+	T_EQ(tool_qp_connect(a.qp, &ca, err, sizeof(err)), 0);
+	qp_conn_of(&cb, &a, 0xabcdef, 0x123456);
+	T_EQ(tool_qp_connect(b.qp, &cb, NULL, 0), 0);
+	memset(&qa, 0, sizeof(qa));
+	T_EQ(rte_pmd_irdma_qp_query(a.qp, &qa, 0, NULL), 0);
+	T_EQ(qa.qp_state, RTE_PMD_IRDMA_QPS_RTS);
+	T_EQ(qa.dest_qp_num, b.qp->qp_num);
+	T_EQ(qa.sq_psn, 0x123456);
+	T_EQ(qa.rq_psn, 0xabcdef);
+	T_EQ(qa.path_mtu, RTE_PMD_IRDMA_MTU_1024);
+	T_EQ(qa.timeout, 10);
+	T_EQ(qa.retry_cnt, 7);
+	T_EQ(qa.rnr_retry, 7);
+	T_EQ(qa.min_rnr_timer, 12);
+	T_EQ(qa.max_dest_rd_atomic, 4);
+	T_EQ(qa.qp_access_flags, RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE);
+	T_EQ(qa.ah_attr.grh.hop_limit, 64);
+	T_EQ(qa.ah_attr.grh.sgid_index, 1);
+	T_MEMEQ(qa.ah_attr.grh.dgid.raw, b.gid.raw, 16);
+	T_EQ(qp_send_one(&a, &b, 0x5a, false), 0x5a);
+	T_EQ(qp_send_one(&b, &a, 0xa5, false), 0xa5);
+out:
+	qp_end_close(&a);
+	qp_end_close(&b);
+}
+
+T_CASE(tool_qp_brings_a_ud_pair_up_and_builds_its_address_handle)
+{
+	struct rte_pmd_irdma_ah_attr ah;
+	struct rte_pmd_irdma_qp_attr qa;
+	struct qp_end a, b;
+	struct tool_qp_conn ca, cb;
+
+	if (qp_pair_open(&a, &b, RTE_PMD_IRDMA_QPT_UD) < 0)
+		goto out;
+	qp_conn_of(&ca, &b, 0x10, 0);
+	ca.traffic_class = 0x20;
+	qp_conn_of(&cb, &a, 0x20, 0);
+	T_EQ(tool_qp_connect(a.qp, &ca, NULL, 0), 0);
+	T_EQ(tool_qp_connect(b.qp, &cb, NULL, 0), 0);
+	memset(&qa, 0, sizeof(qa));
+	T_EQ(rte_pmd_irdma_qp_query(a.qp, &qa, 0, NULL), 0);
+	T_EQ(qa.qp_state, RTE_PMD_IRDMA_QPS_RTS);
+	T_EQ(qa.qkey, 0x11111111);
+	T_EQ(qa.sq_psn, 0x10);
+	tool_qp_ah_attr(&ca, &ah);
+	T_EQ(ah.is_global, 1);
+	T_EQ(ah.port_num, 1);
+	T_EQ(ah.grh.traffic_class, 0x20);
+	T_EQ(ah.grh.hop_limit, 64);
+	T_MEMEQ(ah.grh.dgid.raw, b.gid.raw, 16);
+	a.ah = rte_pmd_irdma_ah_create(a.pd, &ah);
+	T_CHECK(a.ah != NULL);
+	if (a.ah)
+		T_EQ(qp_send_one(&a, &b, 0x3c, true), 0x3c);
+out:
+	qp_end_close(&a);
+	qp_end_close(&b);
 }
 
 static int rm_one(const char *p, const struct stat *sb, int flag, struct FTW *ftw)

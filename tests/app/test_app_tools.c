@@ -41,6 +41,18 @@ static void check_one_line_error(const char *prog, const char *needle)
 		    "last stderr line '%s' lacks '%s: ...%s...'", line, prog, needle);
 }
 
+/* How often @p needle occurs in @p hay. */
+static unsigned int count_of(const char *hay, const char *needle)
+{
+	unsigned int n = 0;
+
+	while ((hay = strstr(hay, needle)) != NULL) {
+		n++;
+		hay++;
+	}
+	return n;
+}
+
 /* The run lasted at least @p ms (a lower bound only: timings are noisy). */
 static bool elapsed_at_least(int64_t ms)
 {
@@ -134,15 +146,20 @@ T_CASE(port_loop_cannot_reach_another_process)
 
 T_CASE(unsupported_perftest_options_say_why)
 {
-	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-b"), 5000, &r),
-	     0);
-	check_one_line_error("irdma-perf: ", "-b: both directions are supported in write_bw, "
-			     "read_bw and atomic_bw, not yet in send_bw");
-	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-q", "2"), 5000, &r), 0);
-	check_one_line_error("irdma-perf: ", "several QPs per test are not supported yet");
-	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-c", "UD"), 5000,
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_bw", "-b", "-a"), 5000,
 		      &r), 0);
-	check_one_line_error("irdma-perf: ", "-c UD: not supported yet in send_bw");
+	check_one_line_error("irdma-perf: ", "-b in send_bw: not supported yet with -a");
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "--test", "send_lat", "-b"), 5000, &r),
+	     0);
+	check_one_line_error("irdma-perf: ", "-b: both directions are for the bandwidth tests, not "
+			     "send_lat");
+	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-q", "2"), 5000, &r), 0);
+	check_one_line_error("irdma-perf: ", "-q: several QPs are for the bandwidth tests, not "
+			     "write_lat");
+	T_EQ(run_tool(perf_exe, "unsup", "0", ARGS("--loop", "--test", "send_bw", "-c", "UD", "-s",
+						   "4096"), 30000, &r), 0);
+	check_one_line_error("irdma-perf: ", "-s 4096: a UD message must fit the path MTU (1024 "
+			     "bytes)");
 	T_EQ(run_tool(perf_exe, "unsup", NULL, ARGS("--loop", "-c", "XRC"), 5000, &r), 0);
 	check_one_line_error("irdma-perf: ", "connection type 'XRC' is not applicable");
 	T_EQ(run_tool(pp_exe, "unsup", NULL, ARGS("--devargs", LOOPDEV, "-t"), 5000, &r), 0);
@@ -248,10 +265,46 @@ T_CASE(duration_runs_for_its_seconds_with_progress_lines)
 						   "--quiet"), 60000, &r), 0);
 	T_EQ(r.status, 0);
 	T_CHECK_MSG(strstr(r.err, " s: ") == NULL, "stderr: %s", r.err);
-	T_EQ(run_tool(perf_exe, "dur", NULL, ARGS("--loop", "--test", "send_lat", "-D", "1"),
+	T_EQ(run_tool(perf_exe, "dur", NULL, ARGS("--loop", "--test", "write_lat", "-D", "1", "-H"),
 		      5000, &r), 0);
-	check_one_line_error("irdma-perf: ", "-D: a duration is supported in write_bw, read_bw and "
-			     "atomic_bw, not yet in send_lat");
+	check_one_line_error("irdma-perf: ", "-H: with -D there are no samples");
+}
+
+/* -D in the latency tests: perftest's duration table (iterations done, their average, the
+ * transactions per second) and a progress line per second; the loop still checks the data
+ * (write_lat's counters are the iterations each side did). */
+static void lat_duration(const char *mode, const char *lcores)
+{
+	unsigned long b = 0, it = 0;
+	double avg = 0, tps = 0;
+	const char *h;
+
+	T_EQ(run_tool(perf_exe, "ldur", lcores, ARGS("--loop", "--test", mode, "-D", "2"), 60000,
+		      &r), 0);
+	T_CHECK_MSG(r.status == 0, "%s: exit %d, stderr:\n%s", mode, r.status, r.err);
+	T_CHECK(elapsed_at_least(2000));
+	T_EQ(count_of(r.err, "irdma-perf: 1 s: "), 1);
+	T_EQ(count_of(r.err, " iterations so far\n"), count_of(r.err, " s: "));
+	h = strstr(r.out, " #bytes        #iterations       t_avg[usec]    tps average\n");
+	T_CHECK_MSG(h != NULL, "%s", r.out);
+	if (h)
+		T_EQ(sscanf(strchr(h, '\n') + 1, " %lu %lu %lf %lf", &b, &it, &avg, &tps), 4);
+	T_EQ(b, strstr(mode, "atomic") ? 8 : 2);
+	/* the average is the time of the run over its iterations: tps x t_avg is 10^6 usec,
+	 * half that for the ping-pongs (their latency is half a round trip) */
+	T_CHECK_MSG(it > 0 && avg > 0 && tps > 0 &&
+		    tps * avg > (strstr(mode, "write") || strstr(mode, "send") ? 0.49e6 : 0.98e6) &&
+		    tps * avg < (strstr(mode, "write") || strstr(mode, "send") ? 0.51e6 : 1.02e6),
+		    "%s: %lu iterations, %f usec, %f tps", mode, it, avg, tps);
+	T_CHECK(strstr(r.out, "1 test passed") && strstr(r.out, "data verified"));
+}
+
+T_CASE(latency_tests_run_for_a_duration)
+{
+	lat_duration("write_lat", "0-1");
+	lat_duration("send_lat", "0");
+	lat_duration("read_lat", "0-1");
+	lat_duration("atomic_lat", "0");
 }
 
 /* -m raises the device's MTU ceiling too (here a port without a frame limit): UD messages
@@ -404,8 +457,9 @@ static const char MTU3[2] = "3", DONE[5] = "done";
  * Run irdma-perf as a --test @p test server (GID index 1) against a scripted perftest client
  * that plays @p cli; both must finish cleanly. The tool's output is left in r.
  */
-static void perf_server_vs_script(const char *tag, const char *test, const struct sp_step *cli,
-				  unsigned int n_steps)
+/* @p extra: one more option for the tool ("-F": none) */
+static void perf_server_vs_script_opt(const char *tag, const char *test, const char *extra,
+				      const struct sp_step *cli, unsigned int n_steps)
 {
 	struct scripted_peer p;
 	char port[8];
@@ -413,12 +467,18 @@ static void perf_server_vs_script(const char *tag, const char *test, const struc
 	snprintf(port, sizeof(port), "%u", free_port());
 	T_EQ(sp_start_client(&p, (uint16_t)atoi(port), cli, n_steps), 0);
 	T_EQ(run_tool(perf_exe, tag, "0", ARGS("--devargs", LOOPDEV, "--test", test, "-x", "1",
-					       "-p", port, "--timeout", "5"),
+					       "-p", port, "--timeout", "5", extra),
 		      30000, &r), 0);
 	sp_join(&p);
 	T_CHECK_MSG(p.failed_step < 0, "scripted client failed at step %d (errno %d, byte %zu)",
 		    p.failed_step, p.error, p.mismatch_at);
 	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+}
+
+static void perf_server_vs_script(const char *tag, const char *test, const struct sp_step *cli,
+				  unsigned int n_steps)
+{
+	perf_server_vs_script_opt(tag, test, "-F", cli, n_steps);
 }
 
 T_CASE(server_read_lat_follows_a_real_perftest_client)
@@ -446,15 +506,28 @@ T_CASE(server_read_lat_follows_a_real_perftest_client)
 	T_CHECK(strstr(r.out, "GID: 00:00:00:00:00:00:00:00:00:00:255:255:198:18:00:09") != NULL);
 }
 
+/* ib_write_bw 4.5's client after its run (rdma_write_bw.txt): the barrier record, the five
+ * results (3000 bytes, 5 iterations, peak, average and rate as doubles), the closing record
+ * and "done". */
+static const uint8_t wb_size[8] = { 0, 0, 0, 0, 0, 0, 0x0b, 0xb8 };
+static const uint8_t wb_iters[8] = { 0, 0, 0, 0, 0, 0, 0, 5 };
+static const uint8_t wb_peak[8] = { 0x40, 0x11, 0x8c, 0x64, 0x64, 0x12, 0x40, 0x06 };
+static const uint8_t wb_avg[8] = { 0x40, 0x00, 0x76, 0x80, 0x77, 0x05, 0xd5, 0x45 };
+static const uint8_t wb_rate[8] = { 0x3f, 0x47, 0x91, 0xb7, 0x40, 0x2e, 0x98, 0x3a };
+#define WRITE_BW_CLIENT_END(dest)                                                          \
+	{ SP_WRITE, dest, 108 }, { SP_READ, NULL, 108 },                                   \
+	{ SP_WRITE, wb_size, 8 }, { SP_READ, NULL, 8 }, { SP_WRITE, wb_iters, 8 },         \
+	{ SP_READ, NULL, 8 }, { SP_WRITE, wb_peak, 8 }, { SP_READ, NULL, 8 },              \
+	{ SP_WRITE, wb_avg, 8 }, { SP_READ, NULL, 8 }, { SP_WRITE, wb_rate, 8 },           \
+	{ SP_READ, NULL, 8 }, { SP_WRITE, dest, 108 }, { SP_READ, NULL, 108 },             \
+	{ SP_WRITE, DONE, 5 }, { SP_EXPECT, DONE, 5 }
+/* ib_write_bw's server printed exactly this row for those results */
+#define WRITE_BW_SERVER_ROW "\n 3000       5                4.39               2.06   \t\t   0.000719\n"
+
 T_CASE(server_write_bw_prints_the_clients_results_like_perftest)
 {
 	static const char c_dest[108] = "0000:0001:000018:a2917f:00000b37:000055e801552000:00:00:"
 					"00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
-	static const uint8_t size[8] = { 0, 0, 0, 0, 0, 0, 0x0b, 0xb8 };
-	static const uint8_t iters[8] = { 0, 0, 0, 0, 0, 0, 0, 5 };
-	static const uint8_t peak[8] = { 0x40, 0x11, 0x8c, 0x64, 0x64, 0x12, 0x40, 0x06 };
-	static const uint8_t avg[8] = { 0x40, 0x00, 0x76, 0x80, 0x77, 0x05, 0xd5, 0x45 };
-	static const uint8_t rate[8] = { 0x3f, 0x47, 0x91, 0xb7, 0x40, 0x2e, 0x98, 0x3a };
 	const struct sp_step cli[] = {
 		{ SP_WRITE, VER, 16 },  { SP_EXPECT, VER, 16 },  { SP_WRITE, CYC, 4 },
 		{ SP_EXPECT, CYC, 4 },  { SP_WRITE, CLN, 4 },    { SP_EXPECT, CLN, 4 },
@@ -463,19 +536,49 @@ T_CASE(server_write_bw_prints_the_clients_results_like_perftest)
 		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
 		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
 		/* (the client's writes would run here) */
-		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
-		{ SP_WRITE, size, 8 }, { SP_READ, NULL, 8 }, { SP_WRITE, iters, 8 },
-		{ SP_READ, NULL, 8 },  { SP_WRITE, peak, 8 }, { SP_READ, NULL, 8 },
-		{ SP_WRITE, avg, 8 },  { SP_READ, NULL, 8 },  { SP_WRITE, rate, 8 },
-		{ SP_READ, NULL, 8 },
-		{ SP_WRITE, c_dest, 108 }, { SP_READ, NULL, 108 },
-		{ SP_WRITE, DONE, 5 },  { SP_EXPECT, DONE, 5 },
+		WRITE_BW_CLIENT_END(c_dest),
 	};
 	perf_server_vs_script("srv_wb", "write_bw", cli, sizeof(cli) / sizeof(cli[0]));
 	/* ib_write_bw's server printed exactly these two lines (rdma_write_bw.txt) */
 	T_CHECK_MSG(strstr(r.out, " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]"
-				  "   MsgRate[Mpps]\n 3000       5                4.39               "
-				  "2.06   \t\t   0.000719\n") != NULL, "output:\n%s", r.out);
+				  "   MsgRate[Mpps]" WRITE_BW_SERVER_ROW) != NULL, "output:\n%s", r.out);
+}
+
+/* -q 2: perftest 4.5's ib_write_bw client (as against rxe) sends a record per QP, then each
+ * QP's again (the one it prints the peer from), then QP 0's (after the QPs are connected);
+ * the barriers and the report are QP 0's. Both of the peer's QPs are printed, and two local
+ * ones. */
+T_CASE(server_write_bw_on_two_qps_swaps_a_record_per_qp_like_perftest)
+{
+	static const char d0[108] = "0000:0001:000018:a2917f:00000b37:000055e801552000:00:00:"
+				    "00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
+	static const char d1[108] = "0000:0001:000019:0c4a21:00000b38:000055e801562000:00:00:"
+				    "00:00:00:00:00:00:00:00:ff:ff:c6:12:00:0c:00000000:";
+	const struct sp_step cli[] = {
+		{ SP_WRITE, VER, 16 },  { SP_EXPECT, VER, 16 },  { SP_WRITE, CYC, 4 },
+		{ SP_EXPECT, CYC, 4 },  { SP_WRITE, CLN, 4 },    { SP_EXPECT, CLN, 4 },
+		{ SP_WRITE, MTU3, 2 },  { SP_EXPECT, MTU3, 2 },
+		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, d1, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, d1, 108 }, { SP_READ, NULL, 108 },
+		{ SP_WRITE, d0, 108 }, { SP_READ, NULL, 108 },
+		/* (the client's writes on both QPs would run here) */
+		WRITE_BW_CLIENT_END(d0),
+	};
+	const char *l0, *r0, *r1;
+
+	perf_server_vs_script_opt("srv_wbq", "write_bw", "-q2", cli, sizeof(cli) / sizeof(cli[0]));
+	T_EQ(count_of(r.out, " local address: LID 0000 QPN "), 2);
+	l0 = strstr(r.out, " local address: LID 0000 QPN ");
+	r0 = strstr(r.out, " remote address: LID 0000 QPN 0x0018 PSN 0xa2917f RKey 0x000b37 "
+			   "VAddr 0x0055e801552000\n");
+	r1 = strstr(r.out, " remote address: LID 0000 QPN 0x0019 PSN 0xc4a21 RKey 0x000b38 "
+			   "VAddr 0x0055e801562000\n");
+	/* every local line before the remote ones, in QP order */
+	T_CHECK_MSG(l0 && r0 && r1 && l0 < r0 && r0 < r1 &&
+		    !strstr(r0, " local address:"), "output:\n%s", r.out);
+	T_CHECK(strstr(r.out, WRITE_BW_SERVER_ROW) != NULL);
 }
 
 /* A peer that goes through perftest's whole exchange but whose device never answers (our
@@ -582,6 +685,82 @@ T_CASE(loop_write_bw_bidirectional)
 	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
 	T_CHECK(strstr(r.out, "\n Local results: \n") && strstr(r.out, "\n Remote results: \n"));
 	T_CHECK(strstr(r.out, "1 test passed (read_bw), data verified") != NULL);
+}
+
+/* -q: several QPs, each pair's data checked; the row shows the WRs of all QPs (-n, 20, on
+ * each, as perftest 4.5) and the address lines come once per QP and side, on one lcore as
+ * on two */
+static void loop_qps(const char *mode, const char *lcores, const char *q, unsigned long size)
+{
+	unsigned int nq = (unsigned int)atoi(q + 2);
+	char passed[64];
+
+	T_EQ(run_tool(perf_exe, mode, lcores, ARGS("--loop", "--test", mode, "-n", "20",
+						   "--timeout", "10", q), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "%s: exit %d, stderr:\n%s", mode, r.status, r.err);
+	check_table(" #bytes     #iterations", 5, size, 20 * nq);
+	T_EQ(count_of(r.out, " local address: LID 0000"), nq);
+	T_EQ(count_of(r.out, "remote address: LID 0000"), nq);
+	snprintf(passed, sizeof(passed), "1 test passed (%s), data verified", mode);
+	T_CHECK(strstr(r.out, passed) != NULL);
+}
+T_CASE(loop_write_bw_on_four_qps)  { loop_qps("write_bw", "0-1", "-q4", 65536); }
+T_CASE(loop_read_bw_on_two_qps)    { loop_qps("read_bw", "0", "-q2", 65536); }
+T_CASE(loop_send_bw_on_three_qps)  { loop_qps("send_bw", "0-1", "-q3", 65536); }
+/* atomics: 2000 on each QP, 4000 in the row (20 8-byte ones print as 0.00 MB/sec); each
+ * QP's target word
+ * must have counted its own QP's atomics */
+T_CASE(loop_atomic_bw_on_two_qps)
+{
+	T_EQ(run_tool(perf_exe, "qatom", "0-1", ARGS("--loop", "--test", "atomic_bw", "-q", "2",
+						     "-n", "2000"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	check_table(" #bytes     #iterations", 5, 8, 4000);
+	T_EQ(count_of(r.out, " local address: LID 0000"), 2);
+	T_CHECK(strstr(r.out, "1 test passed (atomic_bw), data verified") != NULL);
+}
+/* -q with -D: one progress line per second for all QPs together */
+T_CASE(loop_duration_on_three_qps_has_one_progress_line_a_second)
+{
+	T_EQ(run_tool(perf_exe, "qdur", "0-1", ARGS("--loop", "--test", "write_bw", "-q", "3", "-D",
+						    "2", "-s", "1024"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_EQ(count_of(r.err, "irdma-perf: 1 s: "), 1);
+	T_EQ(count_of(r.err, " s: "), count_of(r.err, " messages so far\n"));
+	T_CHECK(strstr(r.out, "1 test passed (write_bw), data verified") != NULL);
+}
+
+/* send_bw -c UD: the default size is lowered to the path MTU (as perftest), -a stops there;
+ * the server's receive buffer (after the GRH area) is checked. -D: the server receives
+ * until the client is done. */
+T_CASE(loop_send_bw_over_ud_and_for_a_duration)
+{
+	loop_run("send_bw", "0-1", 1024, "-cUD");
+	T_CHECK(strstr(r.out, " Connection type : UD") != NULL);
+	T_EQ(run_tool(perf_exe, "sud", "0", ARGS("--loop", "--test", "send_bw", "-c", "UD", "-a",
+						 "-n", "20"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, "\n 1024       20 ") != NULL && !strstr(r.out, "\n 2048 "));
+	T_CHECK(strstr(r.out, "1 test passed (send_bw), data verified") != NULL);
+	T_EQ(run_tool(perf_exe, "sdur", "0-1", ARGS("--loop", "--test", "send_bw", "-D", "2", "-s",
+						    "4096"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(elapsed_at_least(2000));
+	T_EQ(count_of(r.err, "irdma-perf: 1 s: "), 1);
+	T_CHECK(strstr(r.out, "1 test passed (send_bw), data verified") != NULL);
+}
+
+/* send_bw -b: both sides send and receive; both receive buffers are checked, and both
+ * rows add up the two directions (equal on both sides) */
+T_CASE(loop_send_bw_bidirectional)
+{
+	loop_run("send_bw", "0-1", 1024, "-bs1024");
+	T_CHECK(strstr(r.out, " RX depth        : 20\n") != NULL);
+	T_EQ(run_tool(perf_exe, "sbidi", "0", ARGS("--loop", "--test", "send_bw", "-b", "-q", "2",
+						   "-n", "20", "--report-both"), 60000, &r), 0);
+	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
+	T_CHECK(strstr(r.out, "\n Local results: \n") && strstr(r.out, "\n Remote results: \n"));
+	T_CHECK(strstr(r.out, "1 test passed (send_bw), data verified") != NULL);
 }
 
 /* -c UD: send_lat over UD QPs (the data check skips the 40-byte GRH area) */

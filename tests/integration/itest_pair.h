@@ -11,6 +11,7 @@
 #include <rte_malloc.h>
 
 #include "itest.h"
+#include "tool_qp.h"
 
 #define PAIR_BUF (2u << 20)
 
@@ -34,61 +35,35 @@ struct pair {
 	 RTE_PMD_IRDMA_ACCESS_REMOTE_READ | RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC |           \
 	 RTE_PMD_IRDMA_ACCESS_MW_BIND)
 
+/* The tools' bring-up (app/common/tool_qp.h): PSN 100 both ways, 8 reads in flight, the
+ * shortest RNR timer; @p dgid NULL leaves the path's GID zero. */
 static inline int
 qp_to_rts(struct rte_pmd_irdma_qp *qp, const union rte_pmd_irdma_gid *dgid, uint32_t dqpn,
 	  uint8_t rnr_retry)
 {
-	struct rte_pmd_irdma_qp_attr a;
-	bool ud = qp->qp_type == RTE_PMD_IRDMA_QPT_UD;
-	int ret;
+	struct tool_qp_conn c;
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	a.port_num = 1;
-	a.qkey = 0x11111111;
-	a.qp_access_flags = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_READ |
-			    RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC;
-	ret = rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-					      RTE_PMD_IRDMA_QP_PORT |
-					      (ud ? RTE_PMD_IRDMA_QP_QKEY : RTE_PMD_IRDMA_QP_ACCESS_FLAGS));
-	if (ret < 0)
-		return ret;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 100;
-	a.max_dest_rd_atomic = 8;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 64;
+	tool_qp_conn_init(&c);
+	c.access = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_READ |
+		   RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC;
+	c.dest_qpn = dqpn;
+	c.rq_psn = 100;
+	c.sq_psn = 100;
+	c.max_dest_rd_atomic = 8;
+	c.max_rd_atomic = 8;
+	c.min_rnr_timer = 1;
+	c.rnr_retry = rnr_retry;
+	c.sgid_index = 1;
 	if (dgid != NULL)
-		a.ah_attr.grh.dgid = *dgid;
-	ret = rte_pmd_irdma_qp_modify(qp, &a, ud ? RTE_PMD_IRDMA_QP_STATE :
-		RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV | RTE_PMD_IRDMA_QP_PATH_MTU |
-		RTE_PMD_IRDMA_QP_DEST_QPN | RTE_PMD_IRDMA_QP_RQ_PSN |
-		RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC | RTE_PMD_IRDMA_QP_MIN_RNR_TIMER);
-	if (ret < 0)
-		return ret;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.sq_psn = 100;
-	a.timeout = 14;
-	a.retry_cnt = 7;
-	a.rnr_retry = rnr_retry;
-	a.max_rd_atomic = 8;
-	return rte_pmd_irdma_qp_modify(qp, &a, ud ?
-		RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN :
-		RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN | RTE_PMD_IRDMA_QP_TIMEOUT |
-		RTE_PMD_IRDMA_QP_RETRY_CNT | RTE_PMD_IRDMA_QP_RNR_RETRY |
-		RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
+		memcpy(c.dgid, dgid->raw, 16);
+	return tool_qp_connect(qp, &c, NULL, 0);
 }
 
 static inline int
 endpoint_open(struct endpoint *e, const char *devargs, enum rte_pmd_irdma_qp_type type,
 	      const struct rte_pmd_irdma_qp_cap *cap, struct rte_pmd_irdma_srq *srq_unused)
 {
-	struct rte_pmd_irdma_qp_init_attr qa;
+	struct rte_pmd_irdma_qp_cap qcap = *cap;
 
 	(void)srq_unused;
 	memset(e, 0, sizeof(*e));
@@ -102,12 +77,7 @@ endpoint_open(struct endpoint *e, const char *devargs, enum rte_pmd_irdma_qp_typ
 	if (e->pd == NULL || e->cq == NULL || e->buf == NULL)
 		return -ENOMEM;
 	e->mr = rte_pmd_irdma_reg_mr(e->pd, e->buf, PAIR_BUF, ACCESS_ALL);
-	memset(&qa, 0, sizeof(qa));
-	qa.send_cq = e->cq;
-	qa.recv_cq = e->cq;
-	qa.qp_type = type;
-	qa.cap = *cap;
-	e->qp = rte_pmd_irdma_qp_create(e->pd, &qa);
+	e->qp = tool_qp_create(e->pd, e->cq, NULL, type, &qcap);
 	return (e->mr != NULL && e->qp != NULL) ? 0 : -rte_errno;
 }
 

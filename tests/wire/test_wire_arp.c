@@ -15,6 +15,7 @@
 #include "roce_pkt.h"
 #include "wire_harness.h"
 #include "wire_peer.h"
+#include "tool_qp.h"
 
 #define MAC_US   0x02, 0x00, 0x00, 0x00, 0x00, 0x01
 #define MAC_PEER 0x02, 0x00, 0x00, 0x00, 0x00, 0x09
@@ -229,8 +230,9 @@ struct rc_to {
 static int rc_open(struct rc_to *r, uint8_t host, uint8_t timeout, uint8_t retry)
 {
 	struct rte_pmd_irdma_cq_init_attr ca = { .cqe = 64, .comp_fd = -1 };
-	struct rte_pmd_irdma_qp_init_attr qa;
-	struct rte_pmd_irdma_qp_attr a;
+	struct rte_pmd_irdma_qp_cap cap = { .max_send_wr = 16, .max_recv_wr = 16,
+					    .max_send_sge = 1, .max_recv_sge = 1 };
+	struct tool_qp_conn c;
 	uint8_t gid[16] = { [10] = 0xff, [11] = 0xff, 198, 18, 0, host };
 
 	memset(r, 0, sizeof(*r));
@@ -238,44 +240,20 @@ static int rc_open(struct rc_to *r, uint8_t host, uint8_t timeout, uint8_t retry
 	r->cq = rte_pmd_irdma_cq_create(dev, &ca);
 	r->buf = rte_zmalloc(NULL, 4096, 4096);
 	r->mr = rte_pmd_irdma_reg_mr(r->pd, r->buf, 4096, RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE);
-	memset(&qa, 0, sizeof(qa));
-	qa.send_cq = r->cq;
-	qa.recv_cq = r->cq;
-	qa.qp_type = RTE_PMD_IRDMA_QPT_RC;
-	qa.cap.max_send_wr = 16;
-	qa.cap.max_recv_wr = 16;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	r->qp = rte_pmd_irdma_qp_create(r->pd, &qa);
+	r->qp = tool_qp_create(r->pd, r->cq, NULL, RTE_PMD_IRDMA_QPT_RC, &cap);
 	if (r->qp == NULL || r->mr == NULL)
 		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	a.port_num = 1;
-	if (rte_pmd_irdma_qp_modify(r->qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-				    RTE_PMD_IRDMA_QP_PORT | RTE_PMD_IRDMA_QP_ACCESS_FLAGS))
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
-	a.dest_qp_num = 0x77;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 64;
-	memcpy(&a.ah_attr.grh.dgid, gid, 16);
-	if (rte_pmd_irdma_qp_modify(r->qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
-				    RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
-				    RTE_PMD_IRDMA_QP_RQ_PSN | RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
-				    RTE_PMD_IRDMA_QP_MIN_RNR_TIMER))
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.timeout = timeout;
-	a.retry_cnt = retry;
-	a.rnr_retry = 0;
-	a.max_rd_atomic = 1;
-	return rte_pmd_irdma_qp_modify(r->qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN |
-				       RTE_PMD_IRDMA_QP_TIMEOUT | RTE_PMD_IRDMA_QP_RETRY_CNT |
-				       RTE_PMD_IRDMA_QP_RNR_RETRY | RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
+	/* the tools' bring-up; no access, PSNs 0, no RNR retries: a peer nobody answers for */
+	tool_qp_conn_init(&c);
+	c.dest_qpn = 0x77;
+	c.max_dest_rd_atomic = 0;
+	c.min_rnr_timer = 0;
+	c.sgid_index = 1;
+	memcpy(c.dgid, gid, 16);
+	c.timeout = timeout;
+	c.retry_cnt = retry;
+	c.rnr_retry = 0;
+	return tool_qp_connect(r->qp, &c, NULL, 0);
 }
 
 static int rc_send(struct rc_to *r, uint32_t len)

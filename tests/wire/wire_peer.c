@@ -10,6 +10,7 @@
 #include <rte_malloc.h>
 
 #include "wire_peer.h"
+#include "tool_qp.h"
 
 #define WP_MAGIC_ECHO 0x4543484fu /* "ECHO": verify and send back */
 #define WP_MAGIC_SINK 0x53494e4bu /* "SINK": verify, count, in order */
@@ -147,55 +148,29 @@ int wp_open(struct wp *w, const char *role, const char *devargs, unsigned int ge
 	return 0;
 }
 
+/* The tools' bring-up (app/common/tool_qp.h); the PSNs wrap during the test. */
 static int to_rts(struct wp *w, struct rte_pmd_irdma_qp *qp, uint8_t timeout, uint8_t retry)
 {
-	bool ud = qp->qp_type == RTE_PMD_IRDMA_QPT_UD;
-	struct rte_pmd_irdma_qp_attr a;
-	int rc;
+	struct tool_qp_conn c;
+	char err[160];
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	a.port_num = 1;
-	a.qkey = WP_UD_QKEY;
-	a.qp_access_flags = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_READ |
-			    RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC;
-	rc = rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-				     RTE_PMD_IRDMA_QP_PORT |
-				     (ud ? RTE_PMD_IRDMA_QP_QKEY : RTE_PMD_IRDMA_QP_ACCESS_FLAGS));
-	if (rc < 0)
-		goto fail;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
-	a.dest_qp_num = w->peer.rc_qpn;
-	a.rq_psn = 0xfffff0; /* the PSNs wrap during the test */
-	a.max_dest_rd_atomic = 8;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 64;
-	memcpy(&a.ah_attr.grh.dgid, w->peer.gid, 16);
-	rc = rte_pmd_irdma_qp_modify(qp, &a, ud ? RTE_PMD_IRDMA_QP_STATE :
-		RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV | RTE_PMD_IRDMA_QP_PATH_MTU |
-		RTE_PMD_IRDMA_QP_DEST_QPN | RTE_PMD_IRDMA_QP_RQ_PSN |
-		RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC | RTE_PMD_IRDMA_QP_MIN_RNR_TIMER);
-	if (rc < 0)
-		goto fail;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.sq_psn = 0xfffff0;
-	a.timeout = timeout;
-	a.retry_cnt = retry;
-	a.rnr_retry = 7;
-	a.max_rd_atomic = 8;
-	rc = rte_pmd_irdma_qp_modify(qp, &a, ud ?
-		RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN :
-		RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN | RTE_PMD_IRDMA_QP_TIMEOUT |
-		RTE_PMD_IRDMA_QP_RETRY_CNT | RTE_PMD_IRDMA_QP_RNR_RETRY |
-		RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
-	if (rc == 0)
+	tool_qp_conn_init(&c);
+	c.access = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_READ |
+		   RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC;
+	c.qkey = WP_UD_QKEY;
+	c.dest_qpn = w->peer.rc_qpn;
+	c.rq_psn = 0xfffff0;
+	c.sq_psn = 0xfffff0;
+	c.max_dest_rd_atomic = 8;
+	c.max_rd_atomic = 8;
+	c.min_rnr_timer = 1;
+	c.sgid_index = 1;
+	memcpy(c.dgid, w->peer.gid, 16);
+	c.timeout = timeout;
+	c.retry_cnt = retry;
+	if (tool_qp_connect(qp, &c, err, sizeof(err)) == 0)
 		return 0;
-fail:
-	FAIL(w, "modify %s QP: %d", ud ? "UD" : "RC", rc);
+	FAIL(w, "%s", err);
 	return -1;
 }
 

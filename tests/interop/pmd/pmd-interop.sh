@@ -23,8 +23,9 @@
 #   6. irdma-perf against ib_write_bw, ib_read_bw and ib_send_bw (64 B, 64 KiB, 1 MiB) and
 #      ib_atomic_bw, both roles: both sides print a row for the same size and iterations,
 #      the servers of the client-driven tests print exactly the client's figures, send_bw's
-#      two averages agree within a factor of 10; write_bw and read_bw with -b (both sides
-#      print the same sum of the two directions);
+#      two averages agree within a factor of 10; write_bw, read_bw and send_bw with -b (both
+#      sides print the same sum of the two directions); write_bw and send_bw on 2 QPs (-q 2,
+#      perftest's record per QP);
 #   7. nothing is left behind: namespace, QEMU, EAL runtime directories.
 #
 # Each side's exit status and output are checked: the pingpong summary lines with the exact
@@ -342,8 +343,13 @@ check "our device sent every opcode these runs need${missing:+ (missing:$missing
 # bw_avg SIZE ITERS: the average bandwidth of the row for SIZE and ITERS in stdin.
 bw_avg() { awk -v s="$1" -v n="$2" '$1 == s && $2 == n && NF >= 5 { print $4; exit }'; }
 perf_bw_case() {
-	local role=$1 test=$2 size=$3 iters=$4 gargs=() oargs=() title o_avg g_avg verdict
+	local role=$1 test=$2 size=$3 iters=$4 gargs=() oargs=() title o_avg g_avg verdict rows a
 	shift 4
+	# -q N: the rows count the WRs of all N QPs (-n on each), as perftest 4.5's
+	rows=$iters
+	for ((a = 1; a < $#; a++)); do
+		[ "${!a}" = -q ] && { a=$((a + 1)); rows=$((iters * ${!a})); }
+	done
 	devargs=$dev_base
 	gargs=(-n "$iters")
 	oargs=(--test "$test" -x 1 -n "$iters" --timeout 20)
@@ -362,8 +368,8 @@ perf_bw_case() {
 	fi
 	[ $# -gt 0 ] && title="$title ($*)"
 	run_case "$role" "$test" "${gargs[@]}" -- "$perf" "${oargs[@]}"
-	o_avg=$(bw_avg "$size" "$iters" <<<"$case_ours")
-	g_avg=$(bw_avg "$size" "$iters" <<<"$case_guest")
+	o_avg=$(bw_avg "$size" "$rows" <<<"$case_ours")
+	g_avg=$(bw_avg "$size" "$rows" <<<"$case_guest")
 	verdict=$(python3 - "$test" "${o_avg:-none}" "${g_avg:-none}" <<'PY'
 import math, sys
 test, o, g = sys.argv[1:]
@@ -385,7 +391,7 @@ print("averages %s (ours) and %s (guest) MB/s" % (o, g))
 PY
 ) || { case_rc=${case_rc:-0}; [ "$case_rc" -eq 0 ] && case_rc=99; }
 	[ -n "$verdict" ] && echo "#   $verdict"
-	report "$title" "$(row "$size" "$iters")" "$(row "$size" "$iters")"
+	report "$title" "$(row "$size" "$rows")" "$(row "$size" "$rows")"
 }
 for role in client server; do
 	for test in write_bw read_bw send_bw; do
@@ -401,6 +407,10 @@ for role in client server; do
 	# 67 ms) keeps a loaded TCG guest from looking dead.
 	perf_bw_case "$role" write_bw 65536 20 -b -u 18
 	perf_bw_case "$role" read_bw 65536 20 -b -u 18
+	perf_bw_case "$role" send_bw 65536 20 -b -u 18
+	# -q 2: a record per QP in the exchange, -n WRs on each QP
+	perf_bw_case "$role" write_bw 65536 20 -q 2
+	perf_bw_case "$role" send_bw 65536 100 -q 2
 done
 
 # --- 7: teardown
