@@ -109,9 +109,9 @@ rte_pmd_irdma_bind_mw(struct rte_pmd_irdma_qp *qp_pub, struct rte_pmd_irdma_mw *
 			  qp_pub->dev->name, qp_pub->qp_num);
 		return -EINVAL;
 	}
-	if (qp->state != RTE_PMD_IRDMA_QPS_RTS) {
+	if (irdma_qp_state(qp) != RTE_PMD_IRDMA_QPS_RTS) {
 		IRDMA_LOG(ctrl, ERR, "%s qp %u: bind_mw in state %s (needs RTS)", qp_pub->dev->name,
-			  qp_pub->qp_num, rte_pmd_irdma_qp_state_str(qp->state));
+			  qp_pub->qp_num, rte_pmd_irdma_qp_state_str(irdma_qp_state(qp)));
 		return -EPERM;
 	}
 	/* A type 1 bind gives the window a new key: the next value of the key byte. */

@@ -132,7 +132,6 @@ struct irdma_pmd_qp {
 	uint32_t pd_id;
 	uint8_t sig_all;
 	uint8_t gen;
-	enum rte_pmd_irdma_qp_state state;  /* what the post path checks */
 	const struct irdma_key_entry *keys; /* the device's lkey table */
 	uint32_t n_keys;
 	uint32_t max_sge_rd;
@@ -206,8 +205,35 @@ void irdma_keys_clear(struct rte_pmd_irdma_dev *dev, uint32_t stag);
 
 /* QP helpers used by other objects (irdma_qp.c). */
 struct irdma_pmd_qp *irdma_qp_by_num(struct rte_pmd_irdma_dev *dev, uint32_t qp_num);
-/* The device moved the QP to ERR: later posts request a flush of what they add. */
-void irdma_qp_mark_error(struct irdma_pmd_qp *qp);
+
+/*
+ * The QP state the PMD owns: one word, pub.state (the application reads it, read-only).
+ * The device keeps its own (irdma_hw_ops.qp_query reports it); everything else is derived
+ * from these two: the verbs attributes of rte_pmd_irdma_qp_query take this word, the soft
+ * device's attributes take its own state, lib/roce's transport state is the device's.
+ *
+ * Writers: rte_pmd_irdma_qp_modify (control path, under dev->lock) stores with release;
+ * irdma_qp_state_note_error moves a working QP to ERR from any context (the engine's async
+ * event, the polling lcore at an error CQE, a query that finds the device in ERR) with a
+ * compare-and-swap, so it never undoes a RESET or a state the control path set meanwhile.
+ * Readers on the post path load with acquire: a post that sees RTS also sees what the
+ * modify to RTS wrote before it.
+ */
+static inline enum rte_pmd_irdma_qp_state
+irdma_qp_state(const struct irdma_pmd_qp *qp)
+{
+	return __atomic_load_n(&qp->pub.state, __ATOMIC_ACQUIRE);
+}
+
+static inline void
+irdma_qp_state_set(struct irdma_pmd_qp *qp, enum rte_pmd_irdma_qp_state s)
+{
+	__atomic_store_n(&qp->pub.state, s, __ATOMIC_RELEASE);
+}
+
+/* The device moved the QP to ERR. Only a QP the device runs (RTR, RTS, SQD, SQE) moves:
+ * a late report about an incarnation reset since is ignored. */
+void irdma_qp_state_note_error(struct irdma_pmd_qp *qp);
 
 /* Completion-side cleanup when a QP goes away (irdma_cq.c). */
 void irdma_cq_clean_qp(struct irdma_pmd_cq *cq, struct irdma_pmd_qp *qp);

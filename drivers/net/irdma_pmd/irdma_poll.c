@@ -95,7 +95,7 @@ rq_opcode(uint8_t gen, const struct irdma_cq_poll_info *info)
 static __rte_always_inline void
 to_wc(struct irdma_pmd_cq *cq, const struct irdma_cq_poll_info *info, struct rte_pmd_irdma_wc *wc)
 {
-	const struct irdma_pmd_qp *qp = info->qp_handle->back_qp;
+	struct irdma_pmd_qp *qp = info->qp_handle->back_qp;
 	uint32_t flags = 0;
 
 	wc->wr_id = info->wr_id;
@@ -115,10 +115,9 @@ to_wc(struct irdma_pmd_cq *cq, const struct irdma_cq_poll_info *info, struct rte
 		wc->status = info->comp_status == IRDMA_COMPL_STATUS_FLUSHED ?
 			flush_status(info->minor_err) : RTE_PMD_IRDMA_WC_GENERAL_ERR;
 		wc->vendor_err = ((uint32_t)info->major_err << 16) | info->minor_err;
-		/* An error completion means the device moved the QP to ERR: the post path then
-		 * asks for a flush of what it adds, as it would after a modify to ERR. */
-		if (unlikely(qp->state != RTE_PMD_IRDMA_QPS_ERR))
-			irdma_qp_mark_error((struct irdma_pmd_qp *)(uintptr_t)qp);
+		/* An error completion means the device moved the QP to ERR: the handle shows it
+		 * at once, and receives posted from now on ask for a flush (irdma_post.c). */
+		irdma_qp_state_note_error(qp);
 		if (wc->status == RTE_PMD_IRDMA_WC_WR_FLUSH_ERR)
 			cq->stats.flush_completions++;
 		else

@@ -393,10 +393,20 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 		     irdma_uk_send(&qp->uk, &info, false);
 }
 
-/* A QP in ERR does not execute new work: ask the device to flush it (as rdma-core asks the
- * kernel). Control path, taken only in ERR. */
-static void
-flush_in_error(struct irdma_pmd_qp *qp)
+/*
+ * Work posted to a QP in ERR completes flushed, and there is one way to get there per queue:
+ *  - sends: the doorbell. A device fetches the SQ on every doorbell and, in ERR, completes
+ *    what it finds with flush CQEs (the soft device: soft_req_run). The post path does
+ *    nothing more, and need not know the QP is in ERR: the device's state decides.
+ *  - receives: a flush request. An RQ has no doorbell (the device takes a receive WQE when
+ *    a message arrives, and none arrives in ERR), so a receive posted in ERR would wait
+ *    forever; the PMD asks the device to flush with a modify to ERR (the verbs provider
+ *    asks the kernel the same way). It takes the control-path lock, on this path only in ERR.
+ * The state read here is the PMD's word (irdma_qp_state): ERR once modify, the device's
+ * async event or an error completion said so.
+ */
+static __rte_noinline __rte_cold void
+rq_flush_request(struct irdma_pmd_qp *qp)
 {
 	struct rte_pmd_irdma_dev *dev = qp->pub.dev;
 	struct irdma_hw_qp_attr hw;
@@ -423,9 +433,10 @@ rte_pmd_irdma_post_send(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 		i = 0;
 		goto out;
 	}
-	if (unlikely(!sq_state_ok(qp->state))) {
+	if (unlikely(!sq_state_ok(irdma_qp_state(qp)))) {
 		IRDMA_DP_LOG(tx, ERR, "%s qp %u: post_send in state %s (needs RTS, SQD, SQE or ERR)",
-			     pub->dev->name, pub->qp_num, rte_pmd_irdma_qp_state_str(qp->state));
+			     pub->dev->name, pub->qp_num,
+			     rte_pmd_irdma_qp_state_str(irdma_qp_state(qp)));
 		qp->stats.tx_rejected_wrs++;
 		ret = -EPERM;
 		i = 0;
@@ -439,9 +450,7 @@ rte_pmd_irdma_post_send(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	if (likely(i > 0)) {
 		irdma_uk_qp_post_wr(&qp->uk);
 		qp->stats.tx_wrs += i;
-		qp->stats.tx_doorbells++;
-		if (unlikely(qp->state == RTE_PMD_IRDMA_QPS_ERR))
-			flush_in_error(qp);
+		qp->stats.tx_doorbells++; /* in ERR, the doorbell is the flush request */
 	}
 	if (unlikely(ret < 0)) {
 		if (ret == -ENOMEM) {
@@ -502,7 +511,7 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 		ret = -EINVAL;
 		goto out;
 	}
-	if (unlikely(qp->state == RTE_PMD_IRDMA_QPS_RESET || pub->srq != NULL)) {
+	if (unlikely(irdma_qp_state(qp) == RTE_PMD_IRDMA_QPS_RESET || pub->srq != NULL)) {
 		IRDMA_DP_LOG(rx, ERR, "%s qp %u: post_recv %s", pub->dev->name, pub->qp_num,
 			     pub->srq != NULL ? "on a QP attached to an SRQ (post to the SRQ)" :
 						"in RESET (move it to INIT first)");
@@ -524,8 +533,8 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 			break;
 	}
 	qp->stats.rx_wrs += i;
-	if (unlikely(i > 0 && qp->state == RTE_PMD_IRDMA_QPS_ERR))
-		flush_in_error(qp);
+	if (unlikely(i > 0 && irdma_qp_state(qp) == RTE_PMD_IRDMA_QPS_ERR))
+		rq_flush_request(qp);
 	if (unlikely(ret < 0)) {
 		if (ret == -ENOMEM)
 			qp->stats.rx_rq_full++;

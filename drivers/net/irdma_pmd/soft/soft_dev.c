@@ -593,7 +593,6 @@ static int soft_qp_modify(struct irdma_hw_dev *hw, uint32_t qp_id,
 				qp_reset(qp);
 			qp->state = attr->state;
 		}
-		a->state = qp->state;
 		if (qp->state != IRDMA_HW_QPS_RESET)
 			soft_engine_mark(dev, qp); /* a doorbell rung before RTS runs now */
 	}
@@ -605,15 +604,17 @@ static int soft_qp_query(struct irdma_hw_dev *hw, uint32_t qp_id, struct irdma_h
 {
 	struct soft_dev *dev = soft_dev_from_hw(hw);
 	struct soft_qp *qp = soft_qp_get(dev, qp_id);
+	struct roce_qp_status st;
 
 	if (qp == NULL || attr == NULL)
 		return -EINVAL;
 	rte_spinlock_lock(&dev->engine_lock);
+	roce_qp_query(&qp->rq, &st);
 	*attr = qp->attr;
 	/* lib/roce may have failed the QP a moment ago; the device applies it next step */
-	attr->state = qp->rq.state == ROCE_QPS_ERR ? IRDMA_HW_QPS_ERR : qp->state;
-	attr->sq_psn = qp->rq.req.psn;
-	attr->rq_psn = qp->rq.resp.epsn;
+	attr->state = st.state == ROCE_QPS_ERR ? IRDMA_HW_QPS_ERR : qp->state;
+	attr->sq_psn = st.sq_psn;
+	attr->rq_psn = st.rq_psn;
 	rte_spinlock_unlock(&dev->engine_lock);
 	return 0;
 }

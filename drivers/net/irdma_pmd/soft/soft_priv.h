@@ -208,8 +208,8 @@ struct soft_qp {
 	uint32_t id;
 	enum irdma_hw_qp_type type;
 	uint32_t pd_id;
-	enum irdma_hw_qp_state state;
-	struct irdma_hw_qp_attr attr;
+	enum irdma_hw_qp_state state; /* the device's QP state (lib/roce keeps the transport's) */
+	struct irdma_hw_qp_attr attr; /* as last modified; attr.state unused: see state */
 	struct soft_dev *dev;
 
 	/* SQ as hardware sees it. */
