@@ -23,6 +23,7 @@
 #include "irdma_hw.h"
 #include "irdma_log.h"
 #include "irdma_queue_mem.h"
+#include "irdma_stag.h"
 #include "irdma_xstats.h"
 #include "rte_pmd_irdma.h"
 
@@ -53,12 +54,24 @@ enum irdma_magic {
 /* Poison *magic and park obj (rte_malloc memory); frees the oldest parked object. */
 void irdma_handle_retire(void *obj, uint32_t *magic);
 
-/* Device-wide table for the post-path lkey check: index = STag >> 8. Plain words, so a
- * reader racing with a deregistration sees either the old or the cleared entry. */
+/*
+ * Device-wide table for the post-path lkey check, by irdma_stag_to_index(). The device owns the
+ * key table and checks every access; this is the PMD's view of one fact of it (which PD an
+ * STag of a live MR belongs to) so a post can refuse another PD's lkey with -EPERM instead
+ * of a completion error. One word per key, stored with release by reg/dereg (control path)
+ * and loaded with acquire by the post path: a reader racing with a (de)registration sees the
+ * old or the new entry whole, never a torn pair. The device's count of bound windows is not
+ * mirrored (mr_dereg asks it).
+ */
 struct irdma_key_entry {
-	uint32_t stag;  /* 0: free */
-	uint32_t pd_id;
+	uint64_t word; /* irdma_key_word(stag, pd_id); 0: free */
 };
+
+static inline uint64_t
+irdma_key_word(uint32_t stag, uint32_t pd_id)
+{
+	return (uint64_t)pd_id << 32 | stag;
+}
 
 #define IRDMA_ASYNC_EVENTS 64 /* power of two */
 

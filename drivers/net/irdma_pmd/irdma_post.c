@@ -30,9 +30,13 @@ check_lkeys(const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id,
 	uint32_t i;
 
 	for (i = 0; i < num; i++) {
-		uint32_t idx = sg[i].lkey >> 8;
+		uint32_t idx = irdma_stag_to_index(sg[i].lkey);
+		uint64_t w;
 
-		if (idx < n_keys && keys[idx].stag == sg[i].lkey && keys[idx].pd_id != pd_id)
+		if (idx >= n_keys)
+			continue;
+		w = __atomic_load_n(&keys[idx].word, __ATOMIC_ACQUIRE);
+		if ((uint32_t)w == sg[i].lkey && (uint32_t)(w >> 32) != pd_id)
 			return (int)i + 1;
 	}
 	return 0;
@@ -251,8 +255,8 @@ post_other(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr,
 			return -EINVAL;
 		}
 		return irdma_post_bind(qp, wr->bind_mw.mw, &wr->bind_mw.bind_info,
-				       (IRDMA_PRIV(irdma_pmd_mw, wr->bind_mw.mw)->stag & ~0xFFu) |
-					       (wr->bind_mw.rkey & 0xFFu),
+				       irdma_stag_with_key(IRDMA_PRIV(irdma_pmd_mw, wr->bind_mw.mw)->stag,
+							   irdma_stag_to_key(wr->bind_mw.rkey)),
 				       wr->wr_id, info->signaled, info->read_fence, false);
 	case RTE_PMD_IRDMA_WR_NOP:
 		return irdma_nop(&qp->uk, wr->wr_id, info->signaled, false);
