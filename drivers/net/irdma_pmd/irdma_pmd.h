@@ -24,6 +24,7 @@
 #include "irdma_log.h"
 #include "irdma_queue_mem.h"
 #include "irdma_stag.h"
+#include "irdma_wr_rules.h"
 #include "irdma_xstats.h"
 #include "rte_pmd_irdma.h"
 
@@ -144,10 +145,11 @@ struct irdma_pmd_qp {
 	struct irdma_qp_uk uk;
 	uint32_t pd_id;
 	uint8_t sig_all;
+	uint32_t sig_flags; /* RTE_PMD_IRDMA_SEND_SIGNALED with sig_all, else 0 */
 	uint8_t gen;
 	const struct irdma_key_entry *keys; /* the device's lkey table */
 	uint32_t n_keys;
-	uint32_t max_sge_rd;
+	struct irdma_wr_allowed wr_allowed; /* from irdma_wr_rules at creation */
 	struct irdma_qmem sq, rq;
 	struct irdma_shadow shadow;
 	struct irdma_sq_uk_wr_trk_info *sq_wrtrk;

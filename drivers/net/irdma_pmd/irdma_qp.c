@@ -304,10 +304,13 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	qp->pub.state = RTE_PMD_IRDMA_QPS_RESET; /* not yet published: a plain store */
 	qp->pd_id = pd->handle;
 	qp->sig_all = init->sq_sig_all != 0;
+	qp->sig_flags = qp->sig_all ? RTE_PMD_IRDMA_SEND_SIGNALED : 0;
 	qp->gen = dev->attrs->hw_rev;
 	qp->keys = dev->keys;
 	qp->n_keys = dev->n_keys;
-	qp->max_sge_rd = RTE_MIN(init->cap.max_send_sge, dev->attrs->max_hw_read_sges);
+	irdma_wr_allowed_init(&qp->wr_allowed, init->qp_type, qp->gen,
+			      (dev->attrs->feature_flags & IRDMA_FEATURE_ATOMIC_OPS) != 0,
+			      qp->uk.max_sq_frag_cnt, dev->attrs->max_hw_read_sges);
 
 	/* What the application got: the reported caps of the provider (doc/spec/irdma-uk.md §6.2). */
 	init->cap.max_send_wr = (info.sq_depth - IRDMA_SQ_RSVD) >> info.sq_shift;
