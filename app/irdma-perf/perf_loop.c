@@ -20,8 +20,8 @@
 
 struct loop_ctx {
 	struct perf_side side[2];       /* 0: client (device a), 1: server (device b) */
-	volatile int finished[2];
-	volatile int abort;
+	int finished[2];                /* __atomic: each side's lcore sets its own */
+	int abort;                      /* __atomic: either lcore, on failure */
 	uint64_t timeout_tsc;
 };
 
@@ -49,7 +49,7 @@ static int side_lcore(struct loop_ctx *c, unsigned int me, unsigned int timeout_
 	struct perf_side *s = &c->side[me];
 	int rc = 0;
 
-	while (!c->abort) {
+	while (!__atomic_load_n(&c->abort, __ATOMIC_RELAXED)) {
 		if (!s->done) {
 			uint64_t before = s->last_progress;
 
@@ -73,7 +73,7 @@ static int side_lcore(struct loop_ctx *c, unsigned int me, unsigned int timeout_
 				rte_pmd_irdma_idle(s->res->dev);
 		}
 	}
-	c->abort = 1;
+	__atomic_store_n(&c->abort, 1, __ATOMIC_RELAXED);
 	return rc < 0 ? rc : -ECANCELED;
 }
 

@@ -26,7 +26,7 @@ msg_fill(uint8_t *b, uint32_t seq)
 	memcpy(b, &seq, sizeof(seq));
 }
 
-static volatile int sender_err;
+static int sender_err; /* the sender lcore's error, read by main: __atomic */
 
 /* The poster: SENDs N_MSG inline messages, signaling every 32nd to retire the SQ. */
 static int
@@ -49,10 +49,11 @@ sender(void *arg)
 
 		for (i = 0; i < n; i++) {
 			if (wc[i].status != RTE_PMD_IRDMA_WC_SUCCESS)
-				sender_err = 1000 + (int)wc[i].status;
+				__atomic_store_n(&sender_err, 1000 + (int)wc[i].status,
+						 __ATOMIC_RELAXED);
 			unacked -= 32;
 		}
-		if (n < 0 || sender_err)
+		if (n < 0 || __atomic_load_n(&sender_err, __ATOMIC_RELAXED))
 			return -1;
 		if (unacked >= 128) { /* keep the SQ within its depth */
 			rte_pmd_irdma_idle(p->a.dev);
@@ -63,7 +64,7 @@ sender(void *arg)
 			seq++;
 			unacked++;
 		} else if (err != -ENOMEM) {
-			sender_err = err;
+			__atomic_store_n(&sender_err, err, __ATOMIC_RELAXED);
 			return -1;
 		}
 	}
@@ -98,7 +99,8 @@ receive_all(struct pair *p, bool step_a)
 
 	for (slot = 0; slot < N_RECV; slot++)
 		post_recv_slot(p, slot);
-	while (next < N_MSG && rte_get_timer_cycles() < deadline && !sender_err) {
+	while (next < N_MSG && rte_get_timer_cycles() < deadline &&
+	       !__atomic_load_n(&sender_err, __ATOMIC_RELAXED)) {
 		if (step_a)
 			rte_pmd_irdma_poll_cq(p->a.cq, wc, 0);
 		n = rte_pmd_irdma_poll_cq(p->b.cq, wc, 32);

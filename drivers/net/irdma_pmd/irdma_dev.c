@@ -59,7 +59,7 @@ irdma_dev_async_cb(void *arg, const struct irdma_hw_event *ev)
 
 	if (ev->type == IRDMA_HW_EVENT_CQ_ERR && ev->id < dev->n_cq_ids &&
 	    dev->cq_by_id[ev->id] != NULL)
-		dev->cq_by_id[ev->id]->in_error = 1;
+		__atomic_store_n(&dev->cq_by_id[ev->id]->in_error, 1, __ATOMIC_RELAXED);
 	/* A QP the device moved to ERR: from now on its receive posts ask for a flush. */
 	if ((ev->type == IRDMA_HW_EVENT_QP_FATAL || ev->type == IRDMA_HW_EVENT_QP_REQ_ERR ||
 	     ev->type == IRDMA_HW_EVENT_QP_ACCESS_ERR) && ev->id < dev->n_qp_ids &&

@@ -121,7 +121,8 @@ struct irdma_pmd_cq {
 	uint32_t refcnt;         /* QPs using it as send or recv CQ */
 	uint8_t n_old;
 	struct irdma_cq_old_ring *old[IRDMA_CQ_MAX_OLD_RINGS];
-	volatile uint8_t in_error; /* overflowed: set from the engine's async event */
+	uint8_t in_error;        /* overflowed: stored by the engine's async event, loaded by the
+				  * poll (__atomic, relaxed: it orders nothing else) */
 	struct irdma_cq_stats stats;
 	TAILQ_ENTRY(irdma_pmd_cq) next;
 };

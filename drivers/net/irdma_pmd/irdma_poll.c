@@ -238,7 +238,7 @@ rte_pmd_irdma_poll_cq(struct rte_pmd_irdma_cq *pub, struct rte_pmd_irdma_wc *wc,
 	if (likely(cq->n_old == 0))
 		n += poll_ring(cq, &cq->uk, wc + n, nb - n, &empty);
 	cq->stats.completions += n;
-	if (unlikely(n == 0 && cq->in_error))
+	if (unlikely(n == 0 && __atomic_load_n(&cq->in_error, __ATOMIC_RELAXED)))
 		return -EIO;
 	return n;
 }

@@ -335,7 +335,7 @@ static int soft_cq_resize(struct irdma_hw_dev *hw, uint32_t cq_id, void *base, u
 	cq->polarity = 1;
 	cq->overflowed = false;
 	cq->cons_stale = true;
-	cq->stale_shadow = cq->shadow[0];
+	get_64bit_val_acquire(cq->shadow, IRDMA_BYTE_CQ_SHADOW_HEAD, &cq->stale_shadow);
 	rte_spinlock_unlock(&dev->engine_lock);
 	return 0;
 }

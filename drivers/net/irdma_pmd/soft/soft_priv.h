@@ -87,7 +87,7 @@ struct soft_cq {
 	uint8_t *base;
 	uint32_t size;         /* slots */
 	bool cqe64;
-	volatile uint64_t *shadow;
+	uint64_t *shadow;      /* shared with lib/uk: get_64bit_val_acquire/set_64bit_val_release */
 	uint32_t head;         /* next slot the device writes */
 	uint8_t polarity;      /* valid bit for the current pass */
 	bool overflowed;       /* error state: no more CQEs */
@@ -110,7 +110,7 @@ struct soft_srq {
 	uint32_t size;         /* WQEs */
 	uint8_t shift;
 	uint32_t max_frags;
-	volatile uint64_t *shadow;
+	uint64_t *shadow;      /* shared with lib/uk: get_64bit_val_acquire/set_64bit_val_release */
 	uint32_t head;         /* next WQE index the device takes */
 	uint8_t polarity;
 	uint32_t limit;
@@ -220,7 +220,7 @@ struct soft_qp {
 	uint8_t sq_polarity;
 	uint32_t max_inline, max_sq_frags, max_rq_frags;
 	bool sq_kick;          /* doorbell seen: fetch until no valid WQE */
-	volatile uint64_t *shadow;
+	uint64_t *shadow;      /* shared with lib/uk: get_64bit_val_acquire/set_64bit_val_release */
 	uint64_t compl_ctx;
 
 	/* RQ or SRQ. */
