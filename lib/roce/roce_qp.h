@@ -273,7 +273,9 @@ struct roce_qp_stats {
 	uint64_t drops[ROCE_R_NUM];
 };
 
-/* Send WR as the requester tracks it. */
+/* Send WR as the requester tracks it: the truth for its packets (PSNs, sent, acknowledged,
+ * retried). The caller keeps its own record of the work (user names it) and gets a status
+ * back per WR; nothing here duplicates the caller's queue. */
 struct roce_swqe {
 	struct roce_send_wr wr;
 	uint32_t first_psn;

@@ -153,6 +153,18 @@ struct irdma_pmd_qp {
 	struct irdma_wr_allowed wr_allowed; /* from irdma_wr_rules at creation */
 	struct irdma_qmem sq, rq;
 	struct irdma_shadow shadow;
+	/*
+	 * A send WR is tracked once per layer, each for what only it knows; none copies
+	 * another's facts:
+	 *  - here, lib/uk's sq_wrtrk (per SQ quantum: wr_id, length, quanta, signaled): the
+	 *    host's truth for what the application posted, and what a completion reports
+	 *    (wr_id, byte_len) and frees (SQ space). A device never sees it.
+	 *  - the device's own record of the WQEs it fetched (the soft device: soft_qp.swq,
+	 *    state, status, fences): its truth for execution order and which CQE to write
+	 *    when. It reads WQEs from SQ memory, never sq_wrtrk.
+	 *  - lib/roce's request ring (struct roce_swqe, soft device only): the wire's truth
+	 *    (PSN ranges, what was sent, acknowledged, retried); it hands back a status per WR.
+	 */
 	struct irdma_sq_uk_wr_trk_info *sq_wrtrk;
 	uint64_t *rq_wrid;
 	struct irdma_qp_uk_init_info uk_info; /* geometry, to re-initialise after RESET */

@@ -164,7 +164,9 @@ struct soft_rwqe {
 	uint64_t total_len;
 };
 
-/* Send work in SQ order, from fetch until its CQE (or its place behind a later CQE). */
+/* Send work in SQ order, from fetch until its CQE (or its place behind a later CQE): the
+ * device's truth for execution and completion order. wr_id stays the host's (lib/uk's
+ * sq_wrtrk, irdma_pmd.h), the wire state lib/roce's (struct roce_swqe). */
 enum soft_swqe_state {
 	SOFT_SWQE_PENDING,     /* fetched, not handed to the transport yet */
 	SOFT_SWQE_POSTED,      /* in lib/roce's requester */
