@@ -206,11 +206,11 @@ wr_refused(const struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr
 {
 	unsigned int op = (unsigned int)wr->opcode;
 
-	if (op >= IRDMA_WR_OPCODES || qp->wr_allowed.lim[inl][op] == 0)
+	if (op >= IRDMA_WR_OPCODES || qp->wr_allowed.lim[op][inl] == 0)
 		return bad_opcode(qp, wr, inl);
 	IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": %u SGEs, the QP allows %u in %s",
 		     qp->pub.dev->name, qp->pub.qp_num, wr->wr_id, wr->num_sge,
-		     qp->wr_allowed.lim[inl][op] - 1, irdma_wr_rules[op].name);
+		     qp->wr_allowed.lim[op][inl] - 1, irdma_wr_rules[op].name);
 	return -EINVAL;
 }
 
@@ -319,7 +319,7 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 
 	/* What the opcode allows on this QP (type, inline, generation, SGE count), in one test
 	 * (irdma_wr_allowed); the cold path says which rule the WR broke. */
-	if (unlikely(op >= IRDMA_WR_OPCODES || wr->num_sge >= qp->wr_allowed.lim[inl][op]))
+	if (unlikely(op >= IRDMA_WR_OPCODES || wr->num_sge >= qp->wr_allowed.lim[op][inl]))
 		return wr_refused(qp, wr, inl);
 	if (unlikely(wr->num_sge != 0 && wr->sg_list == NULL)) {
 		IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": %u SGEs but no SGE list",

@@ -90,6 +90,6 @@ irdma_wr_allowed_init(struct irdma_wr_allowed *a, enum rte_pmd_irdma_qp_type typ
 		}
 		for (inl = 0; inl < 2; inl++)
 			if (irdma_wr_refusal(op, inl, type, gen, atomics, &why) == 0)
-				a->lim[inl][op] = (uint8_t)(max + 1);
+				a->lim[op][inl] = (uint8_t)(max + 1);
 	}
 }

@@ -42,10 +42,10 @@ struct irdma_wr_rule {
 
 extern const struct irdma_wr_rule irdma_wr_rules[IRDMA_WR_OPCODES];
 
-/* What a QP may post, derived from the table at creation: [inline][opcode] = the SGE
+/* What a QP may post, derived from the table at creation: [opcode][inline] = the SGE
  * count allowed + 1, or 0 (refused: num_sge >= 0 always fails the test). */
 struct irdma_wr_allowed {
-	uint8_t lim[2][IRDMA_WR_OPCODES];
+	uint8_t lim[IRDMA_WR_OPCODES][2];
 };
 
 void irdma_wr_allowed_init(struct irdma_wr_allowed *a, enum rte_pmd_irdma_qp_type type,
