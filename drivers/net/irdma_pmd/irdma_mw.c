@@ -116,8 +116,8 @@ rte_pmd_irdma_bind_mw(struct rte_pmd_irdma_qp *qp_pub, struct rte_pmd_irdma_mw *
 	}
 	/* A type 1 bind gives the window a new key: the next value of the key byte. */
 	new_rkey = irdma_stag_with_key(mw->rkey, (uint8_t)(irdma_stag_to_key(mw->rkey) + 1));
-	ret = irdma_post_bind(qp, mw, bind, new_rkey, wr_id, signaled != 0 || qp->sig_all, false,
-			      true);
+	ret = irdma_post_bind(qp, mw, bind, new_rkey, wr_id, signaled != 0 || qp->sig_flags != 0,
+			      false, true);
 	if (ret == 0) {
 		qp->stats.tx_wrs++;
 		qp->stats.tx_doorbells++;

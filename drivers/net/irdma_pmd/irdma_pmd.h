@@ -145,8 +145,7 @@ struct irdma_pmd_qp {
 	uint32_t magic; /* IRDMA_MAGIC_QP while it lives */
 	struct irdma_qp_uk uk;
 	uint32_t pd_id;
-	uint8_t sig_all;
-	uint32_t sig_flags; /* RTE_PMD_IRDMA_SEND_SIGNALED with sig_all, else 0 */
+	uint32_t sig_flags; /* sq_sig_all: RTE_PMD_IRDMA_SEND_SIGNALED, or'ed into every WR */
 	uint8_t gen;
 	const struct irdma_key_entry *keys; /* the device's lkey table */
 	uint32_t n_keys;

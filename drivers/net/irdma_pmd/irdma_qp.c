@@ -303,8 +303,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	qp->pub.qp_type = init->qp_type;
 	qp->pub.state = RTE_PMD_IRDMA_QPS_RESET; /* not yet published: a plain store */
 	qp->pd_id = pd->handle;
-	qp->sig_all = init->sq_sig_all != 0;
-	qp->sig_flags = qp->sig_all ? RTE_PMD_IRDMA_SEND_SIGNALED : 0;
+	qp->sig_flags = init->sq_sig_all != 0 ? RTE_PMD_IRDMA_SEND_SIGNALED : 0;
 	qp->gen = dev->attrs->hw_rev;
 	qp->keys = dev->keys;
 	qp->n_keys = dev->n_keys;
@@ -682,7 +681,7 @@ rte_pmd_irdma_qp_query(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_att
 		init->srq = pub->srq;
 		init->cap = qp->cap;
 		init->qp_type = pub->qp_type;
-		init->sq_sig_all = qp->sig_all;
+		init->sq_sig_all = qp->sig_flags != 0;
 	}
 	rte_spinlock_unlock(&dev->lock);
 	if (ret < 0)
