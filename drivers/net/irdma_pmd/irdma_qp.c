@@ -628,17 +628,23 @@ rte_pmd_irdma_qp_modify(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_at
 		}
 		qp_cache_attr(qp, &a, mask);
 	}
-	if (next == RTE_PMD_IRDMA_QPS_RESET && cur != RTE_PMD_IRDMA_QPS_RESET) {
-		ret = qp_reset(qp);
-		if (ret < 0)
-			goto out;
-	}
-	/* A device error reported while the lock was held (note_error from the engine or a
-	 * poll) stands, unless this modify was to RESET or ERR anyway. */
-	if (!__atomic_compare_exchange_n(&pub->state, &cur, next, false, __ATOMIC_RELEASE,
-					 __ATOMIC_RELAXED) &&
-	    (next == RTE_PMD_IRDMA_QPS_RESET || next == RTE_PMD_IRDMA_QPS_ERR))
+	if (next == RTE_PMD_IRDMA_QPS_RESET || next == RTE_PMD_IRDMA_QPS_ERR) {
+		/* The device is there already: publish it first, so posts see RESET (refused)
+		 * before the rings start over. */
 		irdma_qp_state_set(qp, next);
+		if (next == RTE_PMD_IRDMA_QPS_RESET && cur != RTE_PMD_IRDMA_QPS_RESET) {
+			ret = qp_reset(qp);
+			if (ret < 0)
+				goto out;
+		}
+	} else {
+		/* An error the device reported meanwhile (note_error from the engine or a
+		 * poll) stands: a modify racing with it does not hide it. */
+		enum rte_pmd_irdma_qp_state seen = cur;
+
+		__atomic_compare_exchange_n(&pub->state, &seen, next, false, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED);
+	}
 	IRDMA_LOG(qp, DEBUG, "%s qp %u: %s -> %s (mask 0x%x)", dev->name, pub->qp_num,
 		  rte_pmd_irdma_qp_state_str(cur), rte_pmd_irdma_qp_state_str(next), mask);
 out:
