@@ -150,6 +150,7 @@ struct irdma_pmd_qp {
 	const struct irdma_key_entry *keys; /* the device's lkey table */
 	uint32_t n_keys;
 	struct irdma_wr_allowed wr_allowed; /* from irdma_wr_rules at creation */
+	uint32_t sge_len_max;               /* irdma_sge_len_max(gen) */
 	struct irdma_qmem sq, rq;
 	struct irdma_shadow shadow;
 	/*
@@ -211,6 +212,13 @@ struct rte_pmd_irdma_dev {
 	struct irdma_qp_stats retired_qp;
 	struct irdma_cq_stats retired_cq;
 };
+
+/* The largest SGE length the WQE fragment encodes: 31 bits on GEN_2/3, 32 on GEN_1. */
+static inline uint32_t
+irdma_sge_len_max(uint8_t gen)
+{
+	return gen == IRDMA_GEN_1 ? UINT32_MAX : (uint32_t)INT32_MAX;
+}
 
 /* Registry (irdma_dev.c). */
 void irdma_registry_lock(void);

@@ -42,13 +42,6 @@ check_lkeys(const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id,
 	return 0;
 }
 
-/* The largest SGE length the WQE fragment encodes: 31 bits on GEN_2/3, 32 on GEN_1. */
-static __rte_always_inline uint32_t
-sge_len_max(uint8_t gen)
-{
-	return gen == IRDMA_GEN_1 ? UINT32_MAX : (uint32_t)INT32_MAX;
-}
-
 /*
  * An SGE longer than the fragment's length field would be encoded truncated (2^31 as 0) and
  * the WR would "succeed" without moving the data; a WR longer than max_msg_sz is not a
@@ -335,7 +328,7 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 			return -EPERM;
 		}
 		ret = check_lengths(qp->pub.dev->name, "qp", qp->pub.qp_num, wr->wr_id, wr->sg_list,
-				    wr->num_sge, sge_len_max(qp->gen),
+				    wr->num_sge, qp->sge_len_max,
 				    qp->pub.dev->hw_info.max_msg_size);
 		if (unlikely(ret < 0))
 			return ret;
@@ -533,7 +526,7 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	for (; i < nb_wr; i++) {
 		ret = recv_wr_check(pub->dev->name, "qp", "QP", pub->qp_num, i, &wr[i],
 				    qp->uk.max_rq_frag_cnt, qp->keys, qp->n_keys, qp->pd_id,
-				    sge_len_max(qp->gen), pub->dev->hw_info.max_msg_size);
+				    qp->sge_len_max, pub->dev->hw_info.max_msg_size);
 		if (unlikely(ret < 0))
 			break;
 		info.wr_id = wr[i].wr_id;
@@ -578,7 +571,7 @@ rte_pmd_irdma_srq_post_recv(struct rte_pmd_irdma_srq *pub, const struct rte_pmd_
 	for (; i < nb_wr; i++) {
 		ret = recv_wr_check(dev->name, "srq", "SRQ", pub->handle, i, &wr[i],
 				    srq->uk.max_srq_frag_cnt, dev->keys, dev->n_keys, srq->pd_id,
-				    sge_len_max(dev->attrs->hw_rev), dev->hw_info.max_msg_size);
+				    irdma_sge_len_max(dev->attrs->hw_rev), dev->hw_info.max_msg_size);
 		if (unlikely(ret < 0))
 			break;
 		info.wr_id = wr[i].wr_id;

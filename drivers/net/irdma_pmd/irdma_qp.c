@@ -305,6 +305,7 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	qp->pd_id = pd->handle;
 	qp->sig_flags = init->sq_sig_all != 0 ? RTE_PMD_IRDMA_SEND_SIGNALED : 0;
 	qp->gen = dev->attrs->hw_rev;
+	qp->sge_len_max = irdma_sge_len_max(qp->gen);
 	qp->keys = dev->keys;
 	qp->n_keys = dev->n_keys;
 	irdma_wr_allowed_init(&qp->wr_allowed, init->qp_type, qp->gen,
