@@ -152,7 +152,7 @@ struct pair {
 	uint32_t svc[2];
 	struct bench_ep ep[2];
 	struct lat_write side[2];      /* 0: initiator (main lcore), 1: responder */
-	volatile int abort;
+	int abort;                     /* lat_write's shared abort flag (__atomic) */
 };
 
 static int pair_open(struct run *r, struct pair *p, const char *engine)

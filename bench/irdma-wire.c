@@ -252,7 +252,7 @@ static int server_run(struct side *s)
 	struct bench_ep ep = { 0 };
 	struct bench_ep_addr peer;
 	struct lat_write lw;
-	volatile int abort_flag = 0;
+	int abort_flag = 0; /* lat_write's shared abort flag (__atomic) */
 	struct ctl c;
 	uint64_t it = 0;
 	bool echo = true;
@@ -401,7 +401,7 @@ static int client_run(struct side *s)
 	struct bench_ep ep = { 0 };
 	struct bench_ep_addr peer;
 	struct lat_write lw;
-	volatile int abort_flag = 0;
+	int abort_flag = 0; /* lat_write's shared abort flag (__atomic) */
 	struct ctl c;
 	int rc, tries;
 

@@ -26,13 +26,13 @@ static int fail(struct lat_write *l, int rc, const char *what)
 			 ", completed %" PRIu64 " of %" PRIu64 ")", l->rtt ? "initiator" :
 			 "responder", what, l->sent, l->seen, l->completed, l->total);
 	}
-	*l->abort = 1;
+	__atomic_store_n(l->abort, 1, __ATOMIC_RELEASE);
 	return rc;
 }
 
 void lat_write_init(struct lat_write *l, struct bench_ep *ep, const struct bench_ep_addr *peer,
 		    uint64_t iters, uint64_t warmup, uint64_t *rtt, uint64_t stall_ticks,
-		    volatile int *abort)
+		    int *abort)
 {
 	memset(l, 0, sizeof(*l));
 	l->ep = ep;
@@ -105,7 +105,7 @@ static int check_stall(struct lat_write *l, bool moved)
 	}
 	if ((++l->idle & 1023) != 0)
 		return 0;
-	if (*l->abort)
+	if (__atomic_load_n(l->abort, __ATOMIC_ACQUIRE))
 		return fail(l, -ECANCELED, "cancelled (the other side failed)");
 	now = rte_rdtsc();
 	if (l->idle == 1024)

@@ -30,7 +30,7 @@ struct lat_write {
 	uint64_t last_progress;        /* start of the current idle stretch */
 	uint64_t idle;                 /* calls without progress */
 	int done;                      /* responder: everything answered and completed */
-	volatile int *abort;           /* shared by both sides: set on any failure */
+	int *abort;                    /* shared by both sides (__atomic): set on any failure */
 	int error;
 	char err[160];
 };
@@ -38,7 +38,7 @@ struct lat_write {
 /* @p rtt is NULL for the responder. */
 void lat_write_init(struct lat_write *l, struct bench_ep *ep, const struct bench_ep_addr *peer,
 		    uint64_t iters, uint64_t warmup, uint64_t *rtt, uint64_t stall_ticks,
-		    volatile int *abort);
+		    int *abort);
 
 /* Initiator: runs every round trip. @return 0 or a negative errno (l->err says why). */
 int lat_write_initiator(struct lat_write *l);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "hexfield.h"
+#include "roce_hdr.h" /* the big-endian field readers */
 
 const struct perftest_script perftest_script_write_lat = { 4, 0, 0, 0, 0, 0x5 };
 const struct perftest_script perftest_script_lat = { 4, 1, 0, 0, 1, 0x5 };
@@ -104,19 +105,6 @@ int perftest_mtu_decode(const void *buf, size_t len)
 	return s[0] - '0';
 }
 
-static void put_be32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get_be32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 static int step(struct perftest_conn *c, const char *name, const void *mine, void *theirs,
 		size_t len)
 {
@@ -188,18 +176,18 @@ static int conn_start(struct perftest_conn *c, int fd, enum oob_role role, int t
 	c->peer_version = v;
 
 	if (v >= PERFTEST_VER_SYSDATA) {
-		put_be32(sys, PERFTEST_CYCLE_BUFFER);
+		roce_put_be32(sys, PERFTEST_CYCLE_BUFFER);
 		rc = step(c, "cycle_buffer", sys, rsys, sizeof(sys));
 		if (rc < 0)
 			return rc;
-		if (get_be32(rsys) > c->cycle_buffer)
-			c->cycle_buffer = get_be32(rsys);
-		put_be32(sys, PERFTEST_CACHE_LINE);
+		if (roce_get_be32(rsys) > c->cycle_buffer)
+			c->cycle_buffer = roce_get_be32(rsys);
+		roce_put_be32(sys, PERFTEST_CACHE_LINE);
 		rc = step(c, "cache_line_size", sys, rsys, sizeof(sys));
 		if (rc < 0)
 			return rc;
-		if (get_be32(rsys) > c->cache_line)
-			c->cache_line = get_be32(rsys);
+		if (roce_get_be32(rsys) > c->cache_line)
+			c->cache_line = roce_get_be32(rsys);
 	}
 	if (v >= PERFTEST_VER_MTU) {
 		perftest_mtu_encode(mtu, mtu_enum);

@@ -22,8 +22,8 @@ struct loop_ctx {
 	/* [0]: the client's QPs (device a), [1]: the server's (device b); -q pairs them by index */
 	struct perf_side side[2][PERF_MAX_QPS];
 	unsigned int nq;
-	volatile int finished[2];
-	volatile int abort;
+	int finished[2];                /* __atomic: each side's lcore sets its own */
+	int abort;                      /* __atomic: either lcore, on failure */
 	uint64_t timeout_tsc;
 };
 
@@ -101,7 +101,7 @@ static int side_lcore(struct loop_ctx *c, unsigned int me, unsigned int timeout_
 	bool done = false;
 	int rc = 0;
 
-	while (!c->abort) {
+	while (!__atomic_load_n(&c->abort, __ATOMIC_RELAXED)) {
 		if (!done) {
 			bool moved = false;
 
@@ -127,7 +127,7 @@ static int side_lcore(struct loop_ctx *c, unsigned int me, unsigned int timeout_
 				rte_pmd_irdma_idle(dev);
 		}
 	}
-	c->abort = 1;
+	__atomic_store_n(&c->abort, 1, __ATOMIC_RELAXED);
 	return rc < 0 ? rc : -ECANCELED;
 }
 
@@ -160,7 +160,7 @@ static int both_one_lcore(struct loop_ctx *c, unsigned int timeout_s)
 			if (rc[i] < 0)
 				return rc[i];
 			if (rc[i] == 1)
-				c->finished[i] = 1;
+				__atomic_store_n(&c->finished[i], 1, __ATOMIC_RELEASE);
 		}
 	}
 	return 0;

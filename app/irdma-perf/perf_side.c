@@ -441,10 +441,12 @@ int perf_side_step(struct perf_side *s)
 
 	switch (p->mode) {
 	case PERF_WRITE_LAT: {
-		volatile uint8_t *flag = recv_half(s) + p->size - 1;
+		/* The peer's RDMA WRITE lands here from the device's lcore: the last byte
+		 * is read with acquire, so the bytes before it are seen too. */
+		const uint8_t *flag = recv_half(s) + p->size - 1;
 
-		if (s->rcnt < p->iters && *flag == (uint8_t)(s->rcnt + 1)) {
-			rte_smp_rmb();
+		if (s->rcnt < p->iters &&
+		    __atomic_load_n(flag, __ATOMIC_ACQUIRE) == (uint8_t)(s->rcnt + 1)) {
 			s->rcnt++;
 			moved = true;
 		}

@@ -279,7 +279,9 @@ struct roce_qp_stats {
 	uint64_t drops[ROCE_R_NUM];
 };
 
-/* Send WR as the requester tracks it. */
+/* Send WR as the requester tracks it: the truth for its packets (PSNs, sent, acknowledged,
+ * retried). The caller keeps its own record of the work (user names it) and gets a status
+ * back per WR; nothing here duplicates the caller's queue. */
 struct roce_swqe {
 	struct roce_send_wr wr;
 	uint32_t first_psn;
@@ -444,6 +446,16 @@ void roce_qp_timer(struct roce_qp *qp, uint64_t now);
 
 /* Moves the QP to ERR with the given cause: flushes the send queue, calls qp_error. */
 void roce_qp_set_error(struct roce_qp *qp, uint8_t status);
+
+/* The transport's own view of a QP, for a device's query (roce_qp_query.c). The state is
+ * the transport's: it moves to ERR on the wire side before the device hears of it. */
+struct roce_qp_status {
+	enum roce_qp_state state;
+	uint32_t sq_psn;            /* next PSN the requester sends */
+	uint32_t rq_psn;            /* PSN the responder expects */
+};
+
+void roce_qp_query(const struct roce_qp *qp, struct roce_qp_status *st);
 
 /*
  * Cheap test for an engine's scheduler: 1 when roce_qp_tx() may produce a packet or a

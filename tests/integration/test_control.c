@@ -462,6 +462,63 @@ T_CASE(post_misuse)
 	T_EQ(rte_pmd_irdma_pd_free(other), 0);
 }
 
+/* The post path's view of the key table follows deregistration and reuse of an index: an
+ * lkey of another PD is refused while that MR lives, and its index, registered again in our
+ * PD under a new key, is ours; the old key is then the device's to refuse, not the post's. */
+T_CASE(key_check_follows_dereg_and_reuse)
+{
+	static char buf[4096];
+	struct rte_pmd_irdma_pd *pd, *other;
+	struct rte_pmd_irdma_mr *mine, *theirs, *again;
+	struct rte_pmd_irdma_cq *cq;
+	struct rte_pmd_irdma_qp *qp;
+	struct rte_pmd_irdma_sge sge = { (uintptr_t)buf, 8, 0 };
+	struct rte_pmd_irdma_send_wr wr;
+	uint32_t old;
+	int err;
+
+	open_devices();
+	pd = rte_pmd_irdma_pd_alloc(dev2);
+	other = rte_pmd_irdma_pd_alloc(dev2);
+	mine = rte_pmd_irdma_reg_mr(pd, buf, 2048, RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE);
+	theirs = rte_pmd_irdma_reg_mr(other, buf + 2048, 2048, RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE);
+	cq = itest_cq(dev2, 64);
+	qp = itest_qp(pd, cq, cq, RTE_PMD_IRDMA_QPT_RC, 16, 1, 0);
+	T_CHECK(pd && other && mine && theirs && cq && qp);
+	if (!(pd && other && mine && theirs && cq && qp))
+		return;
+	T_EQ(to_rts(qp), 0);
+	memset(&wr, 0, sizeof(wr));
+	wr.opcode = RTE_PMD_IRDMA_WR_SEND;
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	old = theirs->lkey;
+	sge.lkey = old;
+	itest_log_begin();
+	T_EQ(rte_pmd_irdma_post_send(qp, &wr, 1, &err), 0);
+	itest_log_end();
+	T_EQ(err, -EPERM);
+	T_EQ(rte_pmd_irdma_dereg_mr(theirs), 0);
+	again = rte_pmd_irdma_reg_mr(pd, buf + 2048, 2048, RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE);
+	T_CHECK(again != NULL);
+	if (again == NULL)
+		return;
+	T_EQ(again->lkey >> 8, old >> 8); /* the index came back (lowest free) ... */
+	T_CHECK(again->lkey != old);      /* ... under another key */
+	sge.lkey = again->lkey;
+	T_EQ(rte_pmd_irdma_post_send(qp, &wr, 1, &err), 1);
+	T_EQ(err, 0);
+	sge.lkey = old; /* stale: no live MR of another PD has it */
+	T_EQ(rte_pmd_irdma_post_send(qp, &wr, 1, &err), 1);
+	T_EQ(err, 0);
+	T_EQ(rte_pmd_irdma_qp_destroy(qp), 0);
+	T_EQ(rte_pmd_irdma_cq_destroy(cq), 0);
+	T_EQ(rte_pmd_irdma_dereg_mr(again), 0);
+	T_EQ(rte_pmd_irdma_dereg_mr(mine), 0);
+	T_EQ(rte_pmd_irdma_pd_free(pd), 0);
+	T_EQ(rte_pmd_irdma_pd_free(other), 0);
+}
+
 T_CASE(close_all)
 {
 	open_devices();

@@ -3,7 +3,9 @@
  * Two lcores on dedicated CPUs: one posts, the other polls and checks every byte. Then the
  * same traffic with engine=service, the engines of both devices on a service lcore while the
  * main lcore posts and polls. No timing is asserted: only that every message arrives once,
- * in order, intact.
+ * in order, intact. And the QP state handed between lcores: the control path moves a QP to
+ * ERR while another lcore posts on it; every WR completes exactly once, successes then
+ * flushes, and no post is refused.
  */
 #include <rte_launch.h>
 #include <rte_service.h>
@@ -26,7 +28,7 @@ msg_fill(uint8_t *b, uint32_t seq)
 	memcpy(b, &seq, sizeof(seq));
 }
 
-static volatile int sender_err;
+static int sender_err; /* the sender lcore's error, read by main: __atomic */
 
 /* The poster: SENDs N_MSG inline messages, signaling every 32nd to retire the SQ. */
 static int
@@ -49,10 +51,11 @@ sender(void *arg)
 
 		for (i = 0; i < n; i++) {
 			if (wc[i].status != RTE_PMD_IRDMA_WC_SUCCESS)
-				sender_err = 1000 + (int)wc[i].status;
+				__atomic_store_n(&sender_err, 1000 + (int)wc[i].status,
+						 __ATOMIC_RELAXED);
 			unacked -= 32;
 		}
-		if (n < 0 || sender_err)
+		if (n < 0 || __atomic_load_n(&sender_err, __ATOMIC_RELAXED))
 			return -1;
 		if (unacked >= 128) { /* keep the SQ within its depth */
 			rte_pmd_irdma_idle(p->a.dev);
@@ -63,7 +66,7 @@ sender(void *arg)
 			seq++;
 			unacked++;
 		} else if (err != -ENOMEM) {
-			sender_err = err;
+			__atomic_store_n(&sender_err, err, __ATOMIC_RELAXED);
 			return -1;
 		}
 	}
@@ -98,7 +101,8 @@ receive_all(struct pair *p, bool step_a)
 
 	for (slot = 0; slot < N_RECV; slot++)
 		post_recv_slot(p, slot);
-	while (next < N_MSG && rte_get_timer_cycles() < deadline && !sender_err) {
+	while (next < N_MSG && rte_get_timer_cycles() < deadline &&
+	       !__atomic_load_n(&sender_err, __ATOMIC_RELAXED)) {
 		if (step_a)
 			rte_pmd_irdma_poll_cq(p->a.cq, wc, 0);
 		n = rte_pmd_irdma_poll_cq(p->b.cq, wc, 32);
@@ -212,6 +216,114 @@ T_CASE(service_engine_on_a_service_lcore)
 	rte_service_map_lcore_set(ia.service_id, slcore, 0);
 	rte_service_map_lcore_set(ib.service_id, slcore, 0);
 	T_EQ(rte_service_lcore_del(slcore), 0);
+	pair_close(&p);
+}
+
+/* The state hand-off: the worker posts (and polls A's CQ) while main moves A's QP to ERR. */
+#define ERR_TOTAL 4000u
+#define ERR_AT 1000u
+
+struct err_run {
+	struct pair *p;
+	uint32_t posted;          /* __atomic: the worker's count, read by main */
+	int done;                 /* __atomic: the worker finished */
+	uint32_t completed, success, flushed, other, dup, disorder, refused;
+	uint8_t seen[ERR_TOTAL];
+};
+
+static int
+err_worker(void *arg)
+{
+	struct err_run *r = arg;
+	struct rte_pmd_irdma_wc wc[16];
+	uint8_t msg[MSG_LEN] = { 1 };
+	uint32_t posted = 0;
+	bool flushing = false;
+	int err, n, i;
+	uint64_t deadline = rte_get_timer_cycles() + 60 * rte_get_timer_hz();
+
+	while (r->completed < ERR_TOTAL && rte_get_timer_cycles() < deadline) {
+		n = rte_pmd_irdma_poll_cq(r->p->a.cq, wc, 16);
+		for (i = 0; i < n; i++) {
+			uint64_t id = wc[i].wr_id;
+
+			r->completed++;
+			if (id >= ERR_TOTAL || r->seen[id]++)
+				r->dup++;
+			if (wc[i].status == RTE_PMD_IRDMA_WC_SUCCESS) {
+				r->success++;
+				if (flushing)
+					r->disorder++; /* a success after a flush */
+			} else if (wc[i].status == RTE_PMD_IRDMA_WC_WR_FLUSH_ERR) {
+				r->flushed++;
+				flushing = true;
+			} else {
+				r->other++;
+			}
+		}
+		if (posted == ERR_TOTAL || posted - r->completed >= 128)
+			continue;
+		{
+			struct rte_pmd_irdma_sge s = { (uintptr_t)msg, MSG_LEN, r->p->a.mr->lkey };
+			struct rte_pmd_irdma_send_wr wr = {
+				.wr_id = posted, .sg_list = &s, .num_sge = 1,
+				.opcode = RTE_PMD_IRDMA_WR_SEND,
+				.send_flags = RTE_PMD_IRDMA_SEND_INLINE | RTE_PMD_IRDMA_SEND_SIGNALED,
+			};
+
+			if (rte_pmd_irdma_post_send(r->p->a.qp, &wr, 1, &err) == 1)
+				__atomic_store_n(&r->posted, ++posted, __ATOMIC_RELEASE);
+			else if (err != -ENOMEM)
+				r->refused++;
+		}
+	}
+	__atomic_store_n(&r->done, 1, __ATOMIC_RELEASE);
+	return 0;
+}
+
+T_CASE(control_path_moves_a_qp_to_err_while_another_lcore_posts)
+{
+	static struct err_run r;
+	struct rte_pmd_irdma_qp_attr a;
+	struct rte_pmd_irdma_wc wc[32];
+	unsigned int worker, slot;
+	struct pair p;
+	bool moved = false;
+	int n, i;
+
+	if (rte_lcore_count() < 2)
+		T_SKIP("needs two lcores");
+	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_RC, &cap, 7), 0);
+	memset(&r, 0, sizeof(r));
+	r.p = &p;
+	for (slot = 0; slot < N_RECV; slot++)
+		post_recv_slot(&p, slot);
+	worker = rte_get_next_lcore(-1, 1, 0);
+	T_EQ(rte_eal_remote_launch(err_worker, &r, worker), 0);
+	while (!__atomic_load_n(&r.done, __ATOMIC_ACQUIRE)) {
+		/* B's side: take receives and give the slots back. */
+		n = rte_pmd_irdma_poll_cq(p.b.cq, wc, 32);
+		for (i = 0; i < n; i++)
+			post_recv_slot(&p, (uint32_t)wc[i].wr_id);
+		if (!moved && __atomic_load_n(&r.posted, __ATOMIC_ACQUIRE) >= ERR_AT) {
+			memset(&a, 0, sizeof(a));
+			a.qp_state = RTE_PMD_IRDMA_QPS_ERR;
+			T_EQ(rte_pmd_irdma_qp_modify(p.a.qp, &a, RTE_PMD_IRDMA_QP_STATE), 0);
+			moved = true;
+		}
+		if (n <= 0)
+			rte_pmd_irdma_idle(p.b.dev);
+	}
+	T_EQ(rte_eal_wait_lcore(worker), 0);
+	T_CHECK(moved);
+	T_EQ(r.refused, 0);     /* ERR accepts posts: they complete flushed */
+	T_EQ(r.completed, ERR_TOTAL);
+	T_EQ(r.dup, 0);
+	T_EQ(r.other, 0);
+	T_EQ(r.disorder, 0);
+	T_CHECK(r.success >= 1 && r.flushed >= ERR_TOTAL - ERR_AT);
+	T_EQ(r.success + r.flushed, ERR_TOTAL);
+	T_EQ(p.a.qp->state, RTE_PMD_IRDMA_QPS_ERR);
 	pair_close(&p);
 }
 

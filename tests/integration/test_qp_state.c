@@ -3,8 +3,11 @@
  * The verbs QP state machine: every legal transition with exactly its required attributes,
  * a refusal (-EINVAL, nothing changed, a log naming the attribute) for each missing or
  * forbidden attribute, illegal transitions and bad values; query returns what was set.
+ * The state has one owner (the handle's word): an error completion moves it to ERR, a late
+ * report of an error never undoes a RESET, and work posted in ERR completes flushed (sends
+ * by the doorbell alone, receives by the PMD's flush request).
  */
-#include "itest.h"
+#include "itest_pair.h"
 #include "itest_log.h"
 
 #define M(x) RTE_PMD_IRDMA_QP_##x
@@ -263,6 +266,109 @@ T_CASE(bad_values)
 	T_EQ(qp->state, S(RTR));
 	T_EQ(go(qp, S(RTS), RC_RTS), 0);
 	T_EQ(rte_pmd_irdma_qp_destroy(qp), 0);
+}
+
+static const struct rte_pmd_irdma_qp_cap pair_cap = {
+	.max_send_wr = 32, .max_recv_wr = 32, .max_send_sge = 1, .max_recv_sge = 1,
+	.max_inline_data = 64,
+};
+
+static int
+drain(struct pair *p, struct rte_pmd_irdma_cq *cq)
+{
+	struct rte_pmd_irdma_wc wc[16];
+	int n = 0, r;
+
+	itest_settle(p, 20);
+	while ((r = rte_pmd_irdma_poll_cq(cq, wc, RTE_DIM(wc))) > 0)
+		n += r;
+	return n;
+}
+
+T_CASE(posts_in_err_complete_flushed_sends_by_doorbell_receives_by_request)
+{
+	struct rte_pmd_irdma_send_wr wr[3];
+	struct rte_pmd_irdma_recv_wr rw[2];
+	struct rte_pmd_irdma_wc wc[4];
+	struct rte_pmd_irdma_sge s;
+	struct rte_pmd_irdma_qp_attr q;
+	struct pair p;
+	unsigned int i;
+	int err;
+
+	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_RC, &pair_cap, 7), 0);
+	T_EQ(go(p.a.qp, S(ERR), M(STATE)), 0);
+	T_EQ(p.a.qp->state, S(ERR));
+	T_EQ(drain(&p, p.a.cq), 0); /* nothing was outstanding */
+	s = sge_of(&p.a, 0, 16);
+	for (i = 0; i < 3; i++)
+		wr[i] = signaled_wr(RTE_PMD_IRDMA_WR_SEND, 0x500 + i, &s, 1);
+	T_EQ(rte_pmd_irdma_post_send(p.a.qp, wr, 3, &err), 3);
+	T_EQ(err, 0);
+	T_EQ(itest_poll(&p, p.a.cq, wc, 3), 3);
+	for (i = 0; i < 3; i++) {
+		T_EQ(wc[i].wr_id, 0x500 + i);
+		T_EQ(wc[i].status, RTE_PMD_IRDMA_WC_WR_FLUSH_ERR);
+		T_EQ(wc[i].opcode, RTE_PMD_IRDMA_WC_SEND);
+	}
+	for (i = 0; i < 2; i++) {
+		rw[i].wr_id = 0x600 + i;
+		rw[i].sg_list = &s;
+		rw[i].num_sge = 1;
+	}
+	T_EQ(rte_pmd_irdma_post_recv(p.a.qp, rw, 2, &err), 2);
+	T_EQ(err, 0);
+	T_EQ(itest_poll(&p, p.a.cq, wc, 2), 2);
+	for (i = 0; i < 2; i++) {
+		T_EQ(wc[i].wr_id, 0x600 + i);
+		T_EQ(wc[i].status, RTE_PMD_IRDMA_WC_WR_FLUSH_ERR);
+		T_EQ(wc[i].opcode, RTE_PMD_IRDMA_WC_RECV);
+	}
+	T_EQ(drain(&p, p.a.cq), 0); /* each WR once */
+	T_EQ(rte_pmd_irdma_qp_query(p.a.qp, &q, 0, NULL), 0);
+	T_EQ(q.qp_state, S(ERR));
+	T_EQ(q.cur_qp_state, S(ERR));
+	pair_close(&p);
+}
+
+T_CASE(error_completion_moves_the_handle_and_a_late_event_does_not_undo_reset)
+{
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_async_event ev;
+	struct rte_pmd_irdma_qp_attr q;
+	struct rte_pmd_irdma_wc wc[2];
+	struct rte_pmd_irdma_sge s;
+	struct pair p;
+
+	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_RC, &pair_cap, 7), 0);
+	s = sge_of(&p.a, 0, 8);
+	wr = signaled_wr(RTE_PMD_IRDMA_WR_RDMA_WRITE, 0x77, &s, 1);
+	wr.wr.rdma.remote_addr = (uintptr_t)p.b.buf;
+	wr.wr.rdma.rkey = p.b.mr->rkey ^ 0x3300; /* no such key on B */
+	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
+	T_EQ(itest_poll(&p, p.a.cq, wc, 1), 1);
+	T_EQ(wc[0].status, RTE_PMD_IRDMA_WC_REM_ACCESS_ERR);
+	T_EQ(p.a.qp->state, S(ERR)); /* before any query */
+	/* Back to RESET while A's device event about the error is still queued. */
+	T_EQ(go(p.a.qp, S(RESET), M(STATE)), 0);
+	T_EQ(p.a.qp->state, S(RESET));
+	T_EQ(rte_pmd_irdma_async_event_get(p.a.dev, &ev), 0);
+	T_CHECK(ev.element.qp == p.a.qp);
+	T_EQ(p.a.qp->state, S(RESET)); /* the late report is about the old incarnation */
+	T_EQ(rte_pmd_irdma_qp_query(p.a.qp, &q, 0, NULL), 0);
+	T_EQ(q.qp_state, S(RESET));
+	/* And the QP comes back: a write lands. */
+	T_EQ(qp_to_rts(p.a.qp, &p.b.gid, p.b.qp->qp_num, 7), 0);
+	T_EQ(p.a.qp->state, S(RTS));
+	T_EQ(go(p.b.qp, S(RESET), M(STATE)), 0);
+	T_EQ(qp_to_rts(p.b.qp, &p.a.gid, p.a.qp->qp_num, 7), 0);
+	p.a.buf[0] = 0x5a;
+	wr.wr.rdma.rkey = p.b.mr->rkey;
+	T_EQ(rte_pmd_irdma_post_send(p.a.qp, &wr, 1, NULL), 1);
+	T_EQ(itest_poll(&p, p.a.cq, wc, 1), 1);
+	T_EQ(wc[0].status, RTE_PMD_IRDMA_WC_SUCCESS);
+	T_EQ(p.b.buf[0], 0x5a);
+	pair_close(&p);
 }
 
 T_CASE(teardown)

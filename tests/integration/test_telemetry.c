@@ -168,7 +168,7 @@ T_CASE(dpdk_telemetry_py_reads_them)
  */
 extern void (*irdma_dev_close_hook)(const struct rte_pmd_irdma_dev *dev);
 
-static volatile int race_stop;
+static int race_stop; /* __atomic: main stops the racing lcore */
 static unsigned long race_replies;
 
 static void
@@ -198,7 +198,7 @@ race_poller(void *arg)
 			close(fd);
 		return NULL;
 	}
-	while (!race_stop) {
+	while (!__atomic_load_n(&race_stop, __ATOMIC_RELAXED)) {
 		const char *c = cmds[i++ % RTE_DIM(cmds)];
 
 		if (write(fd, c, strlen(c)) < 0 || read(fd, buf, sizeof(buf)) <= 0)
@@ -215,7 +215,7 @@ T_CASE(telemetry_polls_while_devices_close)
 	pthread_t th;
 	unsigned int i;
 
-	race_stop = 0;
+	__atomic_store_n(&race_stop, 0, __ATOMIC_RELAXED);
 	race_replies = 0;
 	T_EQ(pthread_create(&th, NULL, race_poller, NULL), 0);
 	irdma_dev_close_hook = close_hook_pause;
@@ -239,7 +239,7 @@ T_CASE(telemetry_polls_while_devices_close)
 		T_EQ(rte_pmd_irdma_dev_close(dev), 0);
 	}
 	irdma_dev_close_hook = NULL;
-	race_stop = 1;
+	__atomic_store_n(&race_stop, 1, __ATOMIC_RELAXED);
 	pthread_join(th, NULL);
 	/* The poller was answered throughout (the process is alive to say so). */
 	T_CHECK(race_replies > 0);

@@ -59,12 +59,12 @@ irdma_dev_async_cb(void *arg, const struct irdma_hw_event *ev)
 
 	if (ev->type == IRDMA_HW_EVENT_CQ_ERR && ev->id < dev->n_cq_ids &&
 	    dev->cq_by_id[ev->id] != NULL)
-		dev->cq_by_id[ev->id]->in_error = 1;
-	/* A QP the device moved to ERR: from now on its posts ask for a flush (post path). */
+		__atomic_store_n(&dev->cq_by_id[ev->id]->in_error, 1, __ATOMIC_RELAXED);
+	/* A QP the device moved to ERR: from now on its receive posts ask for a flush. */
 	if ((ev->type == IRDMA_HW_EVENT_QP_FATAL || ev->type == IRDMA_HW_EVENT_QP_REQ_ERR ||
 	     ev->type == IRDMA_HW_EVENT_QP_ACCESS_ERR) && ev->id < dev->n_qp_ids &&
 	    dev->qp_by_id[ev->id] != NULL)
-		irdma_qp_mark_error(dev->qp_by_id[ev->id]);
+		irdma_qp_state_note_error(dev->qp_by_id[ev->id]);
 	rte_spinlock_lock(&dev->ev_lock);
 	if (dev->ev_head - dev->ev_tail < IRDMA_ASYNC_EVENTS)
 		dev->ev[dev->ev_head++ & (IRDMA_ASYNC_EVENTS - 1)] = *ev;
@@ -450,7 +450,7 @@ rte_pmd_irdma_async_event_get(struct rte_pmd_irdma_dev *dev, struct rte_pmd_irdm
 					RTE_PMD_IRDMA_EVENT_QP_ACCESS_ERR :
 					RTE_PMD_IRDMA_EVENT_QP_LAST_WQE_REACHED;
 			if (hw.type != IRDMA_HW_EVENT_QP_LAST_WQE)
-				irdma_qp_mark_error(qp);
+				irdma_qp_state_note_error(qp);
 			ret = 0;
 			break;
 		case IRDMA_HW_EVENT_SRQ_LIMIT: {

@@ -286,7 +286,10 @@ struct irdma_hw_ops {
 	int (*qp_create)(struct irdma_hw_dev *dev, const struct irdma_hw_qp_ctx *ctx,
 			 uint32_t *qp_id, uint32_t **wqe_alloc_db);
 	/* Applies the attributes of `mask`; the PMD has validated the transition. A move to
-	 * ERR flushes outstanding work with flush CQEs; to RESET forgets it. */
+	 * ERR flushes outstanding work with flush CQEs; to RESET forgets it. Work posted to a
+	 * QP already in ERR: sends are flushed by their doorbell (the device fetches the SQ
+	 * and completes it flushed), receives, which ring no doorbell, by a modify to ERR
+	 * again (the PMD's flush request, irdma_post.c). */
 	int (*qp_modify)(struct irdma_hw_dev *dev, uint32_t qp_id,
 			 const struct irdma_hw_qp_attr *attr, uint32_t mask);
 	/* Current attributes; the device may have moved the QP to ERR on its own. */

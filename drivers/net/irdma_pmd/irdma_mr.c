@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Memory regions. The backend owns the STag table (it checks every access); the PMD keeps a
- * copy of {STag, PD} per index so the post path can refuse an lkey of another PD.
+ * copy of {STag, PD} per index, one word each, so the post path can refuse an lkey of another
+ * PD (struct irdma_key_entry).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -21,21 +22,21 @@
 void
 irdma_keys_set(struct rte_pmd_irdma_dev *dev, uint32_t stag, uint32_t pd_id)
 {
-	uint32_t idx = stag >> 8;
+	uint32_t idx = irdma_stag_to_index(stag);
 
-	if (idx < dev->n_keys) {
-		dev->keys[idx].pd_id = pd_id;
-		dev->keys[idx].stag = stag;
-	}
+	if (idx < dev->n_keys)
+		__atomic_store_n(&dev->keys[idx].word, irdma_key_word(stag, pd_id),
+				 __ATOMIC_RELEASE);
 }
 
 void
 irdma_keys_clear(struct rte_pmd_irdma_dev *dev, uint32_t stag)
 {
-	uint32_t idx = stag >> 8;
+	uint32_t idx = irdma_stag_to_index(stag);
 
-	if (idx < dev->n_keys && dev->keys[idx].stag == stag)
-		dev->keys[idx].stag = 0;
+	/* Control path (dev->lock): the only writer, so a plain read of the word is exact. */
+	if (idx < dev->n_keys && (uint32_t)dev->keys[idx].word == stag)
+		__atomic_store_n(&dev->keys[idx].word, 0, __ATOMIC_RELEASE);
 }
 
 /* IOVA of application memory: known for DPDK memory, unknown (RTE_BAD_IOVA) otherwise. */

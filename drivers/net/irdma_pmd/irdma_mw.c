@@ -56,7 +56,7 @@ rte_pmd_irdma_alloc_mw(struct rte_pmd_irdma_pd *pd, enum rte_pmd_irdma_mw_type t
 	mw->stag = stag;
 	mw->pub.pd = pd;
 	mw->pub.rkey = stag;
-	mw->pub.handle = stag >> 8;
+	mw->pub.handle = irdma_stag_to_index(stag);
 	mw->pub.type = type;
 	mw->magic = IRDMA_MAGIC_MW;
 	return &mw->pub;
@@ -109,15 +109,15 @@ rte_pmd_irdma_bind_mw(struct rte_pmd_irdma_qp *qp_pub, struct rte_pmd_irdma_mw *
 			  qp_pub->dev->name, qp_pub->qp_num);
 		return -EINVAL;
 	}
-	if (qp->state != RTE_PMD_IRDMA_QPS_RTS) {
+	if (irdma_qp_state(qp) != RTE_PMD_IRDMA_QPS_RTS) {
 		IRDMA_LOG(ctrl, ERR, "%s qp %u: bind_mw in state %s (needs RTS)", qp_pub->dev->name,
-			  qp_pub->qp_num, rte_pmd_irdma_qp_state_str(qp->state));
+			  qp_pub->qp_num, rte_pmd_irdma_qp_state_str(irdma_qp_state(qp)));
 		return -EPERM;
 	}
 	/* A type 1 bind gives the window a new key: the next value of the key byte. */
-	new_rkey = (mw->rkey & ~0xFFu) | ((mw->rkey + 1) & 0xFFu);
-	ret = irdma_post_bind(qp, mw, bind, new_rkey, wr_id, signaled != 0 || qp->sig_all, false,
-			      true);
+	new_rkey = irdma_stag_with_key(mw->rkey, (uint8_t)(irdma_stag_to_key(mw->rkey) + 1));
+	ret = irdma_post_bind(qp, mw, bind, new_rkey, wr_id, signaled != 0 || qp->sig_flags != 0,
+			      false, true);
 	if (ret == 0) {
 		qp->stats.tx_wrs++;
 		qp->stats.tx_doorbells++;

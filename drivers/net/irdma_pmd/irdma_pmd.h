@@ -23,6 +23,8 @@
 #include "irdma_hw.h"
 #include "irdma_log.h"
 #include "irdma_queue_mem.h"
+#include "irdma_stag.h"
+#include "irdma_wr_rules.h"
 #include "irdma_xstats.h"
 #include "rte_pmd_irdma.h"
 
@@ -53,12 +55,24 @@ enum irdma_magic {
 /* Poison *magic and park obj (rte_malloc memory); frees the oldest parked object. */
 void irdma_handle_retire(void *obj, uint32_t *magic);
 
-/* Device-wide table for the post-path lkey check: index = STag >> 8. Plain words, so a
- * reader racing with a deregistration sees either the old or the cleared entry. */
+/*
+ * Device-wide table for the post-path lkey check, by irdma_stag_to_index(). The device owns the
+ * key table and checks every access; this is the PMD's view of one fact of it (which PD an
+ * STag of a live MR belongs to) so a post can refuse another PD's lkey with -EPERM instead
+ * of a completion error. One word per key, stored with release by reg/dereg (control path)
+ * and loaded with acquire by the post path: a reader racing with a (de)registration sees the
+ * old or the new entry whole, never a torn pair. The device's count of bound windows is not
+ * mirrored (mr_dereg asks it).
+ */
 struct irdma_key_entry {
-	uint32_t stag;  /* 0: free */
-	uint32_t pd_id;
+	uint64_t word; /* irdma_key_word(stag, pd_id); 0: free */
 };
+
+static inline uint64_t
+irdma_key_word(uint32_t stag, uint32_t pd_id)
+{
+	return (uint64_t)pd_id << 32 | stag;
+}
 
 #define IRDMA_ASYNC_EVENTS 64 /* power of two */
 
@@ -107,7 +121,8 @@ struct irdma_pmd_cq {
 	uint32_t refcnt;         /* QPs using it as send or recv CQ */
 	uint8_t n_old;
 	struct irdma_cq_old_ring *old[IRDMA_CQ_MAX_OLD_RINGS];
-	volatile uint8_t in_error; /* overflowed: set from the engine's async event */
+	uint8_t in_error;        /* overflowed: stored by the engine's async event, loaded by the
+				  * poll (__atomic, relaxed: it orders nothing else) */
 	struct irdma_cq_stats stats;
 	TAILQ_ENTRY(irdma_pmd_cq) next;
 };
@@ -130,14 +145,26 @@ struct irdma_pmd_qp {
 	uint32_t magic; /* IRDMA_MAGIC_QP while it lives */
 	struct irdma_qp_uk uk;
 	uint32_t pd_id;
-	uint8_t sig_all;
+	uint32_t sig_flags; /* sq_sig_all: RTE_PMD_IRDMA_SEND_SIGNALED, or'ed into every WR */
 	uint8_t gen;
-	enum rte_pmd_irdma_qp_state state;  /* what the post path checks */
 	const struct irdma_key_entry *keys; /* the device's lkey table */
 	uint32_t n_keys;
-	uint32_t max_sge_rd;
+	struct irdma_wr_allowed wr_allowed; /* from irdma_wr_rules at creation */
+	uint32_t sge_len_max;               /* irdma_sge_len_max(gen) */
 	struct irdma_qmem sq, rq;
 	struct irdma_shadow shadow;
+	/*
+	 * A send WR is tracked once per layer, each for what only it knows; none copies
+	 * another's facts:
+	 *  - here, lib/uk's sq_wrtrk (per SQ quantum: wr_id, length, quanta, signaled): the
+	 *    host's truth for what the application posted, and what a completion reports
+	 *    (wr_id, byte_len) and frees (SQ space). A device never sees it.
+	 *  - the device's own record of the WQEs it fetched (the soft device: soft_qp.swq,
+	 *    state, status, fences): its truth for execution order and which CQE to write
+	 *    when. It reads WQEs from SQ memory, never sq_wrtrk.
+	 *  - lib/roce's request ring (struct roce_swqe, soft device only): the wire's truth
+	 *    (PSN ranges, what was sent, acknowledged, retried); it hands back a status per WR.
+	 */
 	struct irdma_sq_uk_wr_trk_info *sq_wrtrk;
 	uint64_t *rq_wrid;
 	struct irdma_qp_uk_init_info uk_info; /* geometry, to re-initialise after RESET */
@@ -186,6 +213,13 @@ struct rte_pmd_irdma_dev {
 	struct irdma_cq_stats retired_cq;
 };
 
+/* The largest SGE length the WQE fragment encodes: 31 bits on GEN_2/3, 32 on GEN_1. */
+static inline uint32_t
+irdma_sge_len_max(uint8_t gen)
+{
+	return gen == IRDMA_GEN_1 ? UINT32_MAX : (uint32_t)INT32_MAX;
+}
+
 /* Registry (irdma_dev.c). */
 void irdma_registry_lock(void);
 void irdma_registry_unlock(void);
@@ -206,8 +240,35 @@ void irdma_keys_clear(struct rte_pmd_irdma_dev *dev, uint32_t stag);
 
 /* QP helpers used by other objects (irdma_qp.c). */
 struct irdma_pmd_qp *irdma_qp_by_num(struct rte_pmd_irdma_dev *dev, uint32_t qp_num);
-/* The device moved the QP to ERR: later posts request a flush of what they add. */
-void irdma_qp_mark_error(struct irdma_pmd_qp *qp);
+
+/*
+ * The QP state the PMD owns: one word, pub.state (the application reads it, read-only).
+ * The device keeps its own (irdma_hw_ops.qp_query reports it); everything else is derived
+ * from these two: the verbs attributes of rte_pmd_irdma_qp_query take this word, the soft
+ * device's attributes take its own state, lib/roce's transport state is the device's.
+ *
+ * Writers: rte_pmd_irdma_qp_modify (control path, under dev->lock) stores with release;
+ * irdma_qp_state_note_error moves a working QP to ERR from any context (the engine's async
+ * event, the polling lcore at an error CQE, a query that finds the device in ERR) with a
+ * compare-and-swap, so it never undoes a RESET or a state the control path set meanwhile.
+ * Readers on the post path load with acquire: a post that sees RTS also sees what the
+ * modify to RTS wrote before it.
+ */
+static inline enum rte_pmd_irdma_qp_state
+irdma_qp_state(const struct irdma_pmd_qp *qp)
+{
+	return __atomic_load_n(&qp->pub.state, __ATOMIC_ACQUIRE);
+}
+
+static inline void
+irdma_qp_state_set(struct irdma_pmd_qp *qp, enum rte_pmd_irdma_qp_state s)
+{
+	__atomic_store_n(&qp->pub.state, s, __ATOMIC_RELEASE);
+}
+
+/* The device moved the QP to ERR. Only a QP the device runs (RTR, RTS, SQD, SQE) moves:
+ * a late report about an incarnation reset since is ignored. */
+void irdma_qp_state_note_error(struct irdma_pmd_qp *qp);
 
 /* Completion-side cleanup when a QP goes away (irdma_cq.c). */
 void irdma_cq_clean_qp(struct irdma_pmd_cq *cq, struct irdma_pmd_qp *qp);

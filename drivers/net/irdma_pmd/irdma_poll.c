@@ -38,42 +38,33 @@ flush_status(uint16_t minor)
 				      RTE_PMD_IRDMA_WC_FATAL_ERR;
 }
 
+/* Work-completion opcode + 1 of an SQ CQE's op_type; 0: none (a malformed CQE). A table
+ * rather than a switch: one load on the poll path. */
+#define WC1(x) (RTE_PMD_IRDMA_WC_##x + 1)
+static const uint8_t sq_wc_opcode1[IRDMA_OP_TYPE_ATOMIC_COMPARE_AND_SWAP + 1] = {
+	[IRDMA_OP_TYPE_RDMA_WRITE] = WC1(RDMA_WRITE),
+	[IRDMA_OP_TYPE_RDMA_WRITE_SOL] = WC1(RDMA_WRITE),
+	[IRDMA_OP_TYPE_RDMA_READ] = WC1(RDMA_READ),
+	[IRDMA_OP_TYPE_RDMA_READ_INV_STAG] = WC1(RDMA_READ),
+	[IRDMA_OP_TYPE_SEND] = WC1(SEND),
+	[IRDMA_OP_TYPE_SEND_SOL] = WC1(SEND),
+	[IRDMA_OP_TYPE_SEND_INV] = WC1(SEND),
+	[IRDMA_OP_TYPE_SEND_SOL_INV] = WC1(SEND),
+	[IRDMA_OP_TYPE_BIND_MW] = WC1(BIND_MW),
+	[IRDMA_OP_TYPE_INV_STAG] = WC1(LOCAL_INV),
+	[IRDMA_OP_TYPE_ATOMIC_FETCH_AND_ADD] = WC1(FETCH_ADD),
+	[IRDMA_OP_TYPE_ATOMIC_COMPARE_AND_SWAP] = WC1(COMP_SWAP),
+	[IRDMA_OP_TYPE_NOP] = WC1(NOP),
+};
+#undef WC1
+
 static __rte_always_inline bool
 sq_opcode(uint8_t op, enum rte_pmd_irdma_wc_opcode *out)
 {
-	switch (op) {
-	case IRDMA_OP_TYPE_RDMA_WRITE:
-	case IRDMA_OP_TYPE_RDMA_WRITE_SOL:
-		*out = RTE_PMD_IRDMA_WC_RDMA_WRITE;
-		return true;
-	case IRDMA_OP_TYPE_RDMA_READ:
-	case IRDMA_OP_TYPE_RDMA_READ_INV_STAG:
-		*out = RTE_PMD_IRDMA_WC_RDMA_READ;
-		return true;
-	case IRDMA_OP_TYPE_SEND:
-	case IRDMA_OP_TYPE_SEND_SOL:
-	case IRDMA_OP_TYPE_SEND_INV:
-	case IRDMA_OP_TYPE_SEND_SOL_INV:
-		*out = RTE_PMD_IRDMA_WC_SEND;
-		return true;
-	case IRDMA_OP_TYPE_BIND_MW:
-		*out = RTE_PMD_IRDMA_WC_BIND_MW;
-		return true;
-	case IRDMA_OP_TYPE_INV_STAG:
-		*out = RTE_PMD_IRDMA_WC_LOCAL_INV;
-		return true;
-	case IRDMA_OP_TYPE_ATOMIC_FETCH_AND_ADD:
-		*out = RTE_PMD_IRDMA_WC_FETCH_ADD;
-		return true;
-	case IRDMA_OP_TYPE_ATOMIC_COMPARE_AND_SWAP:
-		*out = RTE_PMD_IRDMA_WC_COMP_SWAP;
-		return true;
-	case IRDMA_OP_TYPE_NOP:
-		*out = RTE_PMD_IRDMA_WC_NOP;
-		return true;
-	default:
-		return false;
-	}
+	unsigned int w = op < RTE_DIM(sq_wc_opcode1) ? sq_wc_opcode1[op] : 0;
+
+	*out = (enum rte_pmd_irdma_wc_opcode)(w - 1);
+	return w != 0;
 }
 
 /* Receive opcode: an RDMA WRITE with immediate, or a plain receive (doc/spec/irdma-uk.md §3.9). */
@@ -95,7 +86,7 @@ rq_opcode(uint8_t gen, const struct irdma_cq_poll_info *info)
 static __rte_always_inline void
 to_wc(struct irdma_pmd_cq *cq, const struct irdma_cq_poll_info *info, struct rte_pmd_irdma_wc *wc)
 {
-	const struct irdma_pmd_qp *qp = info->qp_handle->back_qp;
+	struct irdma_pmd_qp *qp = info->qp_handle->back_qp;
 	uint32_t flags = 0;
 
 	wc->wr_id = info->wr_id;
@@ -115,10 +106,9 @@ to_wc(struct irdma_pmd_cq *cq, const struct irdma_cq_poll_info *info, struct rte
 		wc->status = info->comp_status == IRDMA_COMPL_STATUS_FLUSHED ?
 			flush_status(info->minor_err) : RTE_PMD_IRDMA_WC_GENERAL_ERR;
 		wc->vendor_err = ((uint32_t)info->major_err << 16) | info->minor_err;
-		/* An error completion means the device moved the QP to ERR: the post path then
-		 * asks for a flush of what it adds, as it would after a modify to ERR. */
-		if (unlikely(qp->state != RTE_PMD_IRDMA_QPS_ERR))
-			irdma_qp_mark_error((struct irdma_pmd_qp *)(uintptr_t)qp);
+		/* An error completion means the device moved the QP to ERR: the handle shows it
+		 * at once, and receives posted from now on ask for a flush (irdma_post.c). */
+		irdma_qp_state_note_error(qp);
 		if (wc->status == RTE_PMD_IRDMA_WC_WR_FLUSH_ERR)
 			cq->stats.flush_completions++;
 		else
@@ -239,7 +229,7 @@ rte_pmd_irdma_poll_cq(struct rte_pmd_irdma_cq *pub, struct rte_pmd_irdma_wc *wc,
 	if (likely(cq->n_old == 0))
 		n += poll_ring(cq, &cq->uk, wc + n, nb - n, &empty);
 	cq->stats.completions += n;
-	if (unlikely(n == 0 && cq->in_error))
+	if (unlikely(n == 0 && __atomic_load_n(&cq->in_error, __ATOMIC_RELAXED)))
 		return -EIO;
 	return n;
 }

@@ -30,19 +30,16 @@ check_lkeys(const struct irdma_key_entry *keys, uint32_t n_keys, uint32_t pd_id,
 	uint32_t i;
 
 	for (i = 0; i < num; i++) {
-		uint32_t idx = sg[i].lkey >> 8;
+		uint32_t idx = irdma_stag_to_index(sg[i].lkey);
+		uint64_t w;
 
-		if (idx < n_keys && keys[idx].stag == sg[i].lkey && keys[idx].pd_id != pd_id)
+		if (idx >= n_keys)
+			continue;
+		w = __atomic_load_n(&keys[idx].word, __ATOMIC_ACQUIRE);
+		if ((uint32_t)w == sg[i].lkey && (uint32_t)(w >> 32) != pd_id)
 			return (int)i + 1;
 	}
 	return 0;
-}
-
-/* The largest SGE length the WQE fragment encodes: 31 bits on GEN_2/3, 32 on GEN_1. */
-static __rte_always_inline uint32_t
-sge_len_max(uint8_t gen)
-{
-	return gen == IRDMA_GEN_1 ? UINT32_MAX : (uint32_t)INT32_MAX;
 }
 
 /*
@@ -158,45 +155,69 @@ irdma_post_bind(struct irdma_pmd_qp *qp, struct rte_pmd_irdma_mw *mw_pub,
 	return 0;
 }
 
-/* Summed in 64 bits: 32-bit lengths must not wrap past a size check. */
+/* Summed in 64 bits: 32-bit lengths must not wrap past a size check. One SGE, the common
+ * inline case, without the loop. */
 static __rte_always_inline uint64_t
 sge_total(const struct rte_pmd_irdma_sge *sg, uint32_t n)
 {
 	uint64_t t = 0;
 	uint32_t i;
 
+	if (likely(n == 1))
+		return sg[0].length;
 	for (i = 0; i < n; i++)
 		t += sg[i].length;
 	return t;
 }
 
+/* An opcode the QP does not allow (irdma_wr_allowed): the table says why. */
 static __rte_noinline __rte_cold int
 bad_opcode(const struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr, bool inl)
 {
-	IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": opcode %d%s is not valid on a%s QP",
+	const char *why = "is not valid here";
+	int ret;
+
+	ret = irdma_wr_refusal(wr->opcode, inl, qp->pub.qp_type, qp->gen,
+			       (qp->pub.dev->attrs->feature_flags & IRDMA_FEATURE_ATOMIC_OPS) != 0,
+			       &why);
+	if (ret == 0) { /* allowed by the table: a BIND_MW naming a dead MW or MR */
+		why = "names a destroyed memory window or region";
+		ret = -EINVAL;
+	}
+	IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": opcode %d (%s)%s %s",
 		     qp->pub.dev->name, qp->pub.qp_num, wr->wr_id, wr->opcode,
-		     inl ? " with INLINE" : "",
-		     qp->pub.qp_type == RTE_PMD_IRDMA_QPT_RC ? "n RC" : " UD");
+		     wr->opcode >= 0 && wr->opcode < IRDMA_WR_OPCODES &&
+				     irdma_wr_rules[wr->opcode].name != NULL ?
+			     irdma_wr_rules[wr->opcode].name : "?",
+		     inl ? " with INLINE" : "", why);
+	return ret;
+}
+
+/* A WR that failed the irdma_wr_allowed test: its opcode, or its SGE count. */
+static __rte_noinline __rte_cold int
+wr_refused(const struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr, bool inl)
+{
+	unsigned int op = (unsigned int)wr->opcode;
+
+	if (op >= IRDMA_WR_OPCODES || qp->wr_allowed.lim[op][inl] == 0)
+		return bad_opcode(qp, wr, inl);
+	IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": %u SGEs, the QP allows %u in %s",
+		     qp->pub.dev->name, qp->pub.qp_num, wr->wr_id, wr->num_sge,
+		     qp->wr_allowed.lim[op][inl] - 1, irdma_wr_rules[op].name);
 	return -EINVAL;
 }
 
 /* The work requests other than SEND and RDMA WRITE: kept out of line so the common path
- * stays small. info carries wr_id and the flags. */
+ * stays small. The opcode is allowed on this QP (irdma_wr_allowed) and its SGE count is
+ * within its limit; info carries wr_id and the flags. */
 static __rte_noinline int
 post_other(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr,
-	   struct irdma_post_sq_info *info, bool inl)
+	   struct irdma_post_sq_info *info)
 {
 	const char *dn = qp->pub.dev->name;
 
 	switch (wr->opcode) {
 	case RTE_PMD_IRDMA_WR_RDMA_READ:
-		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC || inl))
-			return bad_opcode(qp, wr, inl);
-		if (unlikely(wr->num_sge > qp->max_sge_rd)) {
-			IRDMA_DP_LOG(tx, ERR, "%s qp %u: RDMA READ with %u SGEs, the limit is %u", dn,
-				     qp->pub.qp_num, wr->num_sge, qp->max_sge_rd);
-			return -EINVAL;
-		}
 		info->op_type = IRDMA_OP_TYPE_RDMA_READ;
 		info->op.rdma_read.lo_sg_list = SGES(wr->sg_list);
 		info->op.rdma_read.num_lo_sges = wr->num_sge;
@@ -205,12 +226,6 @@ post_other(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr,
 		return irdma_uk_rdma_read(&qp->uk, info, false, false);
 	case RTE_PMD_IRDMA_WR_ATOMIC_CMP_AND_SWP:
 	case RTE_PMD_IRDMA_WR_ATOMIC_FETCH_AND_ADD:
-		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC || inl))
-			return bad_opcode(qp, wr, inl);
-		if (unlikely(!(qp->pub.dev->attrs->feature_flags & IRDMA_FEATURE_ATOMIC_OPS))) {
-			IRDMA_DP_LOG(tx, ERR, "%s qp %u: atomics need GEN_3", dn, qp->pub.qp_num);
-			return -EOPNOTSUPP;
-		}
 		if (unlikely(wr->num_sge != 1 || wr->sg_list[0].length < 8 ||
 			     (wr->wr.atomic.remote_addr & 7))) {
 			IRDMA_DP_LOG(tx, ERR, "%s qp %u: an atomic takes one SGE of 8 bytes and an "
@@ -235,29 +250,27 @@ post_other(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr,
 		info->op.atomic_compare_swap.swap_data_bytes = wr->wr.atomic.swap;
 		return irdma_uk_atomic_compare_swap(&qp->uk, info, false);
 	case RTE_PMD_IRDMA_WR_LOCAL_INV:
-		if (unlikely(inl))
-			return bad_opcode(qp, wr, inl);
 		info->op_type = IRDMA_OP_TYPE_INV_STAG;
 		info->local_fence = true; /* the newest kernel forces it: no WR may overtake */
 		info->op.inv_local_stag.target_stag = wr->invalidate_rkey;
 		return irdma_uk_stag_local_invalidate(&qp->uk, info, false);
 	case RTE_PMD_IRDMA_WR_BIND_MW:
-		if (unlikely(inl || !irdma_mw_live(wr->bind_mw.mw) ||
+		if (unlikely(!irdma_mw_live(wr->bind_mw.mw) ||
 			     (wr->bind_mw.bind_info.mr != NULL && !irdma_mr_live(wr->bind_mw.bind_info.mr))))
-			return bad_opcode(qp, wr, inl);
+			return bad_opcode(qp, wr, false);
 		if (unlikely(wr->bind_mw.mw->type != RTE_PMD_IRDMA_MW_TYPE_2)) {
 			IRDMA_DP_LOG(tx, ERR, "%s qp %u: BIND_MW work requests bind type 2 windows; "
 				     "use rte_pmd_irdma_bind_mw() for type 1", dn, qp->pub.qp_num);
 			return -EINVAL;
 		}
 		return irdma_post_bind(qp, wr->bind_mw.mw, &wr->bind_mw.bind_info,
-				       (IRDMA_PRIV(irdma_pmd_mw, wr->bind_mw.mw)->stag & ~0xFFu) |
-					       (wr->bind_mw.rkey & 0xFFu),
+				       irdma_stag_with_key(IRDMA_PRIV(irdma_pmd_mw, wr->bind_mw.mw)->stag,
+							   irdma_stag_to_key(wr->bind_mw.rkey)),
 				       wr->wr_id, info->signaled, info->read_fence, false);
 	case RTE_PMD_IRDMA_WR_NOP:
 		return irdma_nop(&qp->uk, wr->wr_id, info->signaled, false);
-	default:
-		return bad_opcode(qp, wr, inl);
+	default: /* not reached: irdma_wr_allowed has no other opcode */
+		return bad_opcode(qp, wr, false);
 	}
 }
 
@@ -293,15 +306,14 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 	const uint32_t flags = wr->send_flags;
 	const bool inl = (flags & RTE_PMD_IRDMA_SEND_INLINE) != 0;
 	const bool sol = (flags & RTE_PMD_IRDMA_SEND_SOLICITED) != 0;
+	const unsigned int op = (unsigned int)wr->opcode;
 	bool imm = false, write = false;
 	int bad, ret;
 
-	if (unlikely(wr->num_sge > qp->uk.max_sq_frag_cnt)) {
-		IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": %u SGEs, the QP allows %u",
-			     qp->pub.dev->name, qp->pub.qp_num, wr->wr_id, wr->num_sge,
-			     qp->uk.max_sq_frag_cnt);
-		return -EINVAL;
-	}
+	/* What the opcode allows on this QP (type, inline, generation, SGE count), in one test
+	 * (irdma_wr_allowed); the cold path says which rule the WR broke. */
+	if (unlikely(op >= IRDMA_WR_OPCODES || wr->num_sge >= qp->wr_allowed.lim[op][inl]))
+		return wr_refused(qp, wr, inl);
 	if (unlikely(wr->num_sge != 0 && wr->sg_list == NULL)) {
 		IRDMA_DP_LOG(tx, ERR, "%s qp %u: wr_id 0x%" PRIx64 ": %u SGEs but no SGE list",
 			     qp->pub.dev->name, qp->pub.qp_num, wr->wr_id, wr->num_sge);
@@ -316,7 +328,7 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 			return -EPERM;
 		}
 		ret = check_lengths(qp->pub.dev->name, "qp", qp->pub.qp_num, wr->wr_id, wr->sg_list,
-				    wr->num_sge, sge_len_max(qp->gen),
+				    wr->num_sge, qp->sge_len_max,
 				    qp->pub.dev->hw_info.max_msg_size);
 		if (unlikely(ret < 0))
 			return ret;
@@ -324,11 +336,12 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 
 	memset(&info, 0, sizeof(info));
 	info.wr_id = wr->wr_id;
-	info.signaled = qp->sig_all || (flags & RTE_PMD_IRDMA_SEND_SIGNALED);
+	info.signaled = ((flags | qp->sig_flags) & RTE_PMD_IRDMA_SEND_SIGNALED) != 0;
 	info.read_fence = (flags & RTE_PMD_IRDMA_SEND_FENCE) != 0;
 	info.local_fence = (flags & RTE_PMD_IRDMA_SEND_LOCAL_FENCE) != 0;
 
-	switch (wr->opcode) {
+	/* The cases follow irdma_wr_rules: IMM for the _WITH_IMM opcodes, UD_AH for SENDs. */
+	switch (op) {
 	case RTE_PMD_IRDMA_WR_SEND_WITH_IMM:
 		imm = true;
 		/* fall through */
@@ -336,8 +349,6 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 		info.op_type = sol ? IRDMA_OP_TYPE_SEND_SOL : IRDMA_OP_TYPE_SEND;
 		break;
 	case RTE_PMD_IRDMA_WR_SEND_WITH_INV:
-		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC))
-			return bad_opcode(qp, wr, inl);
 		info.op_type = sol ? IRDMA_OP_TYPE_SEND_SOL_INV : IRDMA_OP_TYPE_SEND_INV;
 		info.stag_to_inv = wr->invalidate_rkey;
 		break;
@@ -345,28 +356,21 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 		imm = true;
 		/* fall through */
 	case RTE_PMD_IRDMA_WR_RDMA_WRITE:
-		if (unlikely(qp->pub.qp_type != RTE_PMD_IRDMA_QPT_RC))
-			return bad_opcode(qp, wr, inl);
 		write = true;
 		info.op_type = (sol && imm) ? IRDMA_OP_TYPE_RDMA_WRITE_SOL : IRDMA_OP_TYPE_RDMA_WRITE;
 		info.op.rdma_write.rem_addr.addr = wr->wr.rdma.remote_addr;
 		info.op.rdma_write.rem_addr.lkey = wr->wr.rdma.rkey;
 		break;
 	default:
-		return post_other(qp, wr, &info, inl);
+		return post_other(qp, wr, &info);
 	}
 
 	/* SEND and RDMA WRITE variants. */
 	if (imm) {
-		if (unlikely(qp->gen < IRDMA_GEN_2)) {
-			IRDMA_DP_LOG(tx, ERR, "%s qp %u: immediate data needs GEN_2 or later",
-				     qp->pub.dev->name, qp->pub.qp_num);
-			return -EOPNOTSUPP;
-		}
 		info.imm_data_valid = true;
 		info.imm_data = rte_be_to_cpu_32(wr->imm_data);
 	}
-	if (qp->pub.qp_type == RTE_PMD_IRDMA_QPT_UD) {
+	if (qp->pub.qp_type == RTE_PMD_IRDMA_QPT_UD) { /* a SEND: the only UD opcode here */
 		ret = set_ud_dest(qp, wr, &info);
 		if (unlikely(ret < 0))
 			return ret;
@@ -393,10 +397,20 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
 		     irdma_uk_send(&qp->uk, &info, false);
 }
 
-/* A QP in ERR does not execute new work: ask the device to flush it (as rdma-core asks the
- * kernel). Control path, taken only in ERR. */
-static void
-flush_in_error(struct irdma_pmd_qp *qp)
+/*
+ * Work posted to a QP in ERR completes flushed, and there is one way to get there per queue:
+ *  - sends: the doorbell. A device fetches the SQ on every doorbell and, in ERR, completes
+ *    what it finds with flush CQEs (the soft device: soft_req_run). The post path does
+ *    nothing more, and need not know the QP is in ERR: the device's state decides.
+ *  - receives: a flush request. An RQ has no doorbell (the device takes a receive WQE when
+ *    a message arrives, and none arrives in ERR), so a receive posted in ERR would wait
+ *    forever; the PMD asks the device to flush with a modify to ERR (the verbs provider
+ *    asks the kernel the same way). It takes the control-path lock, on this path only in ERR.
+ * The state read here is the PMD's word (irdma_qp_state): ERR once modify, the device's
+ * async event or an error completion said so.
+ */
+static __rte_noinline __rte_cold void
+rq_flush_request(struct irdma_pmd_qp *qp)
 {
 	struct rte_pmd_irdma_dev *dev = qp->pub.dev;
 	struct irdma_hw_qp_attr hw;
@@ -423,9 +437,10 @@ rte_pmd_irdma_post_send(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 		i = 0;
 		goto out;
 	}
-	if (unlikely(!sq_state_ok(qp->state))) {
+	if (unlikely(!sq_state_ok(irdma_qp_state(qp)))) {
 		IRDMA_DP_LOG(tx, ERR, "%s qp %u: post_send in state %s (needs RTS, SQD, SQE or ERR)",
-			     pub->dev->name, pub->qp_num, rte_pmd_irdma_qp_state_str(qp->state));
+			     pub->dev->name, pub->qp_num,
+			     rte_pmd_irdma_qp_state_str(irdma_qp_state(qp)));
 		qp->stats.tx_rejected_wrs++;
 		ret = -EPERM;
 		i = 0;
@@ -439,9 +454,7 @@ rte_pmd_irdma_post_send(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	if (likely(i > 0)) {
 		irdma_uk_qp_post_wr(&qp->uk);
 		qp->stats.tx_wrs += i;
-		qp->stats.tx_doorbells++;
-		if (unlikely(qp->state == RTE_PMD_IRDMA_QPS_ERR))
-			flush_in_error(qp);
+		qp->stats.tx_doorbells++; /* in ERR, the doorbell is the flush request */
 	}
 	if (unlikely(ret < 0)) {
 		if (ret == -ENOMEM) {
@@ -502,7 +515,7 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 		ret = -EINVAL;
 		goto out;
 	}
-	if (unlikely(qp->state == RTE_PMD_IRDMA_QPS_RESET || pub->srq != NULL)) {
+	if (unlikely(irdma_qp_state(qp) == RTE_PMD_IRDMA_QPS_RESET || pub->srq != NULL)) {
 		IRDMA_DP_LOG(rx, ERR, "%s qp %u: post_recv %s", pub->dev->name, pub->qp_num,
 			     pub->srq != NULL ? "on a QP attached to an SRQ (post to the SRQ)" :
 						"in RESET (move it to INIT first)");
@@ -513,7 +526,7 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 	for (; i < nb_wr; i++) {
 		ret = recv_wr_check(pub->dev->name, "qp", "QP", pub->qp_num, i, &wr[i],
 				    qp->uk.max_rq_frag_cnt, qp->keys, qp->n_keys, qp->pd_id,
-				    sge_len_max(qp->gen), pub->dev->hw_info.max_msg_size);
+				    qp->sge_len_max, pub->dev->hw_info.max_msg_size);
 		if (unlikely(ret < 0))
 			break;
 		info.wr_id = wr[i].wr_id;
@@ -524,8 +537,8 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 			break;
 	}
 	qp->stats.rx_wrs += i;
-	if (unlikely(i > 0 && qp->state == RTE_PMD_IRDMA_QPS_ERR))
-		flush_in_error(qp);
+	if (unlikely(i > 0 && irdma_qp_state(qp) == RTE_PMD_IRDMA_QPS_ERR))
+		rq_flush_request(qp);
 	if (unlikely(ret < 0)) {
 		if (ret == -ENOMEM)
 			qp->stats.rx_rq_full++;
@@ -558,7 +571,7 @@ rte_pmd_irdma_srq_post_recv(struct rte_pmd_irdma_srq *pub, const struct rte_pmd_
 	for (; i < nb_wr; i++) {
 		ret = recv_wr_check(dev->name, "srq", "SRQ", pub->handle, i, &wr[i],
 				    srq->uk.max_srq_frag_cnt, dev->keys, dev->n_keys, srq->pd_id,
-				    sge_len_max(dev->attrs->hw_rev), dev->hw_info.max_msg_size);
+				    irdma_sge_len_max(dev->attrs->hw_rev), dev->hw_info.max_msg_size);
 		if (unlikely(ret < 0))
 			break;
 		info.wr_id = wr[i].wr_id;

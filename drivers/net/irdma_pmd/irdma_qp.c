@@ -34,11 +34,14 @@ irdma_qp_by_num(struct rte_pmd_irdma_dev *dev, uint32_t qp_num)
 }
 
 void
-irdma_qp_mark_error(struct irdma_pmd_qp *qp)
+irdma_qp_state_note_error(struct irdma_pmd_qp *qp)
 {
-	qp->state = RTE_PMD_IRDMA_QPS_ERR;
-	qp->pub.state = RTE_PMD_IRDMA_QPS_ERR;
-	qp->attr.qp_state = RTE_PMD_IRDMA_QPS_ERR;
+	enum rte_pmd_irdma_qp_state s = irdma_qp_state(qp);
+
+	while (s >= RTE_PMD_IRDMA_QPS_RTR && s <= RTE_PMD_IRDMA_QPS_SQE)
+		if (__atomic_compare_exchange_n(&qp->pub.state, &s, RTE_PMD_IRDMA_QPS_ERR, false,
+						__ATOMIC_RELEASE, __ATOMIC_ACQUIRE))
+			break;
 }
 
 static int
@@ -298,14 +301,16 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	qp->pub.srq = init->srq;
 	qp->pub.qp_num = qp_id;
 	qp->pub.qp_type = init->qp_type;
-	qp->pub.state = RTE_PMD_IRDMA_QPS_RESET;
-	qp->state = RTE_PMD_IRDMA_QPS_RESET;
+	qp->pub.state = RTE_PMD_IRDMA_QPS_RESET; /* not yet published: a plain store */
 	qp->pd_id = pd->handle;
-	qp->sig_all = init->sq_sig_all != 0;
+	qp->sig_flags = init->sq_sig_all != 0 ? RTE_PMD_IRDMA_SEND_SIGNALED : 0;
 	qp->gen = dev->attrs->hw_rev;
+	qp->sge_len_max = irdma_sge_len_max(qp->gen);
 	qp->keys = dev->keys;
 	qp->n_keys = dev->n_keys;
-	qp->max_sge_rd = RTE_MIN(init->cap.max_send_sge, dev->attrs->max_hw_read_sges);
+	irdma_wr_allowed_init(&qp->wr_allowed, init->qp_type, qp->gen,
+			      (dev->attrs->feature_flags & IRDMA_FEATURE_ATOMIC_OPS) != 0,
+			      qp->uk.max_sq_frag_cnt, dev->attrs->max_hw_read_sges);
 
 	/* What the application got: the reported caps of the provider (doc/spec/irdma-uk.md §6.2). */
 	init->cap.max_send_wr = (info.sq_depth - IRDMA_SQ_RSVD) >> info.sq_shift;
@@ -313,7 +318,6 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	if (srq != NULL)
 		init->cap.max_recv_sge = 0;
 	qp->cap = init->cap;
-	qp->attr.qp_state = RTE_PMD_IRDMA_QPS_RESET;
 	qp->attr.cap = init->cap;
 	qp->attr.port_num = 1;
 	qp->attr.path_mtu = RTE_PMD_IRDMA_MTU_1024;
@@ -359,10 +363,10 @@ qp_check_values(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_qp_attr *att
 	struct rte_pmd_irdma_dev *dev = qp->pub.dev;
 	uint32_t q = qp->pub.qp_num;
 
-	if ((mask & RTE_PMD_IRDMA_QP_CUR_STATE) && attr->cur_qp_state != qp->state) {
+	if ((mask & RTE_PMD_IRDMA_QP_CUR_STATE) && attr->cur_qp_state != irdma_qp_state(qp)) {
 		IRDMA_LOG(qp, ERR, "%s qp %u: cur_qp_state %s does not match the state %s",
 			  dev->name, q, rte_pmd_irdma_qp_state_str(attr->cur_qp_state),
-			  rte_pmd_irdma_qp_state_str(qp->state));
+			  rte_pmd_irdma_qp_state_str(irdma_qp_state(qp)));
 		return -EINVAL;
 	}
 	if ((mask & RTE_PMD_IRDMA_QP_PKEY_INDEX) && attr->pkey_index != 0) {
@@ -499,13 +503,12 @@ qp_hw_attr(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_qp_attr *attr, ui
 	return 0;
 }
 
-/* Remember what was set, for query. */
+/* Remember what was set, for query (the state is not kept here: query takes pub.state). */
 static void
 qp_cache_attr(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_qp_attr *attr, uint32_t mask)
 {
 	struct rte_pmd_irdma_qp_attr *c = &qp->attr;
 
-	c->qp_state = attr->qp_state;
 	if (mask & RTE_PMD_IRDMA_QP_ACCESS_FLAGS)
 		c->qp_access_flags = attr->qp_access_flags;
 	if (mask & RTE_PMD_IRDMA_QP_PKEY_INDEX)
@@ -578,7 +581,7 @@ rte_pmd_irdma_qp_modify(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_at
 	}
 
 	rte_spinlock_lock(&dev->lock);
-	cur = qp->state;
+	cur = irdma_qp_state(qp);
 	next = (mask & RTE_PMD_IRDMA_QP_STATE) ? attr->qp_state : cur;
 	t = irdma_qp_transition(pub->qp_type, cur, next);
 	if (!t.legal) {
@@ -626,13 +629,23 @@ rte_pmd_irdma_qp_modify(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_at
 		}
 		qp_cache_attr(qp, &a, mask);
 	}
-	if (next == RTE_PMD_IRDMA_QPS_RESET && cur != RTE_PMD_IRDMA_QPS_RESET) {
-		ret = qp_reset(qp);
-		if (ret < 0)
-			goto out;
+	if (next == RTE_PMD_IRDMA_QPS_RESET || next == RTE_PMD_IRDMA_QPS_ERR) {
+		/* The device is there already: publish it first, so posts see RESET (refused)
+		 * before the rings start over. */
+		irdma_qp_state_set(qp, next);
+		if (next == RTE_PMD_IRDMA_QPS_RESET && cur != RTE_PMD_IRDMA_QPS_RESET) {
+			ret = qp_reset(qp);
+			if (ret < 0)
+				goto out;
+		}
+	} else {
+		/* An error the device reported meanwhile (note_error from the engine or a
+		 * poll) stands: a modify racing with it does not hide it. */
+		enum rte_pmd_irdma_qp_state seen = cur;
+
+		__atomic_compare_exchange_n(&pub->state, &seen, next, false, __ATOMIC_RELEASE,
+					    __ATOMIC_RELAXED);
 	}
-	qp->state = next;
-	pub->state = next;
 	IRDMA_LOG(qp, DEBUG, "%s qp %u: %s -> %s (mask 0x%x)", dev->name, pub->qp_num,
 		  rte_pmd_irdma_qp_state_str(cur), rte_pmd_irdma_qp_state_str(next), mask);
 out:
@@ -657,14 +670,11 @@ rte_pmd_irdma_qp_query(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_att
 	dev = pub->dev;
 	rte_spinlock_lock(&dev->lock);
 	ret = dev->ops->qp_query(dev->hw, pub->qp_num, &hw);
-	if (ret == 0 && (enum rte_pmd_irdma_qp_state)hw.state != qp->state &&
-	    hw.state == IRDMA_HW_QPS_ERR) {
-		/* The device moved it to ERR (a fatal error, a peer's NAK). */
-		irdma_qp_mark_error(qp);
-	}
+	if (ret == 0 && hw.state == IRDMA_HW_QPS_ERR)
+		irdma_qp_state_note_error(qp); /* a fatal error, a peer's NAK */
 	*attr = qp->attr;
-	attr->qp_state = qp->state;
-	attr->cur_qp_state = qp->state;
+	attr->qp_state = irdma_qp_state(qp);
+	attr->cur_qp_state = attr->qp_state;
 	attr->cap = qp->cap;
 	if (ret == 0) {
 		attr->sq_psn = hw.sq_psn;
@@ -678,7 +688,7 @@ rte_pmd_irdma_qp_query(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_att
 		init->srq = pub->srq;
 		init->cap = qp->cap;
 		init->qp_type = pub->qp_type;
-		init->sq_sig_all = qp->sig_all;
+		init->sq_sig_all = qp->sig_flags != 0;
 	}
 	rte_spinlock_unlock(&dev->lock);
 	if (ret < 0)

@@ -212,7 +212,7 @@ tel_qp(const char *cmd __rte_unused, const char *params, struct rte_tel_data *d)
 	rte_tel_data_start_dict(d);
 	rte_tel_data_add_dict_u64(d, "qp_num", qp->pub.qp_num);
 	rte_tel_data_add_dict_string(d, "type", qpt_str(qp->pub.qp_type));
-	rte_tel_data_add_dict_string(d, "state", rte_pmd_irdma_qp_state_str(qp->state));
+	rte_tel_data_add_dict_string(d, "state", rte_pmd_irdma_qp_state_str(irdma_qp_state(qp)));
 	rte_tel_data_add_dict_u64(d, "pd", qp->pd_id);
 	rte_tel_data_add_dict_u64(d, "send_cq", qp->pub.send_cq->handle);
 	rte_tel_data_add_dict_u64(d, "recv_cq", qp->pub.recv_cq->handle);

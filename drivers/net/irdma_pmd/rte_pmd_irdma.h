@@ -562,7 +562,10 @@ struct rte_pmd_irdma_qp {
 	struct rte_pmd_irdma_srq *srq;
 	uint32_t qp_num;
 	enum rte_pmd_irdma_qp_type qp_type;
-	enum rte_pmd_irdma_qp_state state; /**< last state set by modify or the device */
+	/** Last state set by modify or reported by the device (an error completion, an async
+	 * event, a query). The PMD's one copy of the QP state: it stores it with release
+	 * ordering; another lcore reads it with __atomic_load_n(..., __ATOMIC_ACQUIRE). */
+	enum rte_pmd_irdma_qp_state state;
 };
 
 /**

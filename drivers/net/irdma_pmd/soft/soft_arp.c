@@ -7,6 +7,7 @@
  */
 #include <string.h>
 
+#include "roce_hdr.h"
 #include "soft_arp.h"
 
 #define ETH_HLEN  14u
@@ -16,17 +17,6 @@
 #define OPT_LL    8u  /* link-layer address option: type, len (units of 8), MAC */
 #define MIN_FRAME 60u
 #define PROTO_ICMPV6 58u
-
-static void put16(uint8_t *p, uint16_t v)
-{
-	p[0] = (uint8_t)(v >> 8);
-	p[1] = (uint8_t)v;
-}
-
-static uint16_t get16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 static bool mac_ok(const uint8_t m[6])
 {
@@ -41,7 +31,7 @@ static unsigned int eth_hdr(uint8_t *buf, const uint8_t *dmac, const uint8_t sma
 	else
 		memset(buf, 0xff, 6);
 	memcpy(buf + 6, smac, 6);
-	put16(buf + 12, type);
+	roce_put_be16(buf + 12, type);
 	return ETH_HLEN;
 }
 
@@ -59,11 +49,11 @@ unsigned int soft_arp_build(uint8_t *buf, uint16_t op, const uint8_t smac[6],
 {
 	uint8_t *a = buf + eth_hdr(buf, tmac, smac, SOFT_ETHERTYPE_ARP);
 
-	put16(a, 1);       /* Ethernet */
-	put16(a + 2, 0x0800);
+	roce_put_be16(a, 1);       /* Ethernet */
+	roce_put_be16(a + 2, 0x0800);
 	a[4] = 6;
 	a[5] = 4;
-	put16(a + 6, op);
+	roce_put_be16(a + 6, op);
 	memcpy(a + 8, smac, 6);
 	memcpy(a + 14, sip, 4);
 	if (tmac != NULL)
@@ -76,9 +66,9 @@ unsigned int soft_arp_build(uint8_t *buf, uint16_t op, const uint8_t smac[6],
 
 int soft_arp_parse(const uint8_t *p, uint32_t len, struct soft_arp *a)
 {
-	if (len < ARP_LEN || get16(p) != 1 || get16(p + 2) != 0x0800 || p[4] != 6 || p[5] != 4)
+	if (len < ARP_LEN || roce_get_be16(p) != 1 || roce_get_be16(p + 2) != 0x0800 || p[4] != 6 || p[5] != 4)
 		return -1;
-	a->op = get16(p + 6);
+	a->op = roce_get_be16(p + 6);
 	if (a->op != SOFT_ARP_REQUEST && a->op != SOFT_ARP_REPLY)
 		return -1;
 	memcpy(a->sha, p + 8, 6);
@@ -108,12 +98,12 @@ static uint16_t icmp6_csum(const uint8_t src[16], const uint8_t dst[16], const u
 	uint32_t sum = 0, i;
 
 	for (i = 0; i < 16; i += 2)
-		sum += get16(src + i) + get16(dst + i);
+		sum += roce_get_be16(src + i) + roce_get_be16(dst + i);
 	sum += len >> 16;
 	sum += len & 0xffff;
 	sum += PROTO_ICMPV6;
 	for (i = 0; i + 1 < len; i += 2)
-		sum += get16(msg + i);
+		sum += roce_get_be16(msg + i);
 	if (len & 1)
 		sum += (uint32_t)msg[len - 1] << 8;
 	while (sum >> 16)
@@ -131,21 +121,21 @@ static unsigned int nd_frame(uint8_t *buf, const uint8_t smac[6], const uint8_t 
 
 	ip[0] = 0x60;
 	memset(ip + 1, 0, 3);
-	put16(ip + 4, (uint16_t)mlen);
+	roce_put_be16(ip + 4, (uint16_t)mlen);
 	ip[6] = PROTO_ICMPV6;
 	ip[7] = 255;
 	memcpy(ip + 8, sip, 16);
 	memcpy(ip + 24, dip, 16);
 	m[0] = type;
 	m[1] = 0;
-	put16(m + 2, 0);
+	roce_put_be16(m + 2, 0);
 	m[4] = (uint8_t)(flags >> 24);
 	memset(m + 5, 0, 3);
 	memcpy(m + 8, target, 16);
 	m[24] = opt_type;
 	m[25] = 1;
 	memcpy(m + 26, smac, 6);
-	put16(m + 2, icmp6_csum(sip, dip, m, mlen));
+	roce_put_be16(m + 2, icmp6_csum(sip, dip, m, mlen));
 	return pad_frame(buf, ETH_HLEN + IP6_HLEN + mlen);
 }
 
@@ -174,7 +164,7 @@ int soft_nd_parse(const uint8_t *ip6, uint32_t len, struct soft_nd *n)
 
 	if (len < IP6_HLEN || (ip6[0] >> 4) != 6)
 		return -1;
-	plen = get16(ip6 + 4);
+	plen = roce_get_be16(ip6 + 4);
 	if (ip6[6] != PROTO_ICMPV6)
 		return 1;
 	if (plen > len - IP6_HLEN || plen < 4)

@@ -29,8 +29,7 @@ static uint32_t cq_used(struct soft_cq *cq)
 	uint64_t sh;
 	uint32_t cons;
 
-	get_64bit_val_acquire((const uint64_t *)(uintptr_t)cq->shadow,
-			      IRDMA_BYTE_CQ_SHADOW_HEAD, &sh);
+	get_64bit_val_acquire(cq->shadow, IRDMA_BYTE_CQ_SHADOW_HEAD, &sh);
 	if (cq->cons_stale) {
 		/* After a resize the shadow still names the old ring until software polls
 		 * the new one. */
@@ -170,8 +169,7 @@ void soft_cq_arm_doorbell(struct soft_dev *dev, struct soft_cq *cq)
 	uint64_t arm;
 
 	RTE_SET_USED(dev);
-	get_64bit_val_acquire((const uint64_t *)(uintptr_t)cq->shadow, IRDMA_BYTE_CQ_SHADOW_ARM,
-			      &arm);
+	get_64bit_val_acquire(cq->shadow, IRDMA_BYTE_CQ_SHADOW_ARM, &arm);
 	cq->arm_seq = (uint32_t)IRDMA_FIELD_GET(IRDMA_CQ_DBSA_ARM_SEQ_NUM, arm);
 	cq->arm_any = IRDMA_FIELD_GET(IRDMA_CQ_DBSA_ARM_NEXT, arm);
 	cq->arm_se = IRDMA_FIELD_GET(IRDMA_CQ_DBSA_ARM_NEXT_SE, arm) || cq->arm_any;

@@ -350,7 +350,7 @@ static int soft_cq_resize(struct irdma_hw_dev *hw, uint32_t cq_id, void *base, u
 	cq->polarity = 1;
 	cq->overflowed = false;
 	cq->cons_stale = true;
-	cq->stale_shadow = cq->shadow[0];
+	get_64bit_val_acquire(cq->shadow, IRDMA_BYTE_CQ_SHADOW_HEAD, &cq->stale_shadow);
 	rte_spinlock_unlock(&dev->engine_lock);
 	return 0;
 }
@@ -608,7 +608,6 @@ static int soft_qp_modify(struct irdma_hw_dev *hw, uint32_t qp_id,
 				qp_reset(qp);
 			qp->state = attr->state;
 		}
-		a->state = qp->state;
 		if (qp->state != IRDMA_HW_QPS_RESET)
 			soft_engine_mark(dev, qp); /* a doorbell rung before RTS runs now */
 	}
@@ -620,15 +619,17 @@ static int soft_qp_query(struct irdma_hw_dev *hw, uint32_t qp_id, struct irdma_h
 {
 	struct soft_dev *dev = soft_dev_from_hw(hw);
 	struct soft_qp *qp = soft_qp_get(dev, qp_id);
+	struct roce_qp_status st;
 
 	if (qp == NULL || attr == NULL)
 		return -EINVAL;
 	rte_spinlock_lock(&dev->engine_lock);
+	roce_qp_query(&qp->rq, &st);
 	*attr = qp->attr;
 	/* lib/roce may have failed the QP a moment ago; the device applies it next step */
-	attr->state = qp->rq.state == ROCE_QPS_ERR ? IRDMA_HW_QPS_ERR : qp->state;
-	attr->sq_psn = qp->rq.req.psn;
-	attr->rq_psn = qp->rq.resp.epsn;
+	attr->state = st.state == ROCE_QPS_ERR ? IRDMA_HW_QPS_ERR : qp->state;
+	attr->sq_psn = st.sq_psn;
+	attr->rq_psn = st.rq_psn;
 	rte_spinlock_unlock(&dev->engine_lock);
 	return 0;
 }

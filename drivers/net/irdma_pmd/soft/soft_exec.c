@@ -200,8 +200,7 @@ static void flush_rq(struct soft_qp *qp)
 void soft_qp_flush(struct soft_qp *qp)
 {
 	/* The transport gives back what it holds (send WRs complete flushed). */
-	if (qp->rq.state != ROCE_QPS_ERR)
-		roce_qp_set_error(&qp->rq, ROCE_WC_WR_FLUSH_ERR);
+	roce_qp_set_error(&qp->rq, ROCE_WC_WR_FLUSH_ERR); /* nothing when already in ERR */
 	qp->wire_err = false;
 	flush_sq(qp);
 	flush_rq(qp);
@@ -212,7 +211,6 @@ void soft_qp_to_error(struct soft_qp *qp, enum irdma_hw_event_type ev, uint16_t 
 	bool was_err = qp->state == IRDMA_HW_QPS_ERR;
 
 	qp->state = IRDMA_HW_QPS_ERR;
-	qp->attr.state = IRDMA_HW_QPS_ERR;
 	qp->st.errors++;
 	soft_qp_flush(qp);
 	if (!was_err)

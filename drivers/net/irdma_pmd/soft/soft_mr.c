@@ -10,10 +10,8 @@
 
 #include <rte_malloc.h>
 
+#include "irdma_stag.h"
 #include "soft_priv.h"
-
-#define STAG_INDEX(s) ((s) >> 8)
-#define STAG_KEY(s)   ((uint8_t)(s))
 
 int soft_key_table_init(struct soft_dev *dev)
 {
@@ -80,14 +78,14 @@ int soft_mr_reg(struct soft_dev *dev, const struct irdma_hw_mr_ctx *ctx, uint32_
 	k->len = ctx->length;
 	k->host = ctx->host_addr;
 	k->state = SOFT_KEY_VALID;
-	*stag = idx << 8 | k->key;
+	*stag = irdma_stag_from(idx, k->key);
 	return 0;
 }
 
 /* The allocated key a control call names (its key byte is not checked), or NULL. */
 static struct soft_key *key_allocated(struct soft_dev *dev, uint32_t stag)
 {
-	uint32_t idx = STAG_INDEX(stag);
+	uint32_t idx = irdma_stag_to_index(stag);
 
 	if (idx == 0 || idx >= dev->max_mr || dev->keys[idx].state == SOFT_KEY_FREE)
 		return NULL;
@@ -98,7 +96,7 @@ int soft_mr_dereg(struct soft_dev *dev, uint32_t stag)
 {
 	struct soft_key *k = key_allocated(dev, stag);
 
-	if (k == NULL || k->is_mw || k->key != STAG_KEY(stag))
+	if (k == NULL || k->is_mw || k->key != irdma_stag_to_key(stag))
 		return -EINVAL;
 	if (k->mw_bound)
 		return -EBUSY;
@@ -124,7 +122,7 @@ int soft_mw_alloc(struct soft_dev *dev, uint32_t pd_id, uint8_t type, uint32_t *
 	k->key = fresh_key(dev);
 	k->pd_id = pd_id;
 	k->state = SOFT_KEY_INVALID; /* allocated, not bound */
-	*stag = idx << 8 | k->key;
+	*stag = irdma_stag_from(idx, k->key);
 	return 0;
 }
 
@@ -150,7 +148,7 @@ int soft_mw_dealloc(struct soft_dev *dev, uint32_t stag)
 /* Looks a STag up; checks index, key and state. */
 static enum soft_mr_err key_lookup(struct soft_dev *dev, uint32_t stag, struct soft_key **out)
 {
-	uint32_t idx = STAG_INDEX(stag);
+	uint32_t idx = irdma_stag_to_index(stag);
 	struct soft_key *k;
 
 	if (unlikely(idx == 0 || idx >= dev->max_mr))
@@ -158,7 +156,7 @@ static enum soft_mr_err key_lookup(struct soft_dev *dev, uint32_t stag, struct s
 	k = &dev->keys[idx];
 	if (unlikely(k->state == SOFT_KEY_FREE))
 		return SOFT_MR_BAD_INDEX;
-	if (unlikely(k->key != STAG_KEY(stag)))
+	if (unlikely(k->key != irdma_stag_to_key(stag)))
 		return SOFT_MR_BAD_KEY;
 	if (unlikely(k->state != SOFT_KEY_VALID))
 		return SOFT_MR_BAD_STATE;
@@ -251,7 +249,7 @@ enum soft_mr_err soft_mr_invalidate(struct soft_dev *dev, uint32_t pd_id, uint32
 enum soft_mr_err soft_mw_bind(struct soft_dev *dev, const struct soft_qp *qp,
 			      const struct soft_wqe *w)
 {
-	uint32_t widx = STAG_INDEX(w->mw_stag);
+	uint32_t widx = irdma_stag_to_index(w->mw_stag);
 	struct soft_key *mw, *mr;
 	enum soft_mr_err e;
 	uint8_t *host;
@@ -272,7 +270,7 @@ enum soft_mr_err soft_mw_bind(struct soft_dev *dev, const struct soft_qp *qp,
 	/* Type 1 with length 0 unbinds. */
 	if (mw->mw_type == 1 && w->bind_len == 0) {
 		mw_unbind(dev, mw);
-		mw->key = STAG_KEY(w->mw_stag);
+		mw->key = irdma_stag_to_key(w->mw_stag);
 		return SOFT_MR_OK;
 	}
 	e = key_lookup(dev, w->mr_stag, &mr);
@@ -292,12 +290,12 @@ enum soft_mr_err soft_mw_bind(struct soft_dev *dev, const struct soft_qp *qp,
 	if (e)
 		return e;
 	mw_unbind(dev, mw);
-	mw->key = STAG_KEY(w->mw_stag);
+	mw->key = irdma_stag_to_key(w->mw_stag);
 	mw->access = w->bind_access;
 	mw->va = w->bind_zero_based ? 0 : w->bind_va;
 	mw->len = w->bind_len;
 	mw->host = host;
-	mw->parent = STAG_INDEX(w->mr_stag);
+	mw->parent = irdma_stag_to_index(w->mr_stag);
 	mw->qp_id = qp->id;
 	mw->state = SOFT_KEY_VALID;
 	mr->mw_bound++;

@@ -66,11 +66,6 @@ struct soft_eth_port {
 static const uint8_t bcast_mac[6] = { 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
 static const uint8_t all_nodes[16] = { 0xff, 0x02, [15] = 0x01 };
 
-static inline uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
-
 static bool is_our_ip6(const struct soft_eth_port *ep, const uint8_t ip[16])
 {
 	return memcmp(ip, ep->ll6, 16) == 0 || (ep->has_ip6 && memcmp(ip, ep->ip6, 16) == 0);
@@ -205,13 +200,13 @@ static enum tx_verdict tx_resolve(struct soft_eth_port *ep, struct rte_mbuf *m, 
 {
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t l3 = ROCE_ETH_HLEN;
-	uint16_t type = rd16(f + 12);
+	uint16_t type = roce_get_be16(f + 12);
 	uint8_t ip[16];
 	struct soft_neigh *e;
 	uint64_t now;
 
 	if (type == ROCE_ETHERTYPE_VLAN) {
-		type = rd16(f + 16);
+		type = roce_get_be16(f + 16);
 		l3 += ROCE_VLAN_HLEN;
 	}
 	if (type == ROCE_ETHERTYPE_IPV4 && ep->has_ip4) {
@@ -370,7 +365,7 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 	}
 	ucast = memcmp(f, ep->mac, 6) == 0;
 	mcast6 = f[0] == 0x33 && f[1] == 0x33;
-	type = rd16(f + 12);
+	type = roce_get_be16(f + 12);
 	if (!ucast && !(memcmp(f, bcast_mac, 6) == 0 && type == SOFT_ETHERTYPE_ARP) &&
 	    !(mcast6 && type == ROCE_ETHERTYPE_IPV6)) {
 		ep->st->rx_drop_dst_mac++;
@@ -381,7 +376,7 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 		return false;
 	}
 	if (type == ROCE_ETHERTYPE_VLAN && ucast) {
-		type = rd16(f + 16);
+		type = roce_get_be16(f + 16);
 		l3 += ROCE_VLAN_HLEN;
 	}
 	if (type == ROCE_ETHERTYPE_IPV6) {
@@ -402,7 +397,7 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 			return false;
 		}
 		l4 = l3 + ROCE_IPV6_HLEN;
-		if (f[l3 + 6] != ROCE_IPPROTO_UDP || rd16(f + l4 + 2) != ROCE_UDP_PORT) {
+		if (f[l3 + 6] != ROCE_IPPROTO_UDP || roce_get_be16(f + l4 + 2) != ROCE_UDP_PORT) {
 			ep->st->rx_drop_not_roce++;
 			ep->dev->st.rx_not_roce++;
 			return false;
@@ -428,7 +423,7 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 			ep->st->rx_drop_short++;
 			return false;
 		}
-		if (rd16(f + l4 + 2) != ROCE_UDP_PORT) {
+		if (roce_get_be16(f + l4 + 2) != ROCE_UDP_PORT) {
 			ep->st->rx_drop_not_roce++;
 			ep->dev->st.rx_not_roce++;
 			return false;

@@ -74,10 +74,10 @@ soft_eth_tx_ip4_cksum(struct rte_mbuf *m)
 {
 	uint8_t *f = rte_pktmbuf_mtod(m, uint8_t *);
 	uint32_t l3 = ROCE_ETH_HLEN;
-	uint16_t type = (uint16_t)(f[12] << 8 | f[13]);
+	uint16_t type = roce_get_be16(f + 12);
 
 	if (type == ROCE_ETHERTYPE_VLAN) {
-		type = (uint16_t)(f[16] << 8 | f[17]);
+		type = roce_get_be16(f + 16);
 		l3 += ROCE_VLAN_HLEN;
 	}
 	if (type != ROCE_ETHERTYPE_IPV4)

@@ -89,7 +89,7 @@ struct soft_cq {
 	uint8_t *base;
 	uint32_t size;         /* slots */
 	bool cqe64;
-	volatile uint64_t *shadow;
+	uint64_t *shadow;      /* shared with lib/uk: get_64bit_val_acquire/set_64bit_val_release */
 	uint32_t head;         /* next slot the device writes */
 	uint8_t polarity;      /* valid bit for the current pass */
 	bool overflowed;       /* error state: no more CQEs */
@@ -112,7 +112,7 @@ struct soft_srq {
 	uint32_t size;         /* WQEs */
 	uint8_t shift;
 	uint32_t max_frags;
-	volatile uint64_t *shadow;
+	uint64_t *shadow;      /* shared with lib/uk: get_64bit_val_acquire/set_64bit_val_release */
 	uint32_t head;         /* next WQE index the device takes */
 	uint8_t polarity;
 	uint32_t limit;
@@ -166,7 +166,9 @@ struct soft_rwqe {
 	uint64_t total_len;
 };
 
-/* Send work in SQ order, from fetch until its CQE (or its place behind a later CQE). */
+/* Send work in SQ order, from fetch until its CQE (or its place behind a later CQE): the
+ * device's truth for execution and completion order. wr_id stays the host's (lib/uk's
+ * sq_wrtrk, irdma_pmd.h), the wire state lib/roce's (struct roce_swqe). */
 enum soft_swqe_state {
 	SOFT_SWQE_PENDING,     /* fetched, not handed to the transport yet */
 	SOFT_SWQE_POSTED,      /* in lib/roce's requester */
@@ -210,8 +212,8 @@ struct soft_qp {
 	uint32_t id;
 	enum irdma_hw_qp_type type;
 	uint32_t pd_id;
-	enum irdma_hw_qp_state state;
-	struct irdma_hw_qp_attr attr;
+	enum irdma_hw_qp_state state; /* the device's QP state (lib/roce keeps the transport's) */
+	struct irdma_hw_qp_attr attr; /* as last modified; attr.state unused: see state */
 	struct soft_dev *dev;
 
 	/* SQ as hardware sees it. */
@@ -222,7 +224,7 @@ struct soft_qp {
 	uint8_t sq_polarity;
 	uint32_t max_inline, max_sq_frags, max_rq_frags;
 	bool sq_kick;          /* doorbell seen: fetch until no valid WQE */
-	volatile uint64_t *shadow;
+	uint64_t *shadow;      /* shared with lib/uk: get_64bit_val_acquire/set_64bit_val_release */
 	uint64_t compl_ctx;
 
 	/* RQ or SRQ. */

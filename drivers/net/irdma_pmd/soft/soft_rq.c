@@ -70,8 +70,7 @@ static int srq_fetch(struct soft_qp *qp, struct soft_srq *s, struct soft_rwqe *r
 		uint64_t pidx;
 		uint32_t avail;
 
-		get_64bit_val_acquire((const uint64_t *)(uintptr_t)s->shadow,
-				      IRDMA_BYTE_SRQ_SHADOW_PIDX, &pidx);
+		get_64bit_val_acquire(s->shadow, IRDMA_BYTE_SRQ_SHADOW_PIDX, &pidx);
 		avail = (uint32_t)((pidx % s->size) + s->size - s->head) % s->size;
 		if (avail < s->limit) {
 			s->limit = 0; /* one event per arm */

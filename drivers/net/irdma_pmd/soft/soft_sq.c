@@ -322,6 +322,6 @@ void soft_sq_consumed(struct soft_qp *qp, uint16_t quanta)
 		qp->sq_head -= qp->sq_depth;
 		qp->sq_polarity ^= 1;
 	}
-	set_64bit_val((uint64_t *)(uintptr_t)qp->shadow, IRDMA_BYTE_0,
-		      IRDMA_FIELD_PREP(IRDMA_QP_DBSA_HW_SQ_TAIL, qp->sq_head));
+	set_64bit_val_release(qp->shadow, IRDMA_BYTE_0,
+			      IRDMA_FIELD_PREP(IRDMA_QP_DBSA_HW_SQ_TAIL, qp->sq_head));
 }
