@@ -760,7 +760,7 @@ static const struct {
 	DEV_STAT(rx_packets), DEV_STAT(tx_packets), DEV_STAT(rx_bytes), DEV_STAT(tx_bytes),
 	DEV_STAT(rx_icrc_errors), DEV_STAT(rx_malformed), DEV_STAT(rx_unknown_qp),
 	DEV_STAT(rx_not_roce),
-	DEV_STAT(tx_backlog_full),
+	DEV_STAT(tx_backlog_full), DEV_STAT(tx_drop_no_mbuf),
 	DEV_STAT(cq_overflows), DEV_STAT(doorbells), DEV_STAT(polls),
 	DEV_STAT(progress_calls),
 	DEV_STAT(tx_fault_drops), DEV_STAT(tx_fault_dups), DEV_STAT(tx_fault_reorders),

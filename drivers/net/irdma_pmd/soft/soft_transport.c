@@ -212,8 +212,12 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 		uint8_t *pay;
 
 		m = soft_wire_alloc(dev, &tx.pkt, tx.tmpl, &pay);
-		if (unlikely(m == NULL))
-			break; /* lost like on a wire: RC resends it */
+		if (unlikely(m == NULL)) {
+			/* lost like on a wire: RC resends it; counted (found by tests/wire
+			 * exhaust: an empty mempool lost frames without a trace) */
+			dev->st.tx_drop_no_mbuf++;
+			break;
+		}
 		if (tx.pl_src == ROCE_PL_SQ && len) {
 			int fail = sq_payload(qp, (uint32_t)tx.wr_id, tx.offset, pay, len);
 
