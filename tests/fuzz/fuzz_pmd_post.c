@@ -21,6 +21,7 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 
+#include "fuzz_eal.h"
 #include "rte_pmd_irdma.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -136,40 +137,13 @@ connect_all(void)
 		abort();
 }
 
-static char runtime_dir[PATH_MAX];
-
-static int
-rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/* The EAL's runtime directory goes with the process (the machine's rule). */
-static void
-cleanup(void)
-{
-	rte_eal_cleanup();
-	if (runtime_dir[0] != '\0')
-		nftw(runtime_dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char prefix[64];
-	char *eal[] = { "fuzz_pmd_post", "--no-pci", "--no-huge", "-m", "256", "--no-shconf",
-			"-l", "0", prefix, "--log-level=*:emerg", NULL };
 	struct rte_pmd_irdma_ah_attr aa;
 
 	(void)argc;
 	(void)argv;
-	snprintf(prefix, sizeof(prefix), "--file-prefix=fuzz_pmd_post_%d", (int)getpid());
-	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0)
-		abort();
-	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
-	atexit(cleanup);
+	fuzz_eal_init("fuzz_pmd_post");
 	side_open(&A, "soft,port=loop,gen=3,ip=198.18.0.1,name=fzA");
 	side_open(&B, "soft,port=loop,gen=3,ip=198.18.0.2,name=fzB");
 	connect_all();

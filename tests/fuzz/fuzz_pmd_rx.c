@@ -35,6 +35,7 @@
 #include <rte_ring.h>
 
 #include "roce.h"
+#include "fuzz_eal.h"
 #include "rte_pmd_irdma.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -63,24 +64,6 @@ static struct rte_pmd_irdma_cq *cq;
 static struct rte_pmd_irdma_qp *rc, *ud;
 static struct rte_pmd_irdma_mr *mr;
 static uint8_t *buf;
-static char runtime_dir[PATH_MAX];
-
-static int
-rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-static void
-cleanup(void)
-{
-	rte_eal_cleanup();
-	if (runtime_dir[0] != '\0')
-		nftw(runtime_dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
 
 static int
 to_rts(struct rte_pmd_irdma_qp *qp)
@@ -145,18 +128,11 @@ qp_new(enum rte_pmd_irdma_qp_type t)
 
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char prefix[64];
-	char *eal[] = { "fuzz_pmd_rx", "--no-pci", "--no-huge", "-m", "256", "--no-shconf",
-			"-l", "0", prefix, "--log-level=*:emerg", NULL };
 	struct rte_pmd_irdma_cq_init_attr ca = { .cqe = 1024, .comp_fd = -1 };
 
 	(void)argc;
 	(void)argv;
-	snprintf(prefix, sizeof(prefix), "--file-prefix=fuzz_pmd_rx_%d", (int)getpid());
-	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0)
-		abort();
-	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
-	atexit(cleanup);
+	fuzz_eal_init("fuzz_pmd_rx");
 	rx_ring = rte_ring_create("fzrx_in", 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
 	tx_ring = rte_ring_create("fzrx_out", 1024, SOCKET_ID_ANY, RING_F_SP_ENQ | RING_F_SC_DEQ);
 	pool = rte_pktmbuf_pool_create("fzrx", 1023, 0, 0, 4096 + RTE_PKTMBUF_HEADROOM,

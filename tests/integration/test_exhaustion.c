@@ -4,25 +4,7 @@
  * PDs, AHs, SRQs). Each is refused with a clear error or counted, nothing else breaks, the
  * resource works again once some of it comes back, and no memzone is left behind.
  */
-#include <rte_memzone.h>
-
 #include "itest_pair.h"
-
-static void
-mz_count(const struct rte_memzone *mz, void *arg)
-{
-	RTE_SET_USED(mz);
-	(*(unsigned int *)arg)++;
-}
-
-static unsigned int
-memzones(void)
-{
-	unsigned int n = 0;
-
-	rte_memzone_walk(mz_count, &n);
-	return n;
-}
 
 static uint64_t
 dev_xstat(struct rte_pmd_irdma_dev *dev, const char *name)
@@ -140,7 +122,7 @@ T_CASE(overflowing_cq_is_counted_and_raised_and_spares_the_other_cqs)
 	struct rte_pmd_irdma_cq *small;
 	struct rte_pmd_irdma_qp *qa, *qb;
 	struct pair p;
-	unsigned int before = memzones();
+	unsigned int before = itest_memzones();
 	int i, posted = 0, got = 0, r, events = 0;
 
 	T_EQ(pair_open(&p, 2, RTE_PMD_IRDMA_QPT_RC, &small_cap, 0), 0);
@@ -179,7 +161,7 @@ T_CASE(overflowing_cq_is_counted_and_raised_and_spares_the_other_cqs)
 	T_EQ(rte_pmd_irdma_qp_destroy(qb), 0);
 	T_EQ(rte_pmd_irdma_cq_destroy(small), 0);
 	pair_close(&p);
-	T_EQ(memzones(), before);
+	T_EQ(itest_memzones(), before);
 }
 
 /* Creates objects until one is refused; returns how many, the refusal in *err. */
@@ -204,7 +186,7 @@ T_CASE(every_object_table_holds_what_dev_info_says_then_refuses_and_recovers)
 	struct rte_pmd_irdma_dev_info info;
 	struct rte_pmd_irdma_ah_attr aa;
 	struct rte_pmd_irdma_dev *dev;
-	unsigned int before = memzones(), nqp, ncq, nmr, npd, nah, nsrq, i;
+	unsigned int before = itest_memzones(), nqp, ncq, nmr, npd, nah, nsrq, i;
 	uint8_t *buf = rte_zmalloc(NULL, 4096, 4096);
 	uint32_t old_rkey;
 	int err;
@@ -281,7 +263,7 @@ T_CASE(every_object_table_holds_what_dev_info_says_then_refuses_and_recovers)
 		T_EQ(rte_pmd_irdma_pd_free(pd[i]), 0);
 	T_EQ(rte_pmd_irdma_dev_close(dev), 0);
 	rte_free(buf);
-	T_EQ(memzones(), before);
+	T_EQ(itest_memzones(), before);
 }
 
 T_CASE(create_destroy_loops_leave_no_memzone_key_or_qp_number_behind)
@@ -300,7 +282,7 @@ T_CASE(create_destroy_loops_leave_no_memzone_key_or_qp_number_behind)
 	T_CHECK(info.max_qp == 4 && info.max_mr == 2);
 	pd = rte_pmd_irdma_pd_alloc(dev);
 	cq = itest_cq(dev, 64);
-	before = memzones();
+	before = itest_memzones();
 	/* 200 rounds over full tables of 4 QPs and 2 MRs: one slot leaked per round would
 	 * fill them within a few rounds */
 	for (i = 0; i < 200; i++) {
@@ -319,7 +301,7 @@ T_CASE(create_destroy_loops_leave_no_memzone_key_or_qp_number_behind)
 				rte_pmd_irdma_dereg_mr(m[k]);
 	}
 	T_EQ(made, 200 * 6);
-	T_EQ(memzones(), before);
+	T_EQ(itest_memzones(), before);
 	T_EQ(rte_pmd_irdma_cq_destroy(cq), 0);
 	T_EQ(rte_pmd_irdma_pd_free(pd), 0);
 	T_EQ(rte_pmd_irdma_dev_close(dev), 0);
