@@ -136,3 +136,21 @@ write('fuzz_perftest_exchange', b'\x01' + b'5.31'.ljust(16, b'\0') + b'2\0' + pt
 pp_dest = ('%04x:%06x:%06x:' % (0, 0x11, 0x22) + (bytes(10) + b'\xff\xff\xc6\x12\x00\x02').hex()).encode() + b'\0'
 write('fuzz_pingpong_exchange', b'\x00' + pp_dest)
 write('fuzz_pingpong_exchange', b'\x01' + pp_dest + b'done\0')
+
+# fuzz_cm: the CM MADs of the rxe captures (UD SEND ONLY to QP 1, IPv4), each as one record
+# [ctl 1: listen on a REQ's service ID][MAD], and the MADs of each capture in order as one
+# input (one connection's exchange).
+for name in sorted(os.listdir(pcaps)):
+    if not name.endswith('.pcap'):
+        continue
+    exchange = b''
+    for fr in pcap_frames(os.path.join(pcaps, name)):
+        if len(fr) < 62 + 256 or fr[12:14] != b'\x08\x00' or fr[23] != 17 or fr[42] != 0x64:
+            continue
+        if fr[47:50] != b'\x00\x00\x01':
+            continue
+        mad = fr[62:62 + 256]
+        write('fuzz_cm', b'\x01' + mad)
+        exchange += b'\x03' + mad
+    if exchange:
+        write('fuzz_cm', exchange)
