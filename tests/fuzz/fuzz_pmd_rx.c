@@ -36,6 +36,7 @@
 
 #include "roce.h"
 #include "fuzz_eal.h"
+#include "fuzz_qp.h"
 #include "rte_pmd_irdma.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -47,7 +48,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define EPSN     0x100u
 #define SQPSN    0x500u
 #define PEER_QPN 0x99u
-#define QKEY     0x11111111u
 #define ACCESS (RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE | \
 		RTE_PMD_IRDMA_ACCESS_REMOTE_READ | RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC)
 
@@ -68,49 +68,10 @@ static uint8_t *buf;
 static int
 to_rts(struct rte_pmd_irdma_qp *qp)
 {
-	struct rte_pmd_irdma_qp_attr a;
-	int isud = qp->qp_type == RTE_PMD_IRDMA_QPT_UD;
+	union rte_pmd_irdma_gid peer = { .raw = { [10] = 0xff, [11] = 0xff } };
 
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_RESET;
-	if (rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE) < 0)
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	a.port_num = 1;
-	a.qkey = QKEY;
-	a.qp_access_flags = ACCESS & ~RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE;
-	if (rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-				    RTE_PMD_IRDMA_QP_PORT |
-				    (isud ? RTE_PMD_IRDMA_QP_QKEY : RTE_PMD_IRDMA_QP_ACCESS_FLAGS)) < 0)
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
-	a.dest_qp_num = PEER_QPN;
-	a.rq_psn = EPSN;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 64;
-	a.ah_attr.grh.dgid.raw[10] = 0xff;
-	a.ah_attr.grh.dgid.raw[11] = 0xff;
-	memcpy(&a.ah_attr.grh.dgid.raw[12], ip_peer, 4);
-	if (rte_pmd_irdma_qp_modify(qp, &a, isud ? RTE_PMD_IRDMA_QP_STATE :
-		RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV | RTE_PMD_IRDMA_QP_PATH_MTU |
-		RTE_PMD_IRDMA_QP_DEST_QPN | RTE_PMD_IRDMA_QP_RQ_PSN |
-		RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC | RTE_PMD_IRDMA_QP_MIN_RNR_TIMER) < 0)
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.sq_psn = SQPSN;
-	a.timeout = 20;
-	a.retry_cnt = 1;
-	a.rnr_retry = 1;
-	a.max_rd_atomic = 4;
-	return rte_pmd_irdma_qp_modify(qp, &a, isud ? RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN :
-		RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN | RTE_PMD_IRDMA_QP_TIMEOUT |
-		RTE_PMD_IRDMA_QP_RETRY_CNT | RTE_PMD_IRDMA_QP_RNR_RETRY |
-		RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
+	memcpy(&peer.raw[12], ip_peer, 4);
+	return fuzz_qp_to_rts(qp, &peer, PEER_QPN, EPSN, SQPSN, 4, 20);
 }
 
 static struct rte_pmd_irdma_qp *
