@@ -9,11 +9,15 @@
  *    WR_FLUSH_ERR; its RC QP is in ERR, its posted receives are flushed, its UD QP is not
  *    touched;
  *  - keep its memory intact (the areas no operation writes hold what they held);
- *  - tear down cleanly (every destroy and dev_close returns 0), and exit 0.
- * The parent reports TAP and removes what the killed server's EAL left behind.
+ *  - tear down cleanly (every destroy and dev_close returns 0);
+ *  - connect again to a restarted server (the parent starts a new one on the same memif
+ *    socket; the survivor creates its port again and a new device on it) and run verified
+ *    operations with it.
+ * The parent reports TAP and removes what the servers' EAL left behind.
  */
 #include <errno.h>
 #include <ftw.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,6 +31,7 @@
 #include <rte_cycles.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
+#include <rte_bus_vdev.h>
 #include <rte_malloc.h>
 
 #include "wire_peer.h"
@@ -72,9 +77,13 @@ static int eal(const char *role, const char *vdev, const char *core)
 	return 0;
 }
 
-/* The peer to be killed: serves until SIGKILL (or a minute, so it never outlives a run). */
-static int server(const char *vdev, const char *core, int sock)
+/* The peer to be killed: serves until SIGKILL (or a minute, so it never outlives a run).
+ * The restarted one serves until its socket to the survivor closes, then closes cleanly. */
+static int server(const char *vdev, const char *core, int sock, bool restarted)
 {
+	struct pollfd pfd = { .fd = sock, .events = POLLIN };
+	unsigned int n = 0;
+	char ready = 'C'; /* connected: the survivor sends nothing before (no race, no timing) */
 	struct wp w;
 	uint64_t end;
 
@@ -83,12 +92,74 @@ static int server(const char *vdev, const char *core, int sock)
 	if (wp_open(&w, "server", "soft,port=net_memif0,ip=198.18.0.1,name=victim,gen=3", 3) ||
 	    wp_xfer(sock, &w.me, sizeof(w.me), true) ||
 	    wp_xfer(sock, &w.peer, sizeof(w.peer), false) || wp_wait_link("net_memif0", 20) ||
-	    wp_connect(&w, 10, 3))
+	    wp_connect(&w, 10, 6) || wp_xfer(sock, &ready, 1, true))
 		return 1;
 	end = rte_get_timer_cycles() + 60 * rte_get_timer_hz();
-	while (rte_get_timer_cycles() < end)
+	while (rte_get_timer_cycles() < end) {
 		wp_server_step(&w);
-	return 1;
+		if (restarted && (++n & 255) == 0 && poll(&pfd, 1, 0) == 1)
+			break;
+	}
+	if (!restarted || w.st.errors != 0)
+		return 1;
+	wp_close(&w);
+	rte_eal_cleanup();
+	return 0;
+}
+
+/* After the teardown: a new server, the same port created again, a new device, verified
+ * operations. Returns the number of failures. */
+static int restart(const char *vdev, int sock, int parent)
+{
+	const char *args = strchr(vdev, ',') + 1;
+	struct wp_info peer;
+	struct wp w;
+	char c = 'R';
+	int fails = 0;
+
+	if (wp_xfer(parent, &c, 1, true) || wp_xfer(sock, &peer, sizeof(peer), false)) {
+		printf("# client: no word from the restarted server\n");
+		return 1;
+	}
+	if (rte_vdev_uninit("net_memif1") != 0 || rte_vdev_init("net_memif1", args) != 0) {
+		printf("# client: cannot create net_memif1 again\n");
+		return 1;
+	}
+	if (wp_open(&w, "client", "soft,port=net_memif1,ip=198.18.0.2,name=survivor2,gen=3", 3))
+		return 1;
+	w.peer = peer;
+	if (wp_xfer(sock, &w.me, sizeof(w.me), true) || wp_wait_link("net_memif1", 20) ||
+	    wp_connect(&w, 10, 6) || wp_xfer(sock, &c, 1, false) || c != 'C')
+		fails++;
+	else if (wp_send(&w, RTE_PMD_IRDMA_WR_SEND, 1000) || wp_write_read(&w, 65536, 0) ||
+		 wp_write_imm(&w, 4096))
+		fails++;
+	if (fails)
+		printf("# client: operations with the restarted server failed\n");
+	wp_close(&w);
+	close(sock); /* the restarted server stops */
+	return fails;
+}
+
+/* On a hang: the device's and the RC QP's counters that are not zero. */
+static void dump_counters(struct wp *w)
+{
+	struct rte_pmd_irdma_xstat_name names[256];
+	struct rte_pmd_irdma_xstat vals[256];
+	int n, i, q;
+
+	for (q = 0; q < 2; q++) {
+		n = q ? rte_pmd_irdma_qp_xstats_get_names(w->rc, names, RTE_DIM(names)) :
+			rte_pmd_irdma_xstats_get_names(w->dev, names, RTE_DIM(names));
+		if (n <= 0 || n > (int)RTE_DIM(names) ||
+		    (q ? rte_pmd_irdma_qp_xstats_get(w->rc, vals, n) :
+			 rte_pmd_irdma_xstats_get(w->dev, vals, n)) != n)
+			continue;
+		for (i = 0; i < n; i++)
+			if (vals[i].value)
+				printf("# client %s: %s = %lu\n", q ? "RC QP" : "device",
+				       names[vals[i].id].name, (unsigned long)vals[i].value);
+	}
 }
 
 static int post_writes(struct wp *w)
@@ -114,7 +185,7 @@ static int post_writes(struct wp *w)
 	return rte_pmd_irdma_post_send(w->rc, wr, NWR, &err) == NWR ? 0 : err;
 }
 
-static int client(const char *vdev, const char *core, int sock, int parent)
+static int client(const char *vdev, const char *core, int sock, int parent, int sock2)
 {
 	static uint8_t canary[CANARY_LEN], src[WR_LEN];
 	struct rte_pmd_irdma_wc wc[16];
@@ -124,7 +195,7 @@ static int client(const char *vdev, const char *core, int sock, int parent)
 	struct wp_info peer;
 	unsigned int done = 0, ok = 0, exc = 0, flushed = 0, rflushed = 0;
 	uint64_t deadline;
-	int fails = 0, n, k, err = 0;
+	int fails = 0, rfails, n, k, err = 0;
 	char c = 'K';
 	bool bad_order = false;
 
@@ -135,9 +206,12 @@ static int client(const char *vdev, const char *core, int sock, int parent)
 	if (wp_open(&w, "client", "soft,port=net_memif1,ip=198.18.0.2,name=survivor,gen=3", 3))
 		return 1;
 	w.peer = peer;
+	/* ACK timeout ~4 ms, 6 retries (7 means forever, as in rxe), backing off: the end comes
+	 * within a second */
 	if (wp_xfer(sock, &w.me, sizeof(w.me), true) || wp_wait_link("net_memif1", 20) ||
-	    wp_connect(&w, 10, 3)) /* ACK timeout ~4 ms, 3 retries: the end comes quickly */
+	    wp_connect(&w, 10, 6) || wp_xfer(sock, &c, 1, false) || c != 'C')
 		return 1;
+	c = 'K';
 	/* the link works */
 	if (wp_send(&w, RTE_PMD_IRDMA_WR_SEND, 1000) || wp_write_read(&w, 65536, 0))
 		SAY("operations before the kill failed");
@@ -190,11 +264,16 @@ static int client(const char *vdev, const char *core, int sock, int parent)
 		}
 	}
 	printf("# client: %u WRITEs: %u SUCCESS before the peer died, %u RETRY_EXC_ERR, %u "
-	       "WR_FLUSH_ERR, %lu retransmits, %lu ACK timeouts\n", NWR, ok, exc, flushed,
+	       "WR_FLUSH_ERR, %lu retransmits, %lu ACK timeouts, transmit backlog full %lu "
+	       "times, %lu port errors\n", NWR, ok, exc, flushed,
 	       (unsigned long)wp_qp_xstat(w.rc, "retransmits"),
-	       (unsigned long)wp_qp_xstat(w.rc, "ack_timeouts"));
-	if (done != NWR)
+	       (unsigned long)wp_qp_xstat(w.rc, "ack_timeouts"),
+	       (unsigned long)wp_xstat(w.dev, "tx_backlog_full"),
+	       (unsigned long)wp_xstat(w.dev, "tx_port_errors"));
+	if (done != NWR) {
 		SAY("%u of %u WRs completed in 20 s", done, NWR);
+		dump_counters(&w);
+	}
 	if (exc != 1 || ok < 1 || ok + exc + flushed != NWR || bad_order)
 		SAY("expected SUCCESS..., one RETRY_EXC_ERR, then WR_FLUSH_ERR");
 	if (rte_pmd_irdma_qp_query(w.rc, &qa, RTE_PMD_IRDMA_QP_STATE, NULL) != 0 ||
@@ -249,9 +328,10 @@ static int client(const char *vdev, const char *core, int sock, int parent)
 		SAY("teardown failed");
 	rte_free(w.buf);
 	rte_free(w.inv_buf);
+	rfails = fails ? 1 : restart(vdev, sock2, parent);
 	rte_eal_cleanup();
 	fflush(stdout);
-	return fails ? 1 : 0;
+	return fails ? 1 : rfails ? 2 : 0;
 }
 
 static int rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
@@ -265,10 +345,11 @@ static int rm_entry(const char *path, const struct stat *sb, int flag, struct FT
 int main(void)
 {
 	char vdev[2][256], sockpath[128], dir[256];
-	pid_t pid[2] = { 0, 0 };
-	int sv[2], pc[2], st[2] = { -1, -1 }, i, left = 0;
-	bool killed = false;
+	pid_t pid[3] = { 0, 0, 0 };
+	int sv[2], sv2[2], pc[2], st[3] = { -1, -1, -1 }, i, left = 0;
+	bool killed = false, restarted;
 	time_t end;
+	int code;
 	char c;
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
@@ -279,27 +360,33 @@ int main(void)
 		snprintf(vdev[i], sizeof(vdev[i]),
 			 "net_memif%d,role=%s,id=0,socket=%s,socket-abstract=no,mac=02:00:00:00:01:0%d",
 			 i, i == 0 ? "server" : "client", sockpath, i + 1);
-	printf("1..3\n");
-	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || socketpair(AF_UNIX, SOCK_STREAM, 0, pc)) {
+	printf("1..4\n");
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) || socketpair(AF_UNIX, SOCK_STREAM, 0, pc) ||
+	    socketpair(AF_UNIX, SOCK_STREAM, 0, sv2)) {
 		printf("Bail out! socketpair: %s\n", strerror(errno));
 		return 1;
 	}
 	pid[0] = fork();
 	if (pid[0] == 0) {
 		close(sv[1]);
+		close(sv2[0]);
+		close(sv2[1]);
 		close(pc[0]);
 		close(pc[1]);
-		_exit(server(vdev[0], "0", sv[0]));
+		_exit(server(vdev[0], "0", sv[0], false));
 	}
 	pid[1] = fork();
 	if (pid[1] == 0) {
 		close(sv[0]);
+		close(sv2[0]);
 		close(pc[0]);
 		/* exit(), not _exit(): under ASan the survivor's own leak check runs too */
-		exit(client(vdev[1], sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? "1" : "0", sv[1], pc[1]));
+		exit(client(vdev[1], sysconf(_SC_NPROCESSORS_ONLN) >= 2 ? "1" : "0", sv[1], pc[1],
+			    sv2[1]));
 	}
 	close(sv[0]);
 	close(sv[1]);
+	close(sv2[1]);
 	close(pc[1]);
 	/* the client's word: kill the server now */
 	if (wp_xfer(pc[0], &c, 1, false) == 0 && c == 'K') {
@@ -309,33 +396,48 @@ int main(void)
 		c = 'D';
 		wp_xfer(pc[0], &c, 1, true);
 	}
+	/* the survivor asks for a new server, on the same socket path */
+	if (killed && wp_xfer(pc[0], &c, 1, false) == 0 && c == 'R') {
+		unlink(sockpath); /* the killed server could not remove it */
+		pid[2] = fork();
+		if (pid[2] == 0) {
+			close(pc[0]);
+			_exit(server(vdev[0], "0", sv2[0], true));
+		}
+	}
+	close(sv2[0]);
 	end = time(NULL) + DEADLINE_S;
-	while (st[1] == -1 && time(NULL) < end) {
-		if (waitpid(pid[1], &st[1], WNOHANG) == 0)
-			st[1] = -1;
+	while ((st[1] == -1 || (pid[2] > 0 && st[2] == -1)) && time(NULL) < end) {
+		for (i = 1; i < 3; i++)
+			if (pid[i] > 0 && st[i] == -1 && waitpid(pid[i], &st[i], WNOHANG) == 0)
+				st[i] = -1;
 		usleep(20000);
 	}
-	for (i = 0; i < 2; i++)
-		if ((i == 0 ? !killed && st[0] == -1 : st[1] == -1) && pid[i] > 0) {
-			printf("# %s (pid %d) still running: killed\n", i ? "client" : "server",
+	for (i = 0; i < 3; i++)
+		if ((i == 0 ? !killed && st[0] == -1 : st[i] == -1) && pid[i] > 0) {
+			printf("# %s (pid %d) still running: killed\n", i == 1 ? "client" : "server",
 			       (int)pid[i]);
 			kill(pid[i], SIGKILL);
 			waitpid(pid[i], &st[i], 0);
 			st[i] = -2;
 		}
 	printf("%s 1 - server killed by SIGKILL mid-transfer\n", killed ? "ok" : "not ok");
-	i = st[1] >= 0 && WIFEXITED(st[1]) ? WEXITSTATUS(st[1]) : -1;
-	if (i == 77) {
+	code = st[1] >= 0 && WIFEXITED(st[1]) ? WEXITSTATUS(st[1]) : -1;
+	restarted = pid[2] > 0 && st[2] >= 0 && WIFEXITED(st[2]) && WEXITSTATUS(st[2]) == 0;
+	if (code == 77) {
 		printf("ok 2 - survivor # SKIP EAL could not start\n");
+		printf("ok 4 - restarted server # SKIP EAL could not start\n");
 	} else {
 		printf("%s 2 - survivor: every WR completed once (RETRY_EXC_ERR, then flushed), "
-		       "memory intact, clean teardown\n", i == 0 ? "ok" : "not ok");
+		       "memory intact, clean teardown\n", code == 0 || code == 2 ? "ok" : "not ok");
 	}
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 3; i++) {
 		struct stat sb;
 
+		if (pid[i] <= 0)
+			continue;
 		snprintf(dir, sizeof(dir), "/var/run/dpdk/irdma_wire_killed_%s_%d",
-			 i ? "client" : "server", (int)pid[i]);
+			 i == 1 ? "client" : "server", (int)pid[i]);
 		if (stat(dir, &sb) == 0) {
 			nftw(dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
 			left++;
@@ -343,6 +445,8 @@ int main(void)
 	}
 	unlink(sockpath);
 	printf("ok 3 - runtime directories removed (%d were left)\n", left);
-	return killed && st[1] >= 0 && WIFEXITED(st[1]) &&
-	       (WEXITSTATUS(st[1]) == 0 || WEXITSTATUS(st[1]) == 77) ? 0 : 1;
+	if (code != 77)
+		printf("%s 4 - a restarted server: the survivor connects again, SEND, WRITE + READ "
+		       "and WRITE_WITH_IMM verified\n", code == 0 && restarted ? "ok" : "not ok");
+	return killed && (code == 77 || (code == 0 && restarted)) ? 0 : 1;
 }
