@@ -276,6 +276,9 @@ static int client(const char *vdev, const char *core, int sock, int parent, int 
 	}
 	if (exc != 1 || ok < 1 || ok + exc + flushed != NWR || bad_order)
 		SAY("expected SUCCESS..., one RETRY_EXC_ERR, then WR_FLUSH_ERR");
+	/* the dead peer's port took no more frames: the backlog filled, and says so */
+	if (wp_xstat(w.dev, "tx_backlog_full") == 0 || wp_xstat(w.dev, "tx_backlog_full") == UINT64_MAX)
+		SAY("tx_backlog_full did not move");
 	if (rte_pmd_irdma_qp_query(w.rc, &qa, RTE_PMD_IRDMA_QP_STATE, NULL) != 0 ||
 	    qa.qp_state != RTE_PMD_IRDMA_QPS_ERR)
 		SAY("RC QP not in ERR");
