@@ -233,8 +233,14 @@ void roce_req_timer(struct roce_qp *qp, uint64_t now)
 	if (qp->req.ack_deadline == ROCE_TIME_NEVER || now < qp->req.ack_deadline)
 		return;
 	qp->req.ack_deadline = ROCE_TIME_NEVER;
-	if (!roce_psn_lt(qp->req.una, qp->req.psn))
+	/* Outstanding: sent (below hi_psn) and not acknowledged. Not "below psn": after a rewind
+	 * whose resend could not leave yet, psn is back at una. The timer runs on from here, not
+	 * from the resend, so a resend that cannot leave (the port takes nothing while the peer
+	 * is gone) still ends in RETRY_EXC_ERR (found by tests/wire peer_killed: the QP waited
+	 * forever with its resend stuck behind a full transmit backlog). */
+	if (!roce_psn_lt(qp->req.una, qp->req.hi_psn))
 		return; /* nothing outstanding */
+	qp->req.ack_deadline = now + qp->req.ack_timeout_ns;
 	qp->stats.timeouts++;
 	if (!qp->req.retry_left &&
 	    !(qp->retry_cnt == 7 && (qp->flags & ROCE_QP_F_RETRY7_INFINITE))) {

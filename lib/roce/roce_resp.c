@@ -174,6 +174,13 @@ static int duplicate(struct roce_qp *qp, const struct roce_pkt *pkt)
 		if (pkt->reth.rkey != r->rkey || pkt->reth.va != r->va + skip ||
 		    (uint64_t)pkt->reth.len + skip != r->len)
 			return roce_drop(qp, ROCE_R_DUP_NO_RES);
+		/* A replay is a new execution: the region may have been deregistered since
+		 * (found by tests/wire hostile: the response then failed mid-send, the QP
+		 * went to error and the requester got no NAK). */
+		if (pkt->reth.len && qp->ops->mr_check(qp, pkt->reth.rkey, pkt->reth.va,
+						       pkt->reth.len, ROCE_ACCESS_REMOTE_READ))
+			return fatal(qp, ROCE_SYN_NAK_REM_ACC, pkt->psn, ROCE_WC_REM_ACCESS_ERR,
+				     ROCE_R_REMOTE_ACCESS);
 		j = job_push(qp, ROCE_JOB_READ);
 		if (!j)
 			return roce_drop(qp, ROCE_R_DUP_NO_RES);

@@ -21,6 +21,8 @@
 #include <rte_log.h>
 #include <rte_malloc.h>
 
+#include "fuzz_eal.h"
+#include "fuzz_qp.h"
 #include "rte_pmd_irdma.h"
 
 int LLVMFuzzerInitialize(int *argc, char ***argv);
@@ -52,48 +54,7 @@ static const uint32_t lengths[16] = {
 static int
 to_rts(struct rte_pmd_irdma_qp *qp, const union rte_pmd_irdma_gid *dgid, uint32_t dqpn)
 {
-	struct rte_pmd_irdma_qp_attr a;
-	int ud = qp->qp_type == RTE_PMD_IRDMA_QPT_UD;
-
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_RESET;
-	if (rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE) < 0)
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	a.port_num = 1;
-	a.qkey = 0x11111111;
-	a.qp_access_flags = ACCESS & ~RTE_PMD_IRDMA_ACCESS_LOCAL_WRITE & ~RTE_PMD_IRDMA_ACCESS_MW_BIND;
-	if (rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-				    RTE_PMD_IRDMA_QP_PORT |
-				    (ud ? RTE_PMD_IRDMA_QP_QKEY : RTE_PMD_IRDMA_QP_ACCESS_FLAGS)) < 0)
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
-	a.dest_qp_num = dqpn;
-	a.rq_psn = 100;
-	a.max_dest_rd_atomic = 8;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 64;
-	if (dgid != NULL)
-		a.ah_attr.grh.dgid = *dgid;
-	if (rte_pmd_irdma_qp_modify(qp, &a, ud ? RTE_PMD_IRDMA_QP_STATE :
-		RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV | RTE_PMD_IRDMA_QP_PATH_MTU |
-		RTE_PMD_IRDMA_QP_DEST_QPN | RTE_PMD_IRDMA_QP_RQ_PSN |
-		RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC | RTE_PMD_IRDMA_QP_MIN_RNR_TIMER) < 0)
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.sq_psn = 100;
-	a.timeout = 1;
-	a.retry_cnt = 1;
-	a.rnr_retry = 1;
-	a.max_rd_atomic = 8;
-	return rte_pmd_irdma_qp_modify(qp, &a, ud ? RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN :
-		RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN | RTE_PMD_IRDMA_QP_TIMEOUT |
-		RTE_PMD_IRDMA_QP_RETRY_CNT | RTE_PMD_IRDMA_QP_RNR_RETRY |
-		RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
+	return fuzz_qp_to_rts(qp, dgid, dqpn, 100, 100, 8, 1);
 }
 
 static struct rte_pmd_irdma_qp *
@@ -136,40 +97,13 @@ connect_all(void)
 		abort();
 }
 
-static char runtime_dir[PATH_MAX];
-
-static int
-rm_entry(const char *path, const struct stat *sb, int flag, struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
-/* The EAL's runtime directory goes with the process (the machine's rule). */
-static void
-cleanup(void)
-{
-	rte_eal_cleanup();
-	if (runtime_dir[0] != '\0')
-		nftw(runtime_dir, rm_entry, 8, FTW_DEPTH | FTW_PHYS);
-}
-
 int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
-	char prefix[64];
-	char *eal[] = { "fuzz_pmd_post", "--no-pci", "--no-huge", "-m", "256", "--no-shconf",
-			"-l", "0", prefix, "--log-level=*:emerg", NULL };
 	struct rte_pmd_irdma_ah_attr aa;
 
 	(void)argc;
 	(void)argv;
-	snprintf(prefix, sizeof(prefix), "--file-prefix=fuzz_pmd_post_%d", (int)getpid());
-	if (rte_eal_init((int)RTE_DIM(eal) - 1, eal) < 0)
-		abort();
-	snprintf(runtime_dir, sizeof(runtime_dir), "%s", rte_eal_get_runtime_dir());
-	atexit(cleanup);
+	fuzz_eal_init("fuzz_pmd_post");
 	side_open(&A, "soft,port=loop,gen=3,ip=198.18.0.1,name=fzA");
 	side_open(&B, "soft,port=loop,gen=3,ip=198.18.0.2,name=fzB");
 	connect_all();

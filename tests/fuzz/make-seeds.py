@@ -72,3 +72,85 @@ for g in (0x20, 0x21, 0x22):
 for s in (b'\x00\x00\x01\x01\x03\x00', b'\x01\x04\x01\x01\x02\x11\x05\x0b\x01\x01\x04\x10',
           b'\x00\x07\x01\x01\x03\x00', b'\x80\x00\x01\x01\x03\x01', b'\x02\x02\x09\x02\x0e\x09\x05'):
     write('fuzz_pmd_post', s)
+
+
+# fuzz_pmd_rx: frames of one connection as records [ctl][len be16][frame]; the harness fixes
+# addresses, DestQP, PSN, key and lengths (ctl 0x3b; 0x3f for the UD QP) and the ICRC, so the
+# ICRC written here is a placeholder. PSN low bytes: requests from 0x100, responses naming
+# the victim's own WRITE (0), READ (1) and FETCH_ADD (2).
+def roce_frame(op, psn, ext=b'', payload=b''):
+    pad = (4 - len(payload) % 4) % 4
+    bth = bytes([op, pad << 4, 0xff, 0xff, 0, 0, 0, 0x99, 0x80, 0, 0, psn & 0xff])
+    udp_len = 8 + len(bth) + len(ext) + len(payload) + pad + 4
+    ip = struct.pack('>BBHHHBBH4s4s', 0x45, 0, 20 + udp_len, 0, 0x4000, 64, 17, 0,
+                     bytes([198, 18, 0, 9]), bytes([198, 18, 0, 1]))
+    udp = struct.pack('>HHHH', 0xc000, 4791, udp_len, 0)
+    eth = bytes([2, 0, 0, 0, 0, 1, 2, 0, 0, 0, 0, 9, 0x08, 0x00])
+    return eth + ip + udp + bth + ext + payload + bytes(pad) + bytes(4)
+
+
+def rec(frame, ctl=0x3b):
+    return bytes([ctl]) + struct.pack('>H', len(frame)) + frame
+
+
+def reth(va_low, length):
+    return struct.pack('>QII', va_low, 0, length)
+
+
+WR_ONLY, RD_REQ, FADD, CSWP, SEND_ONLY, SEND_FIRST, SEND_LAST = 0x0a, 0x0c, 0x14, 0x13, 0x04, 0x00, 0x02
+WR_FIRST, WR_MIDDLE, WR_LAST, ACK, RD_RESP_ONLY, ATM_ACK, UD_SEND = 0x06, 0x07, 0x08, 0x11, 0x10, 0x12, 0x64
+aeth = bytes([0x1f, 0, 0, 1])
+for blob in (
+        rec(roce_frame(WR_ONLY, 0, reth(0x100, 64), bytes(range(64)))),
+        rec(roce_frame(RD_REQ, 0, reth(0x200, 3000))),
+        rec(roce_frame(FADD, 0, struct.pack('>QIQQ', 0x40, 0, 5, 0))),
+        rec(roce_frame(CSWP, 0, struct.pack('>QIQQ', 0x48, 0, 7, 0))),
+        rec(roce_frame(SEND_ONLY, 0, b'', b'hello, device' * 4)),
+        rec(roce_frame(SEND_FIRST, 0, b'', bytes(1024))) + rec(roce_frame(SEND_LAST, 1, b'', bytes(33))),
+        rec(roce_frame(WR_FIRST, 0, reth(0, 2100), bytes(1024))) +
+        rec(roce_frame(WR_MIDDLE, 1, b'', bytes(1024))) + rec(roce_frame(WR_LAST, 2, b'', bytes(52))),
+        rec(roce_frame(ACK, 0, aeth)) + rec(roce_frame(RD_RESP_ONLY, 1, aeth, bytes(64))) +
+        rec(roce_frame(ATM_ACK, 2, aeth + struct.pack('>Q', 9))),
+        rec(roce_frame(ACK, 1, bytes([0x60, 0, 0, 0]))),
+        rec(roce_frame(UD_SEND, 0, struct.pack('>II', 0x11111111, 0x99), bytes(100)), 0x3f)):
+    write('fuzz_pmd_rx', blob)
+for name in sorted(os.listdir(pcaps)):
+    if not name.endswith('.pcap'):
+        continue
+    for fr in pcap_frames(os.path.join(pcaps, name)):
+        if len(fr) >= 60 and fr[12:14] == b'\x08\x00' and fr[23] == 17 and fr[42] == 0x0a:
+            write('fuzz_pmd_rx', rec(fr))
+            break
+
+# The apps' TCP exchanges: what a well-behaved peer sends (first byte: role 0/1, script).
+pt_dest = ('%04x:%04x:%06x:%06x:%08x:%016x:' % (0, 16, 0x11, 0x22, 0x33, 0x7f0000002000) +
+           ''.join('%02x:' % b for b in bytes(10) + b'\xff\xff\xc6\x12\x00\x02') + '%08x:' % 0)
+pt_dest = pt_dest.encode() + b'\0'
+pt_start = b'6.06'.ljust(16, b'\0') + struct.pack('>I', 4096) + struct.pack('>I', 64) + b'3\0'
+for role in (0, 1):
+    write('fuzz_perftest_exchange', bytes([role]) + pt_start + pt_dest * 4)
+    write('fuzz_perftest_exchange', bytes([role | 2]) + pt_start + pt_dest * 5 + b'done\0')
+    write('fuzz_perftest_exchange', bytes([role | 4]) + pt_start + pt_dest * 4 +
+          b''.join(struct.pack('>Q', i) for i in range(5)) + pt_dest + b'done\0')
+write('fuzz_perftest_exchange', b'\x01' + b'5.31'.ljust(16, b'\0') + b'2\0' + pt_dest * 4)
+pp_dest = ('%04x:%06x:%06x:' % (0, 0x11, 0x22) + (bytes(10) + b'\xff\xff\xc6\x12\x00\x02').hex()).encode() + b'\0'
+write('fuzz_pingpong_exchange', b'\x00' + pp_dest)
+write('fuzz_pingpong_exchange', b'\x01' + pp_dest + b'done\0')
+
+# fuzz_cm: the CM MADs of the rxe captures (UD SEND ONLY to QP 1, IPv4), each as one record
+# [ctl 1: listen on a REQ's service ID][MAD], and the MADs of each capture in order as one
+# input (one connection's exchange).
+for name in sorted(os.listdir(pcaps)):
+    if not name.endswith('.pcap'):
+        continue
+    exchange = b''
+    for fr in pcap_frames(os.path.join(pcaps, name)):
+        if len(fr) < 62 + 256 or fr[12:14] != b'\x08\x00' or fr[23] != 17 or fr[42] != 0x64:
+            continue
+        if fr[47:50] != b'\x00\x00\x01':
+            continue
+        mad = fr[62:62 + 256]
+        write('fuzz_cm', b'\x01' + mad)
+        exchange += b'\x03' + mad
+    if exchange:
+        write('fuzz_cm', exchange)

@@ -19,6 +19,7 @@
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
+#include <rte_memzone.h>
 
 #include "irdma_test.h"
 #include "rte_pmd_irdma.h"
@@ -93,6 +94,23 @@ itest_eal_init(const char *name, const char *lcores, enum itest_mem mem)
 	snprintf(itest_runtime_dir, sizeof(itest_runtime_dir), "%s", rte_eal_get_runtime_dir());
 	atexit(itest_cleanup);
 	return 0;
+}
+
+static void
+itest_mz_count(const struct rte_memzone *mz, void *arg)
+{
+	RTE_SET_USED(mz);
+	(*(unsigned int *)arg)++;
+}
+
+/* Memzones in the process now (a leak check: the same count before and after). */
+static inline unsigned int
+itest_memzones(void)
+{
+	unsigned int n = 0;
+
+	rte_memzone_walk(itest_mz_count, &n);
+	return n;
 }
 
 /* A device with devargs "soft,port=loop,<extra>" (extra may be NULL). */

@@ -5,27 +5,9 @@
  * each (EAL allows 2560 in all), and destroyed again with every memzone given back. The
  * 16385th QP is refused with ENOSPC. Each ring keeps exactly lib/uk's size.
  */
-#include <rte_memzone.h>
-
 #include "itest.h"
 
 #define N_QP 16384u
-
-static void
-mz_count(const struct rte_memzone *mz, void *arg)
-{
-	RTE_SET_USED(mz);
-	(*(unsigned int *)arg)++;
-}
-
-static unsigned int
-memzones(void)
-{
-	unsigned int n = 0;
-
-	rte_memzone_walk(mz_count, &n);
-	return n;
-}
 
 T_CASE(sixteen_thousand_qps_on_one_device_and_no_memzone_leak)
 {
@@ -43,7 +25,7 @@ T_CASE(sixteen_thousand_qps_on_one_device_and_no_memzone_leak)
 	pd = rte_pmd_irdma_pd_alloc(dev);
 	cq = itest_cq(dev, 16);
 	T_CHECK(pd != NULL && cq != NULL);
-	before = memzones();
+	before = itest_memzones();
 	for (i = 0; i < N_QP; i++) {
 		qp[i] = itest_qp(pd, cq, cq, RTE_PMD_IRDMA_QPT_RC, 1, 1, 0);
 		if (qp[i] == NULL)
@@ -54,7 +36,7 @@ T_CASE(sixteen_thousand_qps_on_one_device_and_no_memzone_leak)
 	if (made < N_QP)
 		printf("# QP %u: %s\n", made, rte_strerror(rte_errno));
 	T_CHECK(itest_qp(pd, cq, cq, RTE_PMD_IRDMA_QPT_RC, 1, 1, 0) == NULL && rte_errno == ENOSPC);
-	during = memzones();
+	during = itest_memzones();
 	printf("# %u QPs: %u memzones before, %u with them\n", made, before, during);
 	T_CHECK(during - before <= 64); /* zones of 4 .. 64 MiB, not one per ring */
 	/* Every ring the size lib/uk computes (GEN_2, 1 WR, 1 SGE: 512 SQ quanta, 8 RQ quanta). */
@@ -72,7 +54,7 @@ T_CASE(sixteen_thousand_qps_on_one_device_and_no_memzone_leak)
 	}
 	for (i = 0; i < made; i++)
 		T_EQ(rte_pmd_irdma_qp_destroy(qp[i]), 0);
-	T_EQ(memzones(), before);
+	T_EQ(itest_memzones(), before);
 	T_EQ(rte_pmd_irdma_cq_destroy(cq), 0);
 	T_EQ(rte_pmd_irdma_pd_free(pd), 0);
 	T_EQ(rte_pmd_irdma_dev_close(dev), 0);

@@ -42,41 +42,6 @@ struct result {
 	uint64_t recvs, ud_recvs, write_imms, errors, neigh_resolved, arp_requests;
 };
 
-static int xfer(int fd, void *buf, size_t len, bool wr)
-{
-	size_t off = 0;
-
-	while (off < len) {
-		ssize_t r = wr ? write(fd, (char *)buf + off, len - off) :
-				 read(fd, (char *)buf + off, len - off);
-
-		if (r <= 0) {
-			if (r < 0 && errno == EINTR)
-				continue;
-			return -1;
-		}
-		off += (size_t)r;
-	}
-	return 0;
-}
-
-static int wait_link(const char *port, unsigned int secs)
-{
-	struct rte_eth_link link;
-	uint64_t end = rte_get_timer_cycles() + secs * rte_get_timer_hz();
-	uint16_t pid;
-
-	if (rte_eth_dev_get_port_by_name(port, &pid) != 0)
-		return -1;
-	do {
-		if (rte_eth_link_get_nowait(pid, &link) == 0 && link.link_status)
-			return 0;
-		usleep(10000);
-	} while (rte_get_timer_cycles() < end);
-	printf("# %s: link still down after %u s\n", port, secs);
-	return -1;
-}
-
 /* Without mac=, the device's MAC is its port's. */
 static int check_mac(const char *role, struct rte_pmd_irdma_dev *dev, const char *port)
 {
@@ -136,11 +101,11 @@ static int child(bool server, const char *mode, const char *vdev, const char *po
 	 * that connects to a server port not yet started is refused and does not retry):
 	 * the server speaks first. */
 	if (server) {
-		if (wp_open(&w, role, devargs, 3) || xfer(sock, &w.me, sizeof(w.me), true) ||
-		    xfer(sock, &w.peer, sizeof(w.peer), false))
+		if (wp_open(&w, role, devargs, 3) || wp_xfer(sock, &w.me, sizeof(w.me), true) ||
+		    wp_xfer(sock, &w.peer, sizeof(w.peer), false))
 			return 1;
 	} else {
-		if (xfer(sock, &w.peer, sizeof(w.peer), false)) {
+		if (wp_xfer(sock, &w.peer, sizeof(w.peer), false)) {
 			printf("# client: no word from the server\n");
 			return 1;
 		}
@@ -148,10 +113,10 @@ static int child(bool server, const char *mode, const char *vdev, const char *po
 		if (wp_open(&w, role, devargs, 3))
 			return 1;
 		w.peer = peer_info;
-		if (xfer(sock, &w.me, sizeof(w.me), true))
+		if (wp_xfer(sock, &w.me, sizeof(w.me), true))
 			return 1;
 	}
-	if (wait_link(port, 20) || check_mac(role, w.dev, port))
+	if (wp_wait_link(port, 20) || check_mac(role, w.dev, port))
 		return 1;
 	if (wp_connect(&w, 14, 7))
 		return 1;
@@ -168,7 +133,7 @@ static int child(bool server, const char *mode, const char *vdev, const char *po
 			if (work == 0 && share_cpu)
 				sched_yield(); /* never two spinning pollers on one CPU */
 		}
-		if (xfer(sock, &peer, sizeof(peer), false))
+		if (wp_xfer(sock, &peer, sizeof(peer), false))
 			return 1;
 		res.recvs = w.st.recvs;
 		res.ud_recvs = w.st.ud_recvs;
@@ -186,12 +151,12 @@ static int child(bool server, const char *mode, const char *vdev, const char *po
 		       (unsigned long)res.recvs, (unsigned long)res.ud_recvs,
 		       (unsigned long)res.write_imms, (unsigned long)res.errors,
 		       (unsigned long)res.neigh_resolved, (unsigned long)res.arp_requests);
-		if (xfer(sock, &res, sizeof(res), true))
+		if (wp_xfer(sock, &res, sizeof(res), true))
 			return 1;
 		fails = res.errors != 0 || res.recvs < 17 || res.ud_recvs != 4 ||
 			res.write_imms != 6 || res.neigh_resolved < 1;
 	} else {
-		if (xfer(sock, &res, sizeof(res), true) || xfer(sock, &peer, sizeof(peer), false))
+		if (wp_xfer(sock, &res, sizeof(res), true) || wp_xfer(sock, &peer, sizeof(peer), false))
 			return 1;
 		printf("# client: %u failed operations, %lu peers resolved, %lu ARP requests sent\n",
 		       res.fails, (unsigned long)res.neigh_resolved,

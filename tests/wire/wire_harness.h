@@ -157,7 +157,7 @@ static inline unsigned int wh_link_pump(struct wh_link *l)
 
 static inline void wh_link_close(struct wh_link *l)
 {
-	struct rte_mbuf *m;
+	struct rte_mbuf *m = NULL; /* gcc -O2 cannot see the dequeue set it */
 	int i;
 
 	if (l->pcap != NULL)

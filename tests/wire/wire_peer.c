@@ -4,9 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <errno.h>
+#include <unistd.h>
+
 #include <rte_byteorder.h>
 #include <rte_cycles.h>
 #include <rte_errno.h>
+#include <rte_ethdev.h>
 #include <rte_malloc.h>
 
 #include "wire_peer.h"
@@ -855,4 +859,41 @@ uint64_t wp_qp_xstat(struct rte_pmd_irdma_qp *qp, const char *name)
 	if (n <= 0 || n > (int)RTE_DIM(names) || rte_pmd_irdma_qp_xstats_get(qp, vals, n) != n)
 		return UINT64_MAX;
 	return xstat_of(n, names, vals, name);
+}
+
+/* ---- two processes ---- */
+
+int wp_xfer(int fd, void *buf, size_t len, bool wr)
+{
+	size_t off = 0;
+
+	while (off < len) {
+		ssize_t r = wr ? write(fd, (char *)buf + off, len - off) :
+				 read(fd, (char *)buf + off, len - off);
+
+		if (r <= 0) {
+			if (r < 0 && errno == EINTR)
+				continue;
+			return -1;
+		}
+		off += (size_t)r;
+	}
+	return 0;
+}
+
+int wp_wait_link(const char *port, unsigned int secs)
+{
+	struct rte_eth_link link;
+	uint64_t end = rte_get_timer_cycles() + secs * rte_get_timer_hz();
+	uint16_t pid;
+
+	if (rte_eth_dev_get_port_by_name(port, &pid) != 0)
+		return -1;
+	do {
+		if (rte_eth_link_get_nowait(pid, &link) == 0 && link.link_status)
+			return 0;
+		usleep(10000);
+	} while (rte_get_timer_cycles() < end);
+	printf("# %s: link still down after %u s\n", port, secs);
+	return -1;
 }

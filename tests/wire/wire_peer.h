@@ -16,6 +16,7 @@
 #define WIRE_PEER_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 
 #include "rte_pmd_irdma.h"
@@ -97,5 +98,10 @@ uint64_t wp_xstat(struct rte_pmd_irdma_dev *dev, const char *name);
 uint64_t wp_qp_xstat(struct rte_pmd_irdma_qp *qp, const char *name);
 
 void wp_fill(uint8_t *b, uint32_t len, uint32_t seed);
+
+/* Two processes: all @p len bytes written to (wr) or read from @p fd, 0 or -1; wait until
+ * the ethdev @p port has link (up to @p secs), 0 or -1 with a '#' line. */
+int wp_xfer(int fd, void *buf, size_t len, bool wr);
+int wp_wait_link(const char *port, unsigned int secs);
 
 #endif /* WIRE_PEER_H */

@@ -202,8 +202,10 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	info->max_srq = dev->gen >= IRDMA_GEN_3 ? dev->max_srq : 0;
 	info->max_mr = dev->max_mr - 1;
 	info->max_mw = dev->max_mr - 1;
-	info->max_pd = dev->max_pd;
-	info->max_ah = dev->max_ah;
+	/* index 0 of the PD and AH tables is never handed out, as for MRs (found by
+	 * tests/integration exhaustion: max_pd=2 advertised 2 PDs and gave 1) */
+	info->max_pd = dev->max_pd - 1;
+	info->max_ah = dev->max_ah - 1;
 	info->max_qp_rd_atom = SOFT_MAX_ORD;
 	info->max_qp_init_rd_atom = SOFT_MAX_IRD;
 	info->max_mr_size = UINT64_MAX;
@@ -774,7 +776,7 @@ static const struct {
 	DEV_STAT(rx_packets), DEV_STAT(tx_packets), DEV_STAT(rx_bytes), DEV_STAT(tx_bytes),
 	DEV_STAT(rx_icrc_errors), DEV_STAT(rx_malformed), DEV_STAT(rx_unknown_qp),
 	DEV_STAT(rx_not_roce),
-	DEV_STAT(tx_backlog_full),
+	DEV_STAT(tx_backlog_full), DEV_STAT(tx_drop_no_mbuf),
 	DEV_STAT(cq_overflows), DEV_STAT(doorbells), DEV_STAT(polls),
 	DEV_STAT(progress_calls),
 	DEV_STAT(tx_fault_drops), DEV_STAT(tx_fault_dups), DEV_STAT(tx_fault_reorders),

@@ -262,7 +262,7 @@ struct soft_wire;
 struct soft_dev_stats {
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
 	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_not_roce;
-	uint64_t tx_backlog_full, cq_overflows, doorbells, polls;
+	uint64_t tx_backlog_full, tx_drop_no_mbuf, cq_overflows, doorbells, polls;
 	uint64_t progress_calls; /* every engine call, idle ones too: is anyone driving the device? */
 	uint64_t tx_fault_drops, tx_fault_dups, tx_fault_reorders, tx_fault_corrupts;
 	uint64_t rx_fault_drops, rx_fault_dups, rx_fault_reorders, rx_fault_corrupts;
