@@ -158,7 +158,7 @@ int bench_ep_connect(struct bench_ep *ep, const struct bench_ep_addr *peer, char
 
 	memset(&a, 0, sizeof(a));
 	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
+	a.path_mtu = ep->path_mtu ? ep->path_mtu : RTE_PMD_IRDMA_MTU_1024;
 	a.dest_qp_num = peer->qpn;
 	a.rq_psn = peer->psn;
 	a.max_dest_rd_atomic = 1;
