@@ -169,7 +169,9 @@ struct roce_qp_ops {
 	 * Key, PD, bounds, rights, MR/MW state. Non-zero: NAK remote access. */
 	int (*mr_check)(struct roce_qp *qp, uint32_t rkey, uint64_t va, uint32_t len,
 			unsigned int access);
-	/* RDMA WRITE data to checked memory. Non-zero: NAK remote access. */
+	/* RDMA WRITE data to checked memory. Non-zero: NAK remote access; -EBADMSG for a
+	 * packet roce_resp_fusable() allowed: its ICRC, checked while copying, failed, and
+	 * the packet is dropped (ROCE_R_ICRC) as if it had not arrived. */
 	int (*mem_write)(struct roce_qp *qp, uint32_t rkey, uint64_t va, const void *data,
 			 uint32_t len);
 	/* 64-bit atomic at checked, 8-byte aligned memory; *orig = value before. */
@@ -409,6 +411,15 @@ int roce_qp_post_send(struct roce_qp *qp, const struct roce_send_wr *wr);
 /* Processes a parsed packet addressed to this QP. 0 or -ROCE_R_* (also counted in
  * qp->stats.drops). */
 int roce_qp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now);
+
+/*
+ * 1 when pkt (parsed, its ICRC not checked yet) is one whose first effect in roce_qp_rx()
+ * is the mem_write of its whole payload to the range the message's verified first packet
+ * set (an in-order RDMA WRITE MIDDLE/LAST of the write in progress): the device may then
+ * check the ICRC while it copies, and answer mem_write with -EBADMSG when it fails
+ * (roce_rx_fuse.c says why that is safe). 0: check the ICRC first.
+ */
+int roce_resp_fusable(const struct roce_qp *qp, const struct roce_pkt *pkt);
 
 /* Produces the next packet to send: 1 with *tx filled, 0 when there is nothing now. */
 int roce_qp_tx(struct roce_qp *qp, uint64_t now, struct roce_tx *tx);

@@ -196,6 +196,12 @@ struct soft_recv_ctx {
 	uint32_t wchk_len; /* 0: none */
 	uint64_t wchk_va;
 	uint8_t *wchk_host;
+	/* The receive copy fused with the ICRC (soft_rx_fuse.c): the payload of the frame
+	 * being delivered whose ICRC mem_write checks while it copies (NULL: none), the
+	 * register through its headers and its ICRC; void after each frame. */
+	const uint8_t *fuse_pl;
+	uint32_t fuse_reg;
+	uint32_t fuse_icrc;
 };
 
 struct soft_qp_stats {

@@ -9,6 +9,7 @@
 #include <errno.h>
 
 #include "soft_priv.h"
+#include "soft_rx_fuse.h"
 
 static inline struct soft_qp *qp_of(struct roce_qp *rq)
 {
@@ -174,10 +175,9 @@ int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const vo
 		return 0;
 	}
 	e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
-	if (e)
-		return soft_mr_err_errno(e);
-	memcpy(host, data, len);
-	return 0;
+	if (e) /* a damaged frame is dropped, not answered (its ICRC first, if not checked) */
+		return soft_rx_fuse_settle(qp, data, len) ? -EBADMSG : soft_mr_err_errno(e);
+	return soft_rx_fuse_copy(qp, host, data, len); /* the ICRC too when left to it */
 }
 
 int soft_resp_atomic(struct roce_qp *rq, uint32_t rkey, uint64_t va, int cmp_swap,

@@ -259,6 +259,7 @@ void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, uint64_t now)
 	qp->st.rx_bytes += p->paylen;
 	roce_qp_rx(&qp->rq, p, now); /* drops are counted in qp->rq.stats */
 	qp->rctx.wchk_len = 0; /* a key check holds for the frame it was made for only */
+	qp->rctx.fuse_pl = NULL; /* so does a fused ICRC check left to mem_write */
 }
 
 /* After lib/roce returned: apply an error it raised, retire completed send WQEs. */

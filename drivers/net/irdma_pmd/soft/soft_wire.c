@@ -23,6 +23,7 @@
 
 #include "soft_port.h" /* struct soft_port_ops lives there */
 #include "soft_priv.h"
+#include "soft_rx_fuse.h"
 
 struct soft_wire {
 	const struct soft_port_ops *port;
@@ -453,7 +454,11 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 
 		dev->st.rx_packets++;
 		dev->st.rx_bytes += m->pkt_len;
-		rc = roce_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, 0, &p);
+		/* the ICRC apart: checked next, or while the payload is copied (soft_rx_fuse.c) */
+		rc = roce_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
+				    ROCE_PARSE_NO_ICRC, &p);
+		if (likely(rc == 0))
+			rc = soft_rx_icrc(dev, &p);
 		if (unlikely(rc != 0)) {
 			if (rc == -ROCE_R_ICRC)
 				dev->st.rx_icrc_errors++;
