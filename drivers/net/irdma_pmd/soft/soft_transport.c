@@ -13,8 +13,10 @@
 #include <rte_malloc.h>
 
 #include "roce_addr.h"
+#include "roce_icrc.h"
 
 #include "soft_priv.h"
+#include "soft_tx_payload.h"
 
 /* The callbacks lib/roce makes into the device. */
 static const struct roce_qp_ops soft_roce_ops = {
@@ -172,9 +174,10 @@ int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint
 	return roce_qp_modify(&qp->rq, &r, m);
 }
 
-/* Payload of a request packet: bytes [off, off + len) of send WQE swq[slot]. */
+/* Payload of a request packet: bytes [off, off + len) of send WQE swq[slot]; folded
+ * into *reg as well unless reg is NULL (soft_tx_payload.c). */
 static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *dst,
-		      uint32_t len)
+		      uint32_t len, uint32_t *reg)
 {
 	struct soft_wqe *w = &qp->cur;
 	enum soft_mr_err e;
@@ -184,6 +187,8 @@ static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *
 		if (unlikely((uint64_t)off + len > qp->swq[slot].inline_len))
 			return FLUSH_LOC_QP_OP_ERR;
 		soft_sq_inline_copy(qp, soft_sq_wqe_at(qp, qp->swq[slot].idx), off, dst, len);
+		if (reg != NULL)
+			*reg = roce_crc32_update(*reg, dst, len);
 		return 0;
 	}
 	if (qp->cur_slot != slot) {
@@ -193,9 +198,13 @@ static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *
 	}
 	if (w->inline_data) {
 		soft_sq_inline_copy(qp, w->wqe, off, dst, len);
+		if (reg != NULL)
+			*reg = roce_crc32_update(*reg, dst, len);
 		return 0;
 	}
-	e = soft_sges_copy(qp->dev, qp->pd_id, w->sge, w->num_sges, off, dst, len, false);
+	e = reg != NULL ? soft_sges_gather_crc(qp->dev, qp->pd_id, w->sge, w->num_sges, off, dst,
+					       len, reg) :
+			  soft_sges_copy(qp->dev, qp->pd_id, w->sge, w->num_sges, off, dst, len, false);
 	return e ? soft_mr_err_to_flush(e) : 0;
 }
 
@@ -207,15 +216,19 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 	struct roce_tx tx;
 
 	while (sent < budget && soft_wire_tx_room(dev, 2) && roce_qp_tx(&qp->rq, now, &tx) == 1) {
-		uint32_t len = tx.pkt.paylen;
+		uint32_t len = tx.pkt.paylen, reg = 0;
+		bool fuse = len >= SOFT_TX_FUSE_MIN; /* copy and ICRC in one pass */
 		struct rte_mbuf *m;
 		uint8_t *pay;
 
 		m = soft_wire_alloc(dev, &tx.pkt, tx.tmpl, &pay);
 		if (unlikely(m == NULL))
 			break; /* lost like on a wire: RC resends it */
+		if (fuse)
+			reg = soft_tx_hdr_reg(m, &tx.pkt);
 		if (tx.pl_src == ROCE_PL_SQ && len) {
-			int fail = sq_payload(qp, (uint32_t)tx.wr_id, tx.offset, pay, len);
+			int fail = sq_payload(qp, (uint32_t)tx.wr_id, tx.offset, pay, len,
+					      fuse ? &reg : NULL);
 
 			if (unlikely(fail)) {
 				/* the source went away under the WQE: it fails, the QP with it */
@@ -234,9 +247,15 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 				roce_qp_set_error(&qp->rq, ROCE_WC_REM_ACCESS_ERR);
 				break;
 			}
-			memcpy(pay, host, len);
+			if (fuse)
+				reg = roce_crc32_copy(reg, pay, host, len);
+			else
+				memcpy(pay, host, len);
 		}
-		soft_wire_send(dev, m, &tx.pkt);
+		if (fuse)
+			soft_wire_send_reg(dev, m, &tx.pkt, reg);
+		else
+			soft_wire_send(dev, m, &tx.pkt);
 		qp->st.tx_packets++;
 		qp->st.tx_bytes += len;
 		sent++;

@@ -308,6 +308,20 @@ static bool wire_faults(struct soft_dev *dev, struct soft_wire *w, struct rte_mb
 	return false;
 }
 
+/* A finished frame (pkt_len and segment lengths final) into the backlog. */
+static inline void wire_queue(struct soft_dev *dev, struct soft_wire *w, struct rte_mbuf *m,
+			      const struct roce_pkt *p)
+{
+	struct soft_wire *dst;
+
+	dev->st.tx_packets++;
+	dev->st.tx_bytes += m->pkt_len;
+	dst = w->port == &loop_port ? loop_lookup(w, p->dgid) : NULL;
+	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
+		return;
+	backlog_add(w, m, dst);
+}
+
 void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p)
 {
 	struct soft_wire *w = dev->wire;
@@ -315,7 +329,6 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	uint32_t l3 = ROCE_ETH_HLEN + (p->has_vlan ? ROCE_VLAN_HLEN : 0);
 	uint32_t pad = roce_pad_len(p->paylen);
 	uint32_t len = m->data_len + p->paylen;
-	struct soft_wire *dst;
 
 	/* 0-3 pad bytes as one 4-byte store (no memset call): soft_wire_alloc left room for
 	 * pad and ICRC, and the ICRC written next covers whatever lies past the pad. */
@@ -325,12 +338,21 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 	len += ROCE_ICRC_LEN;
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
-	dev->st.tx_packets++;
-	dev->st.tx_bytes += len;
-	dst = w->port == &loop_port ? loop_lookup(w, p->dgid) : NULL;
-	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
-		return;
-	backlog_add(w, m, dst);
+	wire_queue(dev, w, m, p);
+}
+
+void soft_wire_send_reg(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p,
+			uint32_t reg)
+{
+	uint8_t *end = rte_pktmbuf_mtod(m, uint8_t *) + m->data_len + p->paylen;
+	uint32_t pad = roce_pad_len(p->paylen);
+
+	memset(end, 0, 4);
+	reg = roce_crc32_update(reg, end, pad);
+	roce_icrc_put(end + pad, roce_icrc_final(reg));
+	m->data_len = (uint16_t)(m->data_len + p->paylen + pad + ROCE_ICRC_LEN);
+	m->pkt_len = m->data_len;
+	wire_queue(dev, dev->wire, m, p);
 }
 
 /* Out of line: an engine step with nothing to send returns from soft_wire_flush() without

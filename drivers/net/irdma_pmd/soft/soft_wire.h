@@ -39,6 +39,11 @@ struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
 /* Pads, computes the ICRC and queues the frame for transmission. */
 void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p);
 
+/* The same for a frame whose ICRC register through its payload the caller has (the
+ * payload copied and folded in one pass, soft_tx_payload.c): pad and ICRC only. */
+void soft_wire_send_reg(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p,
+			uint32_t reg);
+
 /* Pushes the backlog to the port; returns frames sent. */
 unsigned int soft_wire_flush(struct soft_dev *dev);
 
