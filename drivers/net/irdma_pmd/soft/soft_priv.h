@@ -290,6 +290,7 @@ struct soft_dev {
 	struct irdma_uk_attrs uk_attrs;
 	uint8_t gen;
 	bool faults;           /* any wire fault injection configured (transmit) */
+	struct soft_tx_zc *zc; /* zero-copy transmit (soft_tx_zcopy.c), NULL: off */
 	bool rx_faults;        /* the same on receive */
 	uint16_t mtu;
 	uint8_t mac[6];

@@ -17,6 +17,7 @@
 
 #include "soft_priv.h"
 #include "soft_tx_payload.h"
+#include "soft_tx_zcopy.h"
 
 /* The callbacks lib/roce makes into the device. */
 static const struct roce_qp_ops soft_roce_ops = {
@@ -177,7 +178,7 @@ int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint
 /* Payload of a request packet: bytes [off, off + len) of send WQE swq[slot]; folded
  * into *reg as well unless reg is NULL (soft_tx_payload.c). */
 static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *dst,
-		      uint32_t len, uint32_t *reg)
+		      uint32_t len, uint32_t *reg, const uint8_t **zsrc)
 {
 	struct soft_wqe *w = &qp->cur;
 	enum soft_mr_err e;
@@ -202,6 +203,10 @@ static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *
 			*reg = roce_crc32_update(*reg, dst, len);
 		return 0;
 	}
+	/* zero-copy: one key-checked piece of registered memory, by reference */
+	if (zsrc != NULL && soft_sge_piece(qp->dev, qp->pd_id, w->sge, w->num_sges, off, len,
+					   zsrc) == 0)
+		return 0;
 	e = reg != NULL ? soft_sges_gather_crc(qp->dev, qp->pd_id, w->sge, w->num_sges, off, dst,
 					       len, reg) :
 			  soft_sges_copy(qp->dev, qp->pd_id, w->sge, w->num_sges, off, dst, len, false);
@@ -218,6 +223,8 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 	while (sent < budget && soft_wire_tx_room(dev, 2) && roce_qp_tx(&qp->rq, now, &tx) == 1) {
 		uint32_t len = tx.pkt.paylen, reg = 0;
 		bool fuse = len >= SOFT_TX_FUSE_MIN; /* copy and ICRC in one pass */
+		bool zc = soft_tx_zc_wanted(dev->zc, len); /* or no copy at all */
+		const uint8_t *zsrc = NULL;
 		struct rte_mbuf *m;
 		uint8_t *pay;
 
@@ -228,7 +235,7 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 			reg = soft_tx_hdr_reg(m, &tx.pkt);
 		if (tx.pl_src == ROCE_PL_SQ && len) {
 			int fail = sq_payload(qp, (uint32_t)tx.wr_id, tx.offset, pay, len,
-					      fuse ? &reg : NULL);
+					      fuse ? &reg : NULL, zc ? &zsrc : NULL);
 
 			if (unlikely(fail)) {
 				/* the source went away under the WQE: it fails, the QP with it */
@@ -247,12 +254,16 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 				roce_qp_set_error(&qp->rq, ROCE_WC_REM_ACCESS_ERR);
 				break;
 			}
-			if (fuse)
+			if (zc)
+				zsrc = host;
+			else if (fuse)
 				reg = roce_crc32_copy(reg, pay, host, len);
 			else
 				memcpy(pay, host, len);
 		}
-		if (fuse)
+		if (zsrc != NULL)
+			soft_tx_zc_send(dev, m, &tx.pkt, zsrc, reg);
+		else if (fuse)
 			soft_wire_send_reg(dev, m, &tx.pkt, reg);
 		else
 			soft_wire_send(dev, m, &tx.pkt);

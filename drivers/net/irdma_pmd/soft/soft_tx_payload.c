@@ -46,3 +46,18 @@ enum soft_mr_err soft_sges_gather_crc(struct soft_dev *dev, uint32_t pd_id,
 	*reg = r;
 	return len ? SOFT_MR_BOUNDS : SOFT_MR_OK;
 }
+
+int soft_sge_piece(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge, uint32_t n,
+		   uint64_t off, uint32_t len, const uint8_t **host)
+{
+	uint8_t *h;
+	uint32_t i;
+
+	for (i = 0; i < n && off >= sge[i].len; i++)
+		off -= sge[i].len;
+	if (i == n || sge[i].len - off < len ||
+	    soft_mr_check_local(dev, pd_id, sge[i].stag, sge[i].addr + off, len, 0, &h))
+		return -1;
+	*host = h;
+	return 0;
+}

@@ -30,4 +30,9 @@ enum soft_mr_err soft_sges_gather_crc(struct soft_dev *dev, uint32_t pd_id,
 				      const struct soft_sge *sge, uint32_t n, uint64_t off,
 				      uint8_t *buf, uint32_t len, uint32_t *reg);
 
+/* Zero-copy: *host for [off, off + len) of the SGE list when it lies in one SGE and its key
+ * check passes (0); -1 otherwise (the copy then checks and reports). */
+int soft_sge_piece(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge, uint32_t n,
+		   uint64_t off, uint32_t len, const uint8_t **host);
+
 #endif /* SOFT_TX_PAYLOAD_H */

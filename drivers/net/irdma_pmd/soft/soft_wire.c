@@ -24,6 +24,7 @@
 #include "soft_port.h" /* struct soft_port_ops lives there */
 #include "soft_priv.h"
 #include "soft_rx_fuse.h"
+#include "soft_tx_zcopy.h"
 
 struct soft_wire {
 	const struct soft_port_ops *port;
@@ -147,6 +148,7 @@ void soft_wire_close(struct soft_dev *dev)
 	rte_pktmbuf_free_bulk(w->stash, w->n_stash);
 	if (w->port_priv != NULL) {
 		soft_port_eth_close(w->port_priv); /* before the pool goes */
+		soft_tx_zc_close(dev); /* the port released every chain it held */
 	} else {
 		rte_spinlock_lock(&loop_lock);
 		for (pp = &loop_head; *pp; pp = &(*pp)->next) {
@@ -352,6 +354,11 @@ void soft_wire_send_reg(struct soft_dev *dev, struct rte_mbuf *m, const struct r
 	roce_icrc_put(end + pad, roce_icrc_final(reg));
 	m->data_len = (uint16_t)(m->data_len + p->paylen + pad + ROCE_ICRC_LEN);
 	m->pkt_len = m->data_len;
+	wire_queue(dev, dev->wire, m, p);
+}
+
+void soft_wire_queue(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p)
+{
 	wire_queue(dev, dev->wire, m, p);
 }
 

@@ -44,6 +44,9 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 void soft_wire_send_reg(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p,
 			uint32_t reg);
 
+/* Queues a frame that is complete (ICRC written, pkt_len and segments final). */
+void soft_wire_queue(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p);
+
 /* Pushes the backlog to the port; returns frames sent. */
 unsigned int soft_wire_flush(struct soft_dev *dev);
 
