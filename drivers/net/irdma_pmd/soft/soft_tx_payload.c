@@ -19,34 +19,6 @@ uint32_t soft_tx_hdr_reg(const struct rte_mbuf *m, const struct roce_pkt *p)
 	return roce_crc32_update(roce_icrc_begin(l3, p->ipv6), l3 + pre, m->data_len - l3o - pre);
 }
 
-enum soft_mr_err soft_sges_gather_crc(struct soft_dev *dev, uint32_t pd_id,
-				      const struct soft_sge *sge, uint32_t n, uint64_t off,
-				      uint8_t *buf, uint32_t len, uint32_t *reg)
-{
-	uint32_t i, r = *reg;
-
-	for (i = 0; i < n && len; i++) {
-		uint64_t take;
-		uint8_t *host;
-		enum soft_mr_err e;
-
-		if (off >= sge[i].len) {
-			off -= sge[i].len;
-			continue;
-		}
-		take = RTE_MIN((uint64_t)len, sge[i].len - off);
-		e = soft_mr_check_local(dev, pd_id, sge[i].stag, sge[i].addr + off, take, 0, &host);
-		if (unlikely(e))
-			return e;
-		r = roce_crc32_copy(r, buf, host, take);
-		buf += take;
-		len -= (uint32_t)take;
-		off = 0;
-	}
-	*reg = r;
-	return len ? SOFT_MR_BOUNDS : SOFT_MR_OK;
-}
-
 int soft_sge_piece(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge, uint32_t n,
 		   uint64_t off, uint32_t len, const uint8_t **host)
 {
