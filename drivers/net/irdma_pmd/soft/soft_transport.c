@@ -177,8 +177,9 @@ int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint
 
 /* Payload of a request packet: bytes [off, off + len) of send WQE swq[slot]; folded
  * into *reg as well unless reg is NULL (soft_tx_payload.c). */
-static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *dst,
-		      uint32_t len, uint32_t *reg, const uint8_t **zsrc)
+static __rte_always_inline int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off,
+					  uint8_t *dst, uint32_t len, uint32_t *reg,
+					  const uint8_t **zsrc)
 {
 	struct soft_wqe *w = &qp->cur;
 	enum soft_mr_err e;
@@ -213,6 +214,67 @@ static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *
 	return e ? soft_mr_err_to_flush(e) : 0;
 }
 
+/*
+ * The payload of tx into the frame m (at pay): copied, or with reg non-NULL copied and
+ * folded into *reg (the ICRC register through the headers), or with zsrc non-NULL left in
+ * registered memory (*zsrc, when it is one key-checked piece). 0, or -1 when the source
+ * failed its check: m is freed and the QP goes to ERR. Inline: with reg and zsrc NULL (the
+ * small frames) it is the plain copy, nothing more.
+ */
+static inline int tx_payload(struct soft_qp *qp, const struct roce_tx *tx, struct rte_mbuf *m,
+			     uint8_t *pay, uint32_t *reg, const uint8_t **zsrc)
+{
+	uint32_t len = tx->pkt.paylen;
+
+	if (tx->pl_src == ROCE_PL_SQ && len) {
+		int fail = sq_payload(qp, (uint32_t)tx->wr_id, tx->offset, pay, len, reg, zsrc);
+
+		if (unlikely(fail)) {
+			/* the source went away under the WQE: it fails, the QP with it */
+			rte_pktmbuf_free(m);
+			qp->swq[tx->wr_id].fail = (uint8_t)fail;
+			roce_qp_set_error(&qp->rq, ROCE_WC_LOC_PROT_ERR);
+			return -1;
+		}
+	} else if (tx->pl_src == ROCE_PL_MEM && len) {
+		uint8_t *host;
+		enum soft_mr_err e = soft_mr_check_remote(qp->dev, qp, tx->rkey, tx->va, len,
+							  IRDMA_HW_ACCESS_REMOTE_READ, &host);
+		if (unlikely(e)) { /* region invalidated while the READ was served */
+			rte_pktmbuf_free(m);
+			roce_qp_set_error(&qp->rq, ROCE_WC_REM_ACCESS_ERR);
+			return -1;
+		}
+		if (zsrc != NULL)
+			*zsrc = host;
+		else if (reg != NULL)
+			*reg = roce_crc32_copy(*reg, pay, host, len);
+		else
+			memcpy(pay, host, len);
+	}
+	return 0;
+}
+
+/* A frame of SOFT_TX_FUSE_MIN payload bytes and more: the payload by reference where the
+ * port allows it (soft_tx_zcopy.c), else copied and folded into the ICRC in one pass
+ * (soft_tx_payload.c). Out of line: the small frames' path stays as it was. */
+static __rte_noinline int tx_large(struct soft_qp *qp, const struct roce_tx *tx,
+				   struct rte_mbuf *m, uint8_t *pay)
+{
+	struct soft_dev *dev = qp->dev;
+	uint32_t reg = soft_tx_hdr_reg(m, &tx->pkt);
+	const uint8_t *zsrc = NULL;
+
+	if (tx_payload(qp, tx, m, pay, &reg,
+		       soft_tx_zc_wanted(dev->zc, tx->pkt.paylen) ? &zsrc : NULL) != 0)
+		return -1;
+	if (zsrc != NULL)
+		soft_tx_zc_send(dev, m, &tx->pkt, zsrc, reg);
+	else
+		soft_wire_send_reg(dev, m, &tx->pkt, reg);
+	return 0;
+}
+
 /* Frames the transport wants to send now, into the wire's backlog. */
 unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now)
 {
@@ -221,52 +283,21 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 	struct roce_tx tx;
 
 	while (sent < budget && soft_wire_tx_room(dev, 2) && roce_qp_tx(&qp->rq, now, &tx) == 1) {
-		uint32_t len = tx.pkt.paylen, reg = 0;
-		bool fuse = len >= SOFT_TX_FUSE_MIN; /* copy and ICRC in one pass */
-		bool zc = soft_tx_zc_wanted(dev->zc, len); /* or no copy at all */
-		const uint8_t *zsrc = NULL;
+		uint32_t len = tx.pkt.paylen;
 		struct rte_mbuf *m;
 		uint8_t *pay;
 
 		m = soft_wire_alloc(dev, &tx.pkt, tx.tmpl, &pay);
 		if (unlikely(m == NULL))
 			break; /* lost like on a wire: RC resends it */
-		if (fuse)
-			reg = soft_tx_hdr_reg(m, &tx.pkt);
-		if (tx.pl_src == ROCE_PL_SQ && len) {
-			int fail = sq_payload(qp, (uint32_t)tx.wr_id, tx.offset, pay, len,
-					      fuse ? &reg : NULL, zc ? &zsrc : NULL);
-
-			if (unlikely(fail)) {
-				/* the source went away under the WQE: it fails, the QP with it */
-				rte_pktmbuf_free(m);
-				qp->swq[tx.wr_id].fail = (uint8_t)fail;
-				roce_qp_set_error(&qp->rq, ROCE_WC_LOC_PROT_ERR);
+		if (unlikely(len >= SOFT_TX_FUSE_MIN)) {
+			if (tx_large(qp, &tx, m, pay) != 0)
 				break;
-			}
-		} else if (tx.pl_src == ROCE_PL_MEM && len) {
-			uint8_t *host;
-			enum soft_mr_err e = soft_mr_check_remote(dev, qp, tx.rkey, tx.va, len,
-								  IRDMA_HW_ACCESS_REMOTE_READ,
-								  &host);
-			if (unlikely(e)) { /* region invalidated while the READ was served */
-				rte_pktmbuf_free(m);
-				roce_qp_set_error(&qp->rq, ROCE_WC_REM_ACCESS_ERR);
+		} else {
+			if (tx_payload(qp, &tx, m, pay, NULL, NULL) != 0)
 				break;
-			}
-			if (zc)
-				zsrc = host;
-			else if (fuse)
-				reg = roce_crc32_copy(reg, pay, host, len);
-			else
-				memcpy(pay, host, len);
-		}
-		if (zsrc != NULL)
-			soft_tx_zc_send(dev, m, &tx.pkt, zsrc, reg);
-		else if (fuse)
-			soft_wire_send_reg(dev, m, &tx.pkt, reg);
-		else
 			soft_wire_send(dev, m, &tx.pkt);
+		}
 		qp->st.tx_packets++;
 		qp->st.tx_bytes += len;
 		sent++;

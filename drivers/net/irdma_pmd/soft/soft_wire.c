@@ -193,7 +193,8 @@ static inline bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16
 }
 
 /* The device on the loop that owns gid, or NULL; the last answer is cached per sender. */
-static struct soft_wire *loop_lookup(struct soft_wire *from, const uint8_t gid[16])
+static __rte_always_inline struct soft_wire *loop_lookup(struct soft_wire *from,
+							const uint8_t gid[16])
 {
 	uint32_t gen = __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE);
 	struct soft_wire *w;
@@ -311,8 +312,8 @@ static bool wire_faults(struct soft_dev *dev, struct soft_wire *w, struct rte_mb
 }
 
 /* A finished frame (pkt_len and segment lengths final) into the backlog. */
-static inline void wire_queue(struct soft_dev *dev, struct soft_wire *w, struct rte_mbuf *m,
-			      const struct roce_pkt *p)
+static __rte_always_inline void wire_queue(struct soft_dev *dev, struct soft_wire *w,
+					   struct rte_mbuf *m, const struct roce_pkt *p)
 {
 	struct soft_wire *dst;
 
