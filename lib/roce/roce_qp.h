@@ -159,7 +159,8 @@ struct roce_qp_ops {
 	int (*recv_begin)(struct roce_qp *qp, uint32_t min_len, uint64_t *cookie);
 	/* Copies len bytes to offset off of the WQE's buffers. -EMSGSIZE: past the end
 	 * (NAK invalid request, LOC_LEN_ERR); -EACCES: bad lkey (NAK remote operational,
-	 * LOC_PROT_ERR); other: LOC_QP_OP_ERR. */
+	 * LOC_PROT_ERR); -EBADMSG: as for mem_write (the fused ICRC check failed, the packet
+	 * is dropped); other: LOC_QP_OP_ERR. */
 	int (*recv_place)(struct roce_qp *qp, uint64_t cookie, uint32_t off, const void *data,
 			  uint32_t len);
 	/* The message completed (or failed): write the receive CQE. For ROCE_RECV_F_INV
@@ -414,9 +415,10 @@ int roce_qp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now);
 
 /*
  * 1 when pkt (parsed, its ICRC not checked yet) is one whose first effect in roce_qp_rx()
- * is the mem_write of its whole payload to the range the message's verified first packet
- * set (an in-order RDMA WRITE MIDDLE/LAST of the write in progress): the device may then
- * check the ICRC while it copies, and answer mem_write with -EBADMSG when it fails
+ * is the mem_write (recv_place) of its whole payload to the range the message's verified
+ * first packet set (an in-order RDMA WRITE or SEND MIDDLE/LAST of the message in
+ * progress): the device may then check the ICRC while it copies, and answer mem_write
+ * (recv_place) with -EBADMSG when it fails
  * (roce_rx_fuse.c says why that is safe). 0: check the ICRC first.
  */
 int roce_resp_fusable(const struct roce_qp *qp, const struct roce_pkt *pkt);

@@ -254,8 +254,11 @@ static int exec_send(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 	if (pkt->paylen) {
 		r = qp->ops->recv_place(qp, qp->resp.wqe, qp->resp.wqe_off, pkt->payload,
 					pkt->paylen);
-		if (unlikely(r))
+		if (unlikely(r)) {
+			if (r == -EBADMSG) /* ICRC checked while copying (roce_resp_fusable) */
+				return roce_drop(qp, ROCE_R_ICRC);
 			return place_error(qp, pkt->psn, r);
+		}
 		qp->resp.wqe_off += pkt->paylen;
 	}
 	if (f & ROCE_OPF_LAST) {

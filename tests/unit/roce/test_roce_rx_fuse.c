@@ -1,11 +1,12 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The receive copy fused with the ICRC check, on lib/roce's side: roce_resp_fusable()
- * says yes exactly for the in-order WRITE MIDDLE/LAST of the write in progress from the
- * connected peer (not for FIRST/ONLY, a PSN gap, a duplicate, another source address,
+ * says yes exactly for the in-order WRITE (and SEND) MIDDLE/LAST of the message in
+ * progress from the connected peer (not for FIRST/ONLY, a PSN gap, a duplicate, another source address,
  * another QP), and a mem_write that answers -EBADMSG (the ICRC, computed while copying
  * with roce_crc32_copy, failed) drops the packet without a trace: no PSN, write progress,
- * ACK or NAK moved, and the intact retransmission completes the message byte for byte.
+ * ACK or NAK moved, and the intact retransmission completes the message byte for byte;
+ * the same for a SEND into its receive WQE (recv_place answering -EBADMSG).
  * The endpoint here plays the device the way soft_rx_fuse.c does.
  */
 #include "irdma_test.h"
@@ -39,6 +40,28 @@ static int fused_mem_write(struct roce_qp *qp, uint32_t rkey, uint64_t va, const
 	return 0;
 }
 
+static int fused_recv_place(struct roce_qp *qp, uint64_t cookie, uint32_t off,
+			    const void *data, uint32_t len)
+{
+	struct ep *e = qp->user;
+	struct ep_recv *r = &e->rq[cookie % EP_MAX_RECV];
+	uint32_t reg;
+
+	if (data != arm_pl)
+		return ep_ops.recv_place(qp, cookie, off, data, len);
+	arm_pl = NULL;
+	if ((uint64_t)off + len > r->len)
+		return -EMSGSIZE;
+	reg = roce_crc32_copy(arm_reg, r->buf + off, data, len);
+	reg = roce_crc32_update(reg, (const uint8_t *)data + len, roce_pad_len(len));
+	if (roce_icrc_final(reg) != arm_icrc) {
+		fused_bad++;
+		return -EBADMSG;
+	}
+	fused_ok++;
+	return 0;
+}
+
 static struct roce_qp_ops fused_ops;
 
 static void pair(void)
@@ -51,6 +74,7 @@ static void pair(void)
 	ep_setup(&B, 0x22, 0x21, 0, &c);
 	fused_ops = ep_ops;
 	fused_ops.mem_write = fused_mem_write;
+	fused_ops.recv_place = fused_recv_place;
 	B.qp.ops = &fused_ops;
 	fused_ok = fused_bad = 0;
 }
@@ -189,6 +213,42 @@ T_CASE(bad_icrc_in_the_copy_drops_without_a_trace)
 	T_CHECK(written(4096, 3001, 3));
 	T_EQ(B.qp.resp.msn, 1);
 	T_EQ(B.qp.resp.ctx, ROCE_RESP_IDLE);
+	T_EQ(B.nerr, 0);
+}
+
+T_CASE(send_middle_last_fused)
+{
+	struct roce_send_wr wr = { .id = 0, .op = ROCE_WR_SEND, .len = 3001 };
+	uint8_t src[3001];
+	struct ep_frame f;
+	uint32_t i, off;
+	int fus;
+
+	pair();
+	for (i = 0; i < sizeof(src); i++)
+		src[i] = (uint8_t)(i * 13 + 5);
+	ep_post_recv(&B, 4096);
+	T_EQ(ep_post(&A, &wr, src), 0); /* FIRST, MIDDLE, LAST */
+	T_EQ(ep_pump(&A, now), 3);
+	T_EQ(deliver(A.tx[0].b, A.tx[0].len, &fus), 0); /* FIRST: takes the WQE, checked first */
+	T_EQ(fus, 0);
+	off = B.qp.resp.wqe_off;
+	f = A.tx[1];
+	f.b[f.len - 4 - 1000] ^= 0x01;
+	T_EQ(deliver(f.b, f.len, &fus), -ROCE_R_ICRC);
+	T_EQ(fus, 1);
+	T_EQ(B.qp.resp.wqe_off, off); /* nothing moved */
+	T_EQ(B.qp.resp.ctx, ROCE_RESP_IN_SEND);
+	T_EQ(B.nrdone, 0);
+	T_EQ(deliver(A.tx[1].b, A.tx[1].len, &fus), 0);
+	T_EQ(fus, 1);
+	T_EQ(deliver(A.tx[2].b, A.tx[2].len, &fus), 0);
+	T_EQ(fus, 1);
+	T_EQ(fused_ok, 2);
+	T_EQ(fused_bad, 1);
+	T_EQ(B.nrdone, 1);
+	T_EQ(B.rdone[0].d.byte_len, 3001);
+	T_MEMEQ(ep_recv_buf(&B, B.rdone[0].cookie), src, sizeof(src));
 	T_EQ(B.nerr, 0);
 }
 

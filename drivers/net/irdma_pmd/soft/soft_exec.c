@@ -49,9 +49,9 @@ enum soft_mr_err soft_sges_check(struct soft_dev *dev, uint32_t pd_id, const str
 /*
  * Moves len bytes between a flat buffer and the SGE list, starting at logical offset off
  * of the list. Every SGE piece is checked against the key table right before its bytes
- * move (the region may have been invalidated since the WQE was accepted). Towards the
- * buffer with reg != NULL, the bytes are folded into the CRC register *reg as they are
- * copied (roce_crc32_copy: the transmit copy fused with the ICRC, soft_tx_payload.c).
+ * move (the region may have been invalidated since the WQE was accepted). With reg !=
+ * NULL the bytes are folded into the CRC register *reg as they are copied
+ * (roce_crc32_copy: the copies fused with the ICRC, soft_tx_payload.c, soft_rx_fuse.c).
  */
 static inline enum soft_mr_err sges_move(struct soft_dev *dev, uint32_t pd_id,
 					 const struct soft_sge *sge, uint32_t n, uint64_t off,
@@ -75,7 +75,9 @@ static inline enum soft_mr_err sges_move(struct soft_dev *dev, uint32_t pd_id,
 					to_sges ? IRDMA_HW_ACCESS_LOCAL_WRITE : 0, &host);
 		if (unlikely(e))
 			return e;
-		if (to_sges)
+		if (to_sges && reg != NULL)
+			*reg = roce_crc32_copy(*reg, host, buf, take);
+		else if (to_sges)
 			memcpy(host, buf, take);
 		else if (reg != NULL)
 			*reg = roce_crc32_copy(*reg, buf, host, take);
@@ -93,6 +95,13 @@ enum soft_mr_err soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const stru
 				bool to_sges)
 {
 	return sges_move(dev, pd_id, sge, n, off, buf, len, to_sges, NULL);
+}
+
+enum soft_mr_err soft_sges_scatter_crc(struct soft_dev *dev, uint32_t pd_id,
+				       const struct soft_sge *sge, uint32_t n, uint64_t off,
+				       const uint8_t *buf, uint32_t len, uint32_t *reg)
+{
+	return sges_move(dev, pd_id, sge, n, off, (uint8_t *)(uintptr_t)buf, len, true, reg);
 }
 
 enum soft_mr_err soft_sges_gather_crc(struct soft_dev *dev, uint32_t pd_id,

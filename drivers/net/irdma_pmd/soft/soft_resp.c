@@ -58,14 +58,13 @@ int soft_resp_recv_place(struct roce_qp *rq, uint64_t cookie, uint32_t off, cons
 {
 	struct soft_qp *qp = qp_of(rq);
 	struct soft_recv_ctx *rc = &qp->rctx;
-	enum soft_mr_err e;
 
 	RTE_SET_USED(cookie);
-	if ((uint64_t)off + len > rc->rwqe.total_len)
-		return -EMSGSIZE;
-	e = soft_sges_copy(qp->dev, rc->from_srq ? qp->srq->pd_id : qp->pd_id, rc->rwqe.sge,
-			   rc->rwqe.num_sges, off, (uint8_t *)(uintptr_t)data, len, true);
-	return soft_mr_err_errno(e);
+	if ((uint64_t)off + len > rc->rwqe.total_len) /* a damaged frame: dropped, not NAKed */
+		return soft_rx_fuse_settle(qp, data, len) ? -EBADMSG : -EMSGSIZE;
+	/* the ICRC too when soft_rx_icrc() left it to this copy */
+	return soft_rx_fuse_scatter(qp, rc->from_srq ? qp->srq->pd_id : qp->pd_id, rc->rwqe.sge,
+				    rc->rwqe.num_sges, off, data, len);
 }
 
 /* Receive CQE opcode as each generation reports it (doc/spec/irdma-uk.md §3.9): GEN_1/2

@@ -3,10 +3,10 @@
  * The receive copy fused with the ICRC check (see soft_rx_fuse.h). The wire parses every
  * frame without its ICRC and asks here: frames with a small payload, frames for no QP and
  * frames lib/roce does not call fusable are checked at once, over the whole frame, as
- * before. For the others (in-order RDMA WRITE MIDDLE/LAST of the write in progress, the
- * bulk of a large transfer) the register through the headers and the frame's ICRC are kept
- * in the QP; the responder's mem_write (after its key check) copies the payload with
- * roce_crc32_copy(), adds the pad and compares. A mismatch is counted as an ICRC drop,
+ * before. For the others (in-order RDMA WRITE or SEND MIDDLE/LAST of the message in
+ * progress, the bulk of a large transfer) the register through the headers and the frame's
+ * ICRC are kept in the QP; the responder's mem_write or recv_place (after its key check)
+ * copies the payload with roce_crc32_copy(), adds the pad and compares. A mismatch is counted as an ICRC drop,
  * exactly as if the wire had found it, and lib/roce drops the packet without a trace.
  */
 #include <errno.h>
@@ -16,6 +16,7 @@
 
 #include "soft_priv.h"
 #include "soft_rx_fuse.h"
+#include "soft_tx_payload.h"
 
 static void count_icrc_drop(struct soft_dev *dev)
 {
@@ -64,4 +65,19 @@ int soft_rx_fuse_settle(struct soft_qp *qp, const void *data, uint32_t len)
 	if (qp->rctx.fuse_pl != data)
 		return 0;
 	return fuse_finish(qp, roce_crc32_update(qp->rctx.fuse_reg, data, len), data, len);
+}
+
+int soft_rx_fuse_scatter(struct soft_qp *qp, uint32_t pd_id, const struct soft_sge *sge,
+			 uint32_t n, uint32_t off, const void *data, uint32_t len)
+{
+	uint32_t reg = qp->rctx.fuse_reg;
+	enum soft_mr_err e;
+
+	if (likely(qp->rctx.fuse_pl != data))
+		return soft_mr_err_errno(soft_sges_copy(qp->dev, pd_id, sge, n, off,
+							(uint8_t *)(uintptr_t)data, len, true));
+	e = soft_sges_scatter_crc(qp->dev, pd_id, sge, n, off, data, len, &reg);
+	if (unlikely(e)) /* a damaged frame is dropped, not answered */
+		return soft_rx_fuse_settle(qp, data, len) ? -EBADMSG : soft_mr_err_errno(e);
+	return fuse_finish(qp, reg, data, len);
 }

@@ -18,6 +18,7 @@
 
 struct soft_dev;
 struct soft_qp;
+struct soft_sge;
 
 /* Frames with less payload are checked first: one pass over a few bytes costs less than
  * the QP lookup and the predicate. */
@@ -48,6 +49,12 @@ static inline int soft_rx_icrc(struct soft_dev *dev, const struct roce_pkt *p)
  * soft_rx_icrc() left to it, else memcpy. 0, or -EBADMSG when the ICRC failed (counted as
  * an ICRC drop of the wire; lib/roce drops the packet). */
 int soft_rx_fuse_copy(struct soft_qp *qp, uint8_t *host, const void *data, uint32_t len);
+
+/* recv_place's copy of len bytes from data to offset off of the receive WQE's SGEs (pd_id's
+ * keys): fused with the ICRC check when data is the armed payload. 0, -EBADMSG, or the
+ * key check's error as soft_mr_err_errno() (the ICRC settled first). */
+int soft_rx_fuse_scatter(struct soft_qp *qp, uint32_t pd_id, const struct soft_sge *sge,
+			 uint32_t n, uint32_t off, const void *data, uint32_t len);
 
 /* mem_write found the key check failing for an armed frame: the ICRC first (a damaged
  * frame is dropped, not answered with a NAK). 0: the frame is intact, -EBADMSG: dropped. */

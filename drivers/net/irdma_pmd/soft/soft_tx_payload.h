@@ -30,6 +30,11 @@ enum soft_mr_err soft_sges_gather_crc(struct soft_dev *dev, uint32_t pd_id,
 				      const struct soft_sge *sge, uint32_t n, uint64_t off,
 				      uint8_t *buf, uint32_t len, uint32_t *reg);
 
+/* soft_exec.c: the same towards the SGEs (the receive copy fused with the ICRC). */
+enum soft_mr_err soft_sges_scatter_crc(struct soft_dev *dev, uint32_t pd_id,
+				       const struct soft_sge *sge, uint32_t n, uint64_t off,
+				       const uint8_t *buf, uint32_t len, uint32_t *reg);
+
 /* Zero-copy: *host for [off, off + len) of the SGE list when it lies in one SGE and its key
  * check passes (0); -1 otherwise (the copy then checks and reports). */
 int soft_sge_piece(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge, uint32_t n,

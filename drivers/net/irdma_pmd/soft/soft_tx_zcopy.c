@@ -7,6 +7,8 @@
  * the engine, the only one taking slots, reads it with acquire: no lock. A busy slot
  * means a copy, never a wait. The registered memory itself is only read: the WQE it
  * belongs to completes once the peer acknowledged the frame, after the port took it.
+ * Transmit fault injection (corrupt=) flips a byte of the first segment only, so a chained
+ * frame is damaged in its headers and the registered memory it points to never is.
  */
 #include <errno.h>
 #include <string.h>
