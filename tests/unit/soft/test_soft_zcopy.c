@@ -21,21 +21,7 @@
 
 static int open_on(struct t_dev *d, const char *port, uint8_t host)
 {
-	struct irdma_hw_dev_config cfg;
-	char name[32];
-
-	memset(&cfg, 0, sizeof(cfg));
-	snprintf(name, sizeof(name), "soft_zc_%u", host);
-	cfg.name = name;
-	cfg.gen = IRDMA_HW_GEN_2;
-	cfg.socket_id = -1;
-	cfg.port = port;
-	cfg.has_ipv4 = true;
-	cfg.ipv4[0] = 10;
-	cfg.ipv4[1] = 7;
-	cfg.ipv4[3] = host;
-	cfg.mtu = 4096;
-	return t_dev_open_cfg(d, &cfg);
+	return t_dev_open_eth(d, port, 7, host, 4096);
 }
 
 static struct soft_tx_zc_stats zc_stats(struct t_dev *d)
