@@ -147,6 +147,8 @@ int bench_ep_connect(struct bench_ep *ep, const struct bench_ep_addr *peer, char
 	struct tool_qp_conn c;
 
 	tool_qp_conn_init(&c);
+	if (ep->path_mtu)
+		c.path_mtu = ep->path_mtu;
 	c.dest_qpn = peer->qpn;
 	c.rq_psn = peer->psn;
 	c.sq_psn = ep->psn;

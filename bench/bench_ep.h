@@ -27,6 +27,7 @@ struct bench_ep {
 	uint32_t psn;
 	uint32_t max_inline;           /* granted */
 	bool shared;                   /* PD, buffer, MR, CQ are another endpoint's */
+	uint8_t path_mtu;              /* enum rte_pmd_irdma_mtu for connect; 0: 1024 */
 };
 
 /* What a peer needs to reach this endpoint. */

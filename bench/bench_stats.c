@@ -37,6 +37,41 @@ void bench_lat_of(uint64_t *ticks, size_t n, double ticks_per_ns, unsigned int d
 	out->min_ns = (double)ticks[0] * f;
 	out->p50_ns = (double)ticks[n / 2] * f;
 	out->p99_ns = (double)ticks[(n * 99) / 100] * f;
+	out->sorted = ticks;
+	out->ns_per_tick = f;
+}
+
+/* The distribution of a latency row, for the CDF plots (see bench_add_lat). */
+static void lat_save(const char *name, const struct bench_lat *lat)
+{
+	const char *dir = getenv("BENCH_SAMPLES");
+	char path[512], slug[64];
+	uint64_t i, step;
+	size_t k;
+	FILE *f;
+
+	if (dir == NULL || *dir == 0 || lat->sorted == NULL || lat->n == 0)
+		return;
+	for (k = 0; name[k] && k + 1 < sizeof(slug); k++) {
+		char c = name[k];
+
+		slug[k] = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+			  c == '.' || c == '-' ? c : '_';
+	}
+	slug[k] = 0;
+	snprintf(path, sizeof(path), "%s/%s.cdf", dir, slug);
+	f = fopen(path, "w");
+	if (f == NULL) {
+		fprintf(stderr, "bench: %s: cannot write the samples\n", path);
+		return;
+	}
+	fprintf(f, "# %s: %" PRIu64 " samples, ns and fraction at or below\n", name, lat->n);
+	step = lat->n > 1000 ? lat->n / 1000 : 1;
+	for (i = 0; i < lat->n; i += step)
+		fprintf(f, "%.1f %.5f\n", (double)lat->sorted[i] * lat->ns_per_tick,
+			(double)(i + 1) / (double)lat->n);
+	fprintf(f, "%.1f 1.00000\n", (double)lat->sorted[lat->n - 1] * lat->ns_per_tick);
+	fclose(f);
 }
 
 static struct bench_row *row_new(struct bench_table *t, enum bench_row_kind kind,
@@ -63,6 +98,8 @@ int bench_add_lat(struct bench_table *t, const char *name, const struct bench_la
 	if (!r)
 		return -1;
 	r->lat = *lat;
+	r->lat.sorted = NULL; /* the caller's memory: the table does not keep it */
+	lat_save(name, lat);
 	return (int)t->n++;
 }
 

@@ -18,6 +18,10 @@
 struct bench_lat {
 	uint64_t n;
 	double min_ns, p50_ns, p99_ns;
+	/* the sorted samples (valid until the caller frees them) and ns per sample unit:
+	 * bench_add_lat() writes their distribution when BENCH_SAMPLES is set */
+	const uint64_t *sorted;
+	double ns_per_tick;
 };
 
 /* Sorts @p ticks in place and fills @p out; each sample is divided by @p divisor
@@ -44,7 +48,11 @@ struct bench_table {
 	unsigned int n;
 };
 
-/* Appends a row and returns its index (or -1 when the table is full). */
+/* Appends a row and returns its index (or -1 when the table is full). A latency row whose
+ * samples are still there, with the environment variable BENCH_SAMPLES naming a directory,
+ * also writes its distribution to BENCH_SAMPLES/<case>.cdf ("ns fraction" lines, at most
+ * 1000 quantiles and the maximum; the case name with every character but [A-Za-z0-9.-]
+ * as '_'), which bench/run-all.sh draws as CDF plots. */
 int bench_add_lat(struct bench_table *t, const char *name, const struct bench_lat *lat,
 		  int ref, double goal);
 int bench_add_rate(struct bench_table *t, const char *name, double mops, int ref, double goal);

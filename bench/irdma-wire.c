@@ -12,7 +12,9 @@
  *              --vdev=net_memif1,role=client,socket=S1 -- --client [opts]
  * Options: -n ITERS (100000), -w WARMUP (10000), -t SECONDS of each rate phase (2),
  *          -s raw frame bytes (82, the size of a RoCEv2 WRITE frame with 8 bytes of payload),
- *          -x print the devices' non-zero counters at the end.
+ *          -x print the devices' non-zero counters at the end,
+ *          -b BYTES: also phase 7 (RDMA WRITE bandwidth of BYTES-byte messages, and raw
+ *          frames of the RDMA frames' size flooded the same way), -M path MTU (1024).
  *
  * Phases (the client leads; the raw port also carries the control frames):
  *   1. raw ping-pong: the client pings, the server echoes            -> raw half-RTT
@@ -22,6 +24,8 @@
  *   4. RDMA WRITE 8 B ping-pong, ib_write_lat style                  -> RDMA half-RTT
  *   5. RDMA WRITE 8 B, inline, 32 per doorbell, every 32nd signaled  -> RDMA message rate
  *   6. the client says bye; the server closes its device.
+ *   7. (-b) raw flood of MTU + 58 B frames (an RDMA frame's size); RDMA WRITE of BYTES,
+ *      16 outstanding, every one signaled -> GB/s side by side (before 6)
  * Each side runs engine=inline on its own lcore (one lcore per process with memif).
  */
 #include <errno.h>
@@ -59,6 +63,8 @@ struct opts {
 	double seconds;
 	uint16_t frame;
 	bool xstats;                   /* -x: print the device's non-zero counters at the end */
+	uint32_t bw_size;              /* -b: WRITE bandwidth phase, message bytes (0: none) */
+	uint32_t mtu;                  /* -M: path MTU */
 };
 
 enum ctl_type { CTL_SYNC = 1, CTL_READY, CTL_FLOOD, CTL_HELLO, CTL_HELLO_ACK, CTL_BYE, CTL_BYE_ACK };
@@ -86,11 +92,24 @@ struct side {
 	/* client results */
 	uint64_t *raw_rtt, *rdma_rtt;
 	double raw_mops, rdma_mops;
+	double raw_bw_gbps, rdma_bw_gbps; /* phase 7 */
 };
 
 _Static_assert(sizeof(struct ctl) <= RAW_CTL_LEN - 14, "control payload too big");
 
 static const char *const dev_ip[2] = { "198.18.1.1", "198.18.1.2" };
+
+/* Each endpoint's buffer: the latency/rate words, or a bandwidth message. */
+static size_t ep_len(const struct opts *o)
+{
+	return o->bw_size > 4096 ? o->bw_size : 4096;
+}
+
+static int mtu_enum(uint32_t mtu)
+{
+	return mtu == 4096 ? RTE_PMD_IRDMA_MTU_4096 :
+	       mtu == 2048 ? RTE_PMD_IRDMA_MTU_2048 : RTE_PMD_IRDMA_MTU_1024;
+}
 
 static int parse_opts(int argc, char **argv, struct opts *o)
 {
@@ -103,6 +122,8 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		{ "seconds", required_argument, NULL, 't' },
 		{ "size", required_argument, NULL, 's' },
 		{ "xstats", no_argument, NULL, 'x' },
+		{ "bw", required_argument, NULL, 'b' },
+		{ "mtu", required_argument, NULL, 'M' },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c, nrole = 0;
@@ -113,8 +134,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	o->warmup = 10000;
 	o->seconds = 2;
 	o->frame = 82;
+	o->mtu = 1024;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "n:w:t:s:x", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "n:w:t:s:xb:M:", lo, NULL)) != -1) {
 		errno = 0;
 		switch (c) {
 		case 'x': o->xstats = true; break;
@@ -134,6 +156,16 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 		case 't':
 			o->seconds = strtod(optarg, &end);
 			if (errno || *end || o->seconds <= 0 || o->seconds > 60)
+				goto bad;
+			break;
+		case 'b':
+			o->bw_size = (uint32_t)strtoul(optarg, &end, 0);
+			if (errno || *end || o->bw_size < 1024 || o->bw_size > (16u << 20))
+				goto bad;
+			break;
+		case 'M':
+			o->mtu = (uint32_t)strtoul(optarg, &end, 0);
+			if (errno || *end || (o->mtu != 1024 && o->mtu != 2048 && o->mtu != 4096))
 				goto bad;
 			break;
 		case 's':
@@ -160,8 +192,8 @@ static struct rte_pmd_irdma_dev *side_dev(struct side *s, int idx)
 	char devargs[192];
 	uint32_t svc;
 
-	snprintf(devargs, sizeof(devargs), "soft,port=%s,gen=2,engine=inline,name=bwire%d,ip=%s",
-		 s->rdma_port, idx, dev_ip[idx]);
+	snprintf(devargs, sizeof(devargs), "soft,port=%s,gen=2,engine=inline,name=bwire%d,ip=%s%s",
+		 s->rdma_port, idx, dev_ip[idx], s->o->mtu > 1024 ? ",mtu=4096" : "");
 	return bench_dev_create(devargs, &svc, s->err, sizeof(s->err));
 }
 
@@ -289,7 +321,8 @@ static int server_run(struct side *s)
 	}
 	rc = side_link(s);
 	if (rc == 0)
-		rc = bench_ep_create(&ep, dev, 4096, RATE_DEPTH, s->err, sizeof(s->err));
+		rc = bench_ep_create(&ep, dev, ep_len(s->o), RATE_DEPTH, s->err, sizeof(s->err));
+	ep.path_mtu = (uint8_t)mtu_enum(s->o->mtu);
 	addr_of_ctl(&c, &peer);
 	if (rc == 0)
 		rc = bench_ep_connect(&ep, &peer, s->err, sizeof(s->err));
@@ -326,6 +359,68 @@ out:
 }
 
 /* ---- client ------------------------------------------------------------------------ */
+
+/* Phase 7: o->bw_size-byte WRITEs, 16 outstanding, every one signaled; GB/s. */
+static double rdma_bw(struct side *s, struct bench_ep *ep, const struct bench_ep_addr *peer,
+		      int *rc)
+{
+	struct rte_pmd_irdma_sge sge = {
+		.addr = (uint64_t)(uintptr_t)ep->buf, .length = s->o->bw_size, .lkey = ep->mr->lkey,
+	};
+	uint64_t hz = rte_get_tsc_hz(), t0 = 0, t1 = 0, posted = 0, done = 0, counted = 0;
+	uint64_t last = rte_get_tsc_cycles(), dur = (uint64_t)(s->o->seconds * (double)hz);
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_wc wc[16];
+	bool stopping = false;
+	int n, i, err = 0;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.sg_list = &sge;
+	wr.num_sge = 1;
+	wr.opcode = RTE_PMD_IRDMA_WR_RDMA_WRITE;
+	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+	wr.wr.rdma.remote_addr = peer->addr;
+	wr.wr.rdma.rkey = peer->rkey;
+	while (!stopping || done < posted) {
+		while (!stopping && posted - done < 16) {
+			if (rte_pmd_irdma_post_send(ep->qp, &wr, 1, &err) != 1) {
+				snprintf(s->err, sizeof(s->err), "bw: post_send: %s", strerror(-err));
+				*rc = err ? err : -EIO;
+				return -1;
+			}
+			posted++;
+		}
+		n = rte_pmd_irdma_poll_cq(ep->cq, wc, 16);
+		for (i = 0; i < n; i++)
+			if (wc[i].status != RTE_PMD_IRDMA_WC_SUCCESS) {
+				snprintf(s->err, sizeof(s->err), "bw: completion %s",
+					 rte_pmd_irdma_wc_status_str(wc[i].status));
+				*rc = -EIO;
+				return -1;
+			}
+		if (n > 0) {
+			uint64_t now = rte_get_tsc_cycles();
+
+			done += (uint64_t)n;
+			last = now;
+			if (t0 == 0 && done >= 16) {
+				t0 = now;
+				counted = done;
+			} else if (t0 && !stopping && now - t0 >= dur) {
+				t1 = now;
+				counted = done - counted;
+				stopping = true;
+			}
+		} else if (rte_get_tsc_cycles() - last > hz * STALL_S) {
+			snprintf(s->err, sizeof(s->err), "bw: stalled (%" PRIu64 " posted, %" PRIu64
+				 " done)", posted, done);
+			*rc = -ETIMEDOUT;
+			return -1;
+		}
+	}
+	*rc = 0;
+	return (double)counted * s->o->bw_size * (double)hz / (double)(t1 - t0) / 1e9;
+}
 
 static double rdma_rate(struct side *s, struct bench_ep *ep, const struct bench_ep_addr *peer,
 			int *rc)
@@ -434,9 +529,10 @@ static int client_run(struct side *s)
 	dev = side_dev(s, 0);
 	if (!dev)
 		return -ENODEV;
-	rc = bench_ep_create(&ep, dev, 4096, RATE_DEPTH, s->err, sizeof(s->err));
+	rc = bench_ep_create(&ep, dev, ep_len(o), RATE_DEPTH, s->err, sizeof(s->err));
 	if (rc < 0)
 		goto out;
+	ep.path_mtu = (uint8_t)mtu_enum(o->mtu);
 	for (tries = 0, rc = -ETIMEDOUT; tries < 3 && rc < 0; tries++) {
 		ctl_of(&c, CTL_HELLO, &ep, o);
 		rc = raw_send_ctl(s->raw_port, s->mp, &c, sizeof(c));
@@ -461,6 +557,13 @@ static int client_run(struct side *s)
 		goto out;
 	}
 	s->rdma_mops = rdma_rate(s, &ep, &peer, &rc);
+	if (rc == 0 && o->bw_size) {
+		/* phase 7: raw frames of an RDMA frame's size, then the WRITE stream */
+		uint16_t fsz = (uint16_t)(o->mtu + 58);
+
+		s->raw_bw_gbps = raw_flood(s->raw_port, s->mp, fsz, o->seconds) * fsz / 1e3;
+		s->rdma_bw_gbps = rdma_bw(s, &ep, &peer, &rc);
+	}
 	if (o->xstats)
 		dump_xstats(dev, "client");
 out:
@@ -495,6 +598,23 @@ static void client_report(const struct side *s, double tpn)
 		 RATE_BURST);
 	bench_add_rate(&t, name, s->rdma_mops, ref, 0.6);
 	bench_table_print(stdout, &t);
+	if (s->o->bw_size) {
+		double r = s->raw_bw_gbps > 0 ? s->rdma_bw_gbps / s->raw_bw_gbps : 0;
+
+		printf("| case | GB/s | ratio | goal | met |\n|---|--:|--:|--:|:-:|\n");
+		printf("| raw %s, %u B frames, burst %u, one way | %.2f | 1.00 | | |\n",
+		       s->transport, s->o->mtu + 58, RAW_BURST, s->raw_bw_gbps);
+		printf("| RDMA WRITE %u B over %s, path MTU %u | %.2f | %.2f | ", s->o->bw_size,
+		       s->transport, s->o->mtu, s->rdma_bw_gbps, r);
+		if (s->o->mtu == 4096)
+			printf("≥ 0.70 | %s |\n\n", r >= 0.7 ? "yes" : "no");
+		else
+			printf("| |\n\n");
+		printf("RESULT bw raw transport=%s frame=%u gbps=%.3f\n", s->transport,
+		       s->o->mtu + 58, s->raw_bw_gbps);
+		printf("RESULT bw write transport=%s size=%u mtu=%u gbps=%.3f ratio=%.3f\n",
+		       s->transport, s->o->bw_size, s->o->mtu, s->rdma_bw_gbps, r);
+	}
 	printf("%" PRIu64 " samples after %" PRIu64 " warm-up round trips; rates over %.1f s; "
 	       "engine=inline, one lcore per side; half-RTT = RTT / 2\n", s->o->iters,
 	       s->o->warmup, s->o->seconds);
@@ -553,7 +673,9 @@ int main(int argc, char **argv)
 	memset(&cs, 0, sizeof(cs));
 	memset(&ss, 0, sizeof(ss));
 	cs.o = ss.o = &o;
+	/* data room for the bandwidth phase's raw frames of an MTU-4096 RDMA frame's size */
 	cs.mp = ss.mp = rte_pktmbuf_pool_create("bwire_raw", 8191, 256, 0,
+						o.bw_size ? 4096 + 256 + RTE_PKTMBUF_HEADROOM :
 						RTE_MBUF_DEFAULT_BUF_SIZE, (int)rte_socket_id());
 	if (!cs.mp) {
 		fprintf(stderr, "irdma-wire: mbuf pool: %s\n", rte_strerror(rte_errno));
@@ -616,6 +738,16 @@ int main(int argc, char **argv)
 			goto out;
 		}
 		snprintf(s->rdma_port, sizeof(s->rdma_port), "net_memif1");
+		if (o.bw_size) { /* the path MTU's frames must fit the port (memif: 1518 B) */
+			struct rte_eth_dev_info di;
+
+			if (rte_eth_dev_info_get(rdma, &di) == 0 &&
+			    o.mtu + 58 + 14 > di.max_rx_pktlen) {
+				fprintf(stderr, "irdma-wire: net_memif1 carries frames of up to %u "
+					"bytes: path MTU %u does not fit\n", di.max_rx_pktlen, o.mtu);
+				goto out;
+			}
+		}
 		if (raw_port_start(s->raw_port, s->mp, err, sizeof(err)) < 0) {
 			fprintf(stderr, "irdma-wire: %s\n", err);
 			goto out;

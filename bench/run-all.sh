@@ -8,7 +8,10 @@
 #
 # Builds build-perf/ (release, no sanitizers) if needed. Needs two CPUs, 0 and 1, that
 # nothing else spins on: every case runs one busy-polling lcore per CPU.
-# Environment: BUILD=<dir> to use another build, ITERS, WARMUP, ROUNDS, SECONDS.
+# Latency CDF plots (PNG, gnuplot): one per transport, RDMA vs the raw transport vs the
+# cache line, from the samples the benchmarks write (BENCH_SAMPLES), into PLOTS (default
+# <build>/bench-plots); without gnuplot the samples stay there and no plot is drawn.
+# Environment: BUILD=<dir> to use another build, ITERS, WARMUP, ROUNDS, SECONDS, PLOTS.
 # lib/uk instruction counts are separate: bench/uk-icount.sh.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +26,12 @@ if [ ! -f "$build/build.ninja" ]; then
 	meson setup "$build" "$root" -Dbuildtype=release -Db_sanitize=none -Dtests=false \
 		>"$build.setup.log" 2>&1 || { cat "$build.setup.log" >&2; exit 1; }
 fi
-ninja -C "$build" bench/cacheline-pingpong bench/irdma-lat bench/irdma-wire bench/irdma-scale >/dev/null
+ninja -C "$build" bench/cacheline-pingpong bench/irdma-lat bench/irdma-wire bench/irdma-scale \
+	bench/irdma-bw >/dev/null
+plots=${PLOTS:-$build/bench-plots}
+rm -rf "$plots"
+mkdir -p "$plots/samples"
+export BENCH_SAMPLES=$plots/samples
 
 tag=brun$$
 trap 'rm -rf /var/run/dpdk/${tag}_*' EXIT
@@ -43,8 +51,21 @@ echo "- counts: $iters samples x $rounds rounds (latency), $warmup warm-up, rate
 "$build/bench/irdma-wire" -l 0,1 "${eal[@]}" --file-prefix=${tag}_ring -- --ring \
 	-n "$iters" -w "$warmup" -t "$secs" | grep -v '^RESULT'
 "$root/bench/wire-memif.sh" "$build" -n "$iters" -w "$warmup" -t "$secs" | grep -v '^RESULT'
+# WRITE 64 KiB and 1 MiB over net_memif next to raw memif frames of the RDMA frames' size
+# (path MTU 1024: net_memif in DPDK 22.11 carries frames of up to 1518 bytes, so 4096 does
+# not fit; the latency phases run again, briefly).
+for bw in 65536 1048576; do
+	"$root/bench/wire-memif.sh" "$build" -n 2000 -w 200 -t "$secs" -b "$bw" -M 1024 |
+		sed -n '/^| case | GB\/s /,/^$/p'
+done
 # Many QPs: 16384 pairs in one process need about 2 GB (queues and per-QP state).
 "$build/bench/irdma-scale" -l 0 --no-pci --no-huge -m 2560 --no-shconf --log-level=lib.eal:error \
 	--file-prefix=${tag}_scale -- -t "$secs" | grep -v '^RESULT'
+# Bandwidth: WRITE 64 KiB / 1 MiB on port=loop at path MTU 4096 and 1024 next to memcpy.
+# One lcore steps both devices (the CPU budget memcpy has).
+"$build/bench/irdma-bw" -l 0 "${eal[@]}" --file-prefix=${tag}_bw -- -t "$secs" -r "$rounds" |
+	grep -v '^RESULT'
+echo
+"$root/bench/cdf-plots.sh" "$plots"
 echo
 echo "- load average after the run: $(cut -d' ' -f1-3 /proc/loadavg)"

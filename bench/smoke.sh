@@ -21,7 +21,7 @@ if [ "$(nproc)" -lt 2 ]; then
 	echo "1..0 # SKIP the benchmarks need two CPUs (one spinning lcore each)"
 	exit 0
 fi
-echo "1..6"
+echo "1..7"
 
 # check NAME FILE LAT_ROWS RATE_ROWS: the table and the RESULT lines of one run
 check() {
@@ -91,5 +91,17 @@ if timeout 60 "$build/bench/irdma-icount" -l 0 "${eal[@]}" --file-prefix=${tag}_
 		report "irdma-icount: 50 doorbells of 4 writes, 2 idle QPs" "malformed summary line" "$out/ic"
 else
 	report "irdma-icount: 50 doorbells of 4 writes, 2 idle QPs" "exit status $?" "$out/ic"
+fi
+# irdma-bw: one small size at both MTUs, its own table and RESULT lines (data compared
+# with the source inside the program: a failed comparison is a non-zero exit)
+if timeout 60 "$build/bench/irdma-bw" -l 0 "${eal[@]}" --file-prefix=${tag}_bw -- -s 65536 \
+	-t 0.05 -r 1 >"$out/bw" 2>&1; then
+	grep -q '^| case | GB/s | ratio | goal | met |$' "$out/bw" &&
+		[ "$(grep -cE '^\| (memcpy 64 KiB|RDMA WRITE 64 KiB, path MTU (4096|1024)) \| [0-9]+\.[0-9]{2} \| [0-9]+\.[0-9]{2} \|' "$out/bw")" -eq 3 ] &&
+		[ "$(grep -cE '^RESULT bw (memcpy size=65536|write size=65536 mtu=(4096|1024)) gbps=[0-9]+\.[0-9]{3}( ratio=[0-9]+\.[0-9]{3})?$' "$out/bw")" -eq 3 ] &&
+		report "irdma-bw: WRITE 64 KiB at path MTU 4096 and 1024 vs memcpy" "" "$out/bw" ||
+		report "irdma-bw: WRITE 64 KiB at path MTU 4096 and 1024 vs memcpy" "malformed table" "$out/bw"
+else
+	report "irdma-bw: WRITE 64 KiB at path MTU 4096 and 1024 vs memcpy" "exit status $?" "$out/bw"
 fi
 exit $fail

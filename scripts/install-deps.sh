@@ -9,8 +9,9 @@ build_pkgs=(meson ninja-build pkg-config gcc libc6-dev libdpdk-dev libnuma-dev p
 # (libFuzzer and the sanitizer runtimes) build the fuzz targets of tests/fuzz.
 # dpdk has dpdk-devbind.py (scripts/bind-nic.sh) and, with pciutils, the DPDK runtime the
 # vfio suite copies into its guest (tests/vfio; QEMU and the rest the interop harness installs).
+# gnuplot-nox draws the latency CDF plots of bench/run-all.sh (PNG, no X11).
 test_pkgs=(dpdk-dev groff-base groff man-db valgrind libhugetlbfs-bin iproute2 procps clang
-	libclang-rt-14-dev dpdk pciutils)
+	libclang-rt-14-dev dpdk pciutils gnuplot-nox)
 # tshark dissects the frames the device sends (tests/wire); optional: that test skips
 # without it. Its debconf question (may non-root users capture?) is answered no.
 optional_test_pkgs=(tshark)

@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * CRC-32 and the RoCEv2 ICRC masking. Two engines behind one entry point: carry-less
- * multiplication folding (x86-64 with PCLMULQDQ, chosen at load time) for the 16-byte
- * blocks of runs of 16 bytes and more, and slicing-by-8 (eight 256-entry tables, 8 KiB,
- * built before main) for the last 0-15 bytes and for other CPUs. With PCLMULQDQ the ICRC
- * prefix (8 x 0xFF, IP, UDP, BTH) is masked in registers and folded as whole blocks.
+ * multiplication folding (x86-64 with PCLMULQDQ, chosen at load time; 512-bit lanes with
+ * AVX-512 VPCLMULQDQ for long runs) for runs of 16 bytes and more, a last partial block
+ * included, and slicing-by-8 (eight 256-entry tables, 8 KiB, built before main) for
+ * shorter runs and other CPUs. With PCLMULQDQ the ICRC prefix (8 x 0xFF, IP, UDP, BTH) is
+ * masked in registers and folded as whole blocks. roce_crc32_copy() folds while it copies.
  */
 #include <string.h>
 
@@ -20,6 +21,7 @@
 
 static uint32_t crc_tab[8][256];
 static int use_clmul;
+static int use_vpclmul; /* AVX-512 + VPCLMULQDQ: the 256-byte fold for long runs */
 
 __attribute__((constructor)) static void roce_crc32_tables_init(void)
 {
@@ -37,65 +39,64 @@ __attribute__((constructor)) static void roce_crc32_tables_init(void)
 #ifdef ROCE_HAVE_CLMUL
 	__builtin_cpu_init();
 	use_clmul = __builtin_cpu_supports("pclmul") && __builtin_cpu_supports("sse4.1");
+	use_vpclmul = use_clmul && __builtin_cpu_supports("avx512f") &&
+		      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+		      __builtin_cpu_supports("vpclmulqdq");
 #endif
-}
-
-static inline uint32_t load_le32(const uint8_t *p)
-{
-	return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
-
-/*
- * The 0-15 bytes after the last folded block, inline: at most one 8-byte and one 4-byte
- * slicing step, then single bytes. (roce_crc32_update_generic stays the plain reference.)
- */
-static inline uint32_t crc32_tail(uint32_t reg, const uint8_t *p, size_t len)
-{
-	if (len >= 8) {
-		uint32_t lo = reg ^ load_le32(p), hi = load_le32(p + 4);
-
-		reg = crc_tab[7][lo & 0xFFu] ^ crc_tab[6][(lo >> 8) & 0xFFu] ^
-		      crc_tab[5][(lo >> 16) & 0xFFu] ^ crc_tab[4][lo >> 24] ^
-		      crc_tab[3][hi & 0xFFu] ^ crc_tab[2][(hi >> 8) & 0xFFu] ^
-		      crc_tab[1][(hi >> 16) & 0xFFu] ^ crc_tab[0][hi >> 24];
-		p += 8;
-		len -= 8;
-	}
-	if (len >= 4) {
-		uint32_t lo = reg ^ load_le32(p);
-
-		reg = crc_tab[3][lo & 0xFFu] ^ crc_tab[2][(lo >> 8) & 0xFFu] ^
-		      crc_tab[1][(lo >> 16) & 0xFFu] ^ crc_tab[0][lo >> 24];
-		p += 4;
-		len -= 4;
-	}
-	while (len--)
-		reg = (reg >> 8) ^ crc_tab[0][(reg ^ *p++) & 0xFFu];
-	return reg;
 }
 
 #ifdef ROCE_HAVE_CLMUL
 /*
- * Folding for the reflected polynomial: four 128-bit lanes are folded 64 bytes at a
- * time with x^(512+32) and x^(512-32) mod P, merged with x^(128+32), x^(128-32), folded
- * per 16 bytes, reduced to 64 and 32 bits, then a Barrett reduction gives the register.
- * Constants are the bit-reflected powers of x mod P(x) = 0x04C11DB7 (with mu for Barrett).
+ * Folding for the reflected polynomial. A run is kept as a "pending" 128-bit block x0 (the
+ * polynomial of everything so far, not yet reduced); each further 16 bytes b give
+ * x0 * x^128 + b, computed as lo(x0) * (x^160 mod P) + hi(x0) * (x^96 mod P) + b. Long runs
+ * use four lanes folded 64 bytes at a time (x^544, x^480), or with VPCLMULQDQ four 512-bit
+ * lanes folded 256 bytes at a time (x^2080, x^2016); a last partial block is shifted into
+ * place with PSHUFB (no byte loop); clmul_reduce() gives the 32-bit register (64-bit step,
+ * then Barrett). Constants: bit-reflected (x^n mod P(x)) << 1, P = 0x04C11DB7.
  */
 #define CLMUL_FN __attribute__((target("pclmul,sse4.1"))) static inline
+#define CLMUL_K(lo, hi) _mm_set_epi64x((long long)(hi), (long long)(lo))
 
-/* x0 * x^128 + next: one 16-byte block into the running 128-bit remainder. */
-CLMUL_FN __m128i clmul_fold16(__m128i x0, __m128i next)
+/* x * x^D for the constant pair k = (x^(D+32), x^(D-32)). */
+CLMUL_FN __m128i clmul_shift(__m128i x, __m128i k)
 {
-	const __m128i k3k4 = _mm_set_epi64x(0x0ccaa009ell, 0x1751997d0ll);
-	__m128i t0 = _mm_clmulepi64_si128(x0, k3k4, 0x00);
-
-	return _mm_xor_si128(_mm_xor_si128(_mm_clmulepi64_si128(x0, k3k4, 0x11), t0), next);
+	return _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00), _mm_clmulepi64_si128(x, k, 0x11));
 }
 
-/* The 128-bit remainder to the 32-bit CRC register. */
+/* x0 * x^128 + next: one 16-byte block into the pending remainder. */
+CLMUL_FN __m128i clmul_fold16(__m128i x0, __m128i next)
+{
+	return _mm_xor_si128(clmul_shift(x0, CLMUL_K(0x1751997d0ull, 0x0ccaa009eull)), next);
+}
+
+/*
+ * The pending x0 followed by the r = 1..15 bytes that end at end: the 16 + r bytes as
+ * zeros(16 - r) || x0[0, r) and x0[r, 16) || the new bytes (leading zeros change nothing),
+ * one fold. Reads end[-16, 0): the caller's buffer holds at least 16 bytes before end
+ * (the bytes x0 came from).
+ */
+CLMUL_FN __m128i clmul_fold_partial(__m128i x0, const uint8_t *end, size_t r)
+{
+	static const uint8_t shuf[48] = {
+		0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+		0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+		0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+		0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+		0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
+	};
+	__m128i up = _mm_loadu_si128((const __m128i *)(shuf + r));       /* j -> j - (16 - r) */
+	__m128i down = _mm_loadu_si128((const __m128i *)(shuf + 16 + r)); /* j -> j + r */
+	__m128i t = _mm_loadu_si128((const __m128i *)(end - 16));
+
+	return clmul_fold16(_mm_shuffle_epi8(x0, up),
+			    _mm_blendv_epi8(_mm_shuffle_epi8(x0, down), t, down));
+}
+
+/* The 128-bit pending remainder to the 32-bit CRC register. */
 CLMUL_FN uint32_t clmul_reduce(__m128i x0)
 {
-	const __m128i k3k4 = _mm_set_epi64x(0x0ccaa009ell, 0x1751997d0ll);
+	const __m128i k3k4 = CLMUL_K(0x1751997d0ull, 0x0ccaa009eull);
 	const __m128i k5 = _mm_set_epi64x(0, 0x163cd6124ll);
 	const __m128i poly_mu = _mm_set_epi64x(0x1f7011641ll, 0x1db710641ll);
 	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
@@ -116,51 +117,162 @@ CLMUL_FN uint32_t clmul_reduce(__m128i x0)
 	return (uint32_t)_mm_extract_epi32(x0, 1);
 }
 
-/* Folds the 16-byte blocks of p[0..len) (len a multiple of 16) into x0 and reduces. */
-CLMUL_FN uint32_t clmul_fold_tail(__m128i x0, const uint8_t *p, size_t len)
+#define VCLMUL_FN __attribute__((target("avx512f,avx512bw,avx512vl,vpclmulqdq,pclmul,sse4.1")))
+
+/* Four lanes of 128 bits times x^D each, k as clmul_shift()'s pairs per lane. */
+VCLMUL_FN static inline __m512i vclmul_shift(__m512i z, __m512i k)
 {
-	for (; len >= 16; p += 16, len -= 16)
-		x0 = clmul_fold16(x0, _mm_loadu_si128((const __m128i *)p));
-	return clmul_reduce(x0);
+	return _mm512_xor_si512(_mm512_clmulepi64_epi128(z, k, 0x00),
+				_mm512_clmulepi64_epi128(z, k, 0x11));
 }
 
-/* len >= 16 and a multiple of 16. */
+/*
+ * The bulk of a long run, 256 bytes per step in four 512-bit lanes; x0 pending before p
+ * (whose 16 bytes p[-16, 0) are in the buffer), len >= 256. Copies what it folds to d
+ * unless d is NULL. Returns the pending remainder and sets *done to the bytes consumed.
+ */
+VCLMUL_FN static __m128i vclmul_bulk(__m128i x0, const uint8_t *p, uint8_t *d, size_t len,
+				     size_t *done)
+{
+	const __m512i k2048 = _mm512_broadcast_i32x4(CLMUL_K(0x11542778aull, 0x1322d1430ull));
+	const __m512i k512 = _mm512_broadcast_i32x4(CLMUL_K(0x154442bd4ull, 0x1c6e41596ull));
+	/* lane i of the last block to the end: x^384, x^256, x^128, x^0 */
+	const __m512i kend = _mm512_set_epi64(0, 0, 0x0ccaa009ell, 0x1751997d0ll,
+					      0x15a546366ll, 0xf1da05aall,
+					      0x174359406ll, 0x3db1ecdcll);
+	const uint8_t *p0 = p;
+	__m512i z0, z1, z2, z3;
+	__m128i r;
+
+	/* the first lane starts 16 bytes early, with x0 in place of those bytes */
+	z0 = _mm512_loadu_si512(p - 16);
+	z1 = _mm512_loadu_si512(p + 48);
+	z2 = _mm512_loadu_si512(p + 112);
+	z3 = _mm512_loadu_si512(p + 176);
+	if (d != NULL) { /* d[-16, 0) holds those bytes already: rewriting them is harmless */
+		_mm512_storeu_si512(d - 16, z0);
+		_mm512_storeu_si512(d + 48, z1);
+		_mm512_storeu_si512(d + 112, z2);
+		_mm512_storeu_si512(d + 176, z3);
+		d += 240;
+	}
+	z0 = _mm512_inserti32x4(z0, x0, 0);
+	p += 240;
+	len -= 240;
+	while (len >= 256) {
+		__m512i b0 = _mm512_loadu_si512(p), b1 = _mm512_loadu_si512(p + 64);
+		__m512i b2 = _mm512_loadu_si512(p + 128), b3 = _mm512_loadu_si512(p + 192);
+
+		if (d != NULL) {
+			_mm512_storeu_si512(d, b0);
+			_mm512_storeu_si512(d + 64, b1);
+			_mm512_storeu_si512(d + 128, b2);
+			_mm512_storeu_si512(d + 192, b3);
+			d += 256;
+		}
+		z0 = _mm512_xor_si512(vclmul_shift(z0, k2048), b0);
+		z1 = _mm512_xor_si512(vclmul_shift(z1, k2048), b1);
+		z2 = _mm512_xor_si512(vclmul_shift(z2, k2048), b2);
+		z3 = _mm512_xor_si512(vclmul_shift(z3, k2048), b3);
+		p += 256;
+		len -= 256;
+	}
+	z0 = _mm512_xor_si512(vclmul_shift(z0, k512), z1);
+	z0 = _mm512_xor_si512(vclmul_shift(z0, k512), z2);
+	z0 = _mm512_xor_si512(vclmul_shift(z0, k512), z3);
+	/* the four 128-bit lanes of z0 into one: each shifted to the end of the block */
+	z1 = vclmul_shift(z0, kend);
+	r = _mm_xor_si128(_mm512_castsi512_si128(z1), _mm512_extracti32x4_epi32(z1, 1));
+	r = _mm_xor_si128(r, _mm512_extracti32x4_epi32(z1, 2));
+	r = _mm_xor_si128(r, _mm512_extracti32x4_epi32(z0, 3));
+	*done = (size_t)(p - p0);
+	return r;
+}
+
+/*
+ * Folds p[0, len) into the pending x0 (which covers at least the 16 bytes before p, in
+ * the same buffer), copying the bytes to d unless d is NULL; returns the pending
+ * remainder. Inlined into each caller, so the d == NULL case has no copy code.
+ */
+__attribute__((always_inline)) CLMUL_FN __m128i clmul_run(__m128i x0, const uint8_t *p,
+							  uint8_t *d, size_t len)
+{
+	if (len >= 256 && use_vpclmul) {
+		size_t done;
+
+		x0 = vclmul_bulk(x0, p, d, len, &done);
+		p += done;
+		d = d != NULL ? d + done : NULL;
+		len -= done;
+	} else if (len >= 128) {
+		const __m128i k1k2 = CLMUL_K(0x154442bd4ull, 0x1c6e41596ull);
+		__m128i x1, x2, x3, b0, b1, b2, b3;
+
+		/* four lanes: x0 and the next 48 bytes, then 64 bytes per step */
+		x1 = _mm_loadu_si128((const __m128i *)p);
+		x2 = _mm_loadu_si128((const __m128i *)(p + 16));
+		x3 = _mm_loadu_si128((const __m128i *)(p + 32));
+		if (d != NULL) {
+			_mm_storeu_si128((__m128i *)d, x1);
+			_mm_storeu_si128((__m128i *)(d + 16), x2);
+			_mm_storeu_si128((__m128i *)(d + 32), x3);
+			d += 48;
+		}
+		p += 48;
+		len -= 48;
+		while (len >= 64) {
+			b0 = _mm_loadu_si128((const __m128i *)p);
+			b1 = _mm_loadu_si128((const __m128i *)(p + 16));
+			b2 = _mm_loadu_si128((const __m128i *)(p + 32));
+			b3 = _mm_loadu_si128((const __m128i *)(p + 48));
+			if (d != NULL) {
+				_mm_storeu_si128((__m128i *)d, b0);
+				_mm_storeu_si128((__m128i *)(d + 16), b1);
+				_mm_storeu_si128((__m128i *)(d + 32), b2);
+				_mm_storeu_si128((__m128i *)(d + 48), b3);
+				d += 64;
+			}
+			x0 = _mm_xor_si128(clmul_shift(x0, k1k2), b0);
+			x1 = _mm_xor_si128(clmul_shift(x1, k1k2), b1);
+			x2 = _mm_xor_si128(clmul_shift(x2, k1k2), b2);
+			x3 = _mm_xor_si128(clmul_shift(x3, k1k2), b3);
+			p += 64;
+			len -= 64;
+		}
+		x0 = clmul_fold16(x0, x1);
+		x0 = clmul_fold16(x0, x2);
+		x0 = clmul_fold16(x0, x3);
+	}
+	for (; len >= 16; p += 16, len -= 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)p);
+
+		if (d != NULL) {
+			_mm_storeu_si128((__m128i *)d, b);
+			d += 16;
+		}
+		x0 = clmul_fold16(x0, b);
+	}
+	if (len != 0) {
+		if (d != NULL)
+			memcpy(d, p, len);
+		x0 = clmul_fold_partial(x0, p + len, len);
+	}
+	return x0;
+}
+
+/* len >= 16: the register over buf (copied to dst unless dst is NULL). */
 __attribute__((target("pclmul,sse4.1"))) static uint32_t crc32_clmul(uint32_t reg,
 								    const uint8_t *p,
-								    size_t len)
+								    uint8_t *d, size_t len)
 {
-	const __m128i k1k2 = _mm_set_epi64x(0x1c6e41596ll, 0x154442bd4ll);
-	__m128i x0, x1, x2, x3, t0, t1, t2, t3;
+	__m128i b = _mm_loadu_si128((const __m128i *)p);
 
-	x0 = _mm_xor_si128(_mm_loadu_si128((const __m128i *)p), _mm_cvtsi32_si128((int)reg));
-	if (len < 64) /* short runs: one lane from the start */
-		return clmul_fold_tail(x0, p + 16, len - 16);
-	x1 = _mm_loadu_si128((const __m128i *)(p + 16));
-	x2 = _mm_loadu_si128((const __m128i *)(p + 32));
-	x3 = _mm_loadu_si128((const __m128i *)(p + 48));
-	p += 64;
-	len -= 64;
-	while (len >= 64) {
-		t0 = _mm_clmulepi64_si128(x0, k1k2, 0x00);
-		t1 = _mm_clmulepi64_si128(x1, k1k2, 0x00);
-		t2 = _mm_clmulepi64_si128(x2, k1k2, 0x00);
-		t3 = _mm_clmulepi64_si128(x3, k1k2, 0x00);
-		x0 = _mm_clmulepi64_si128(x0, k1k2, 0x11);
-		x1 = _mm_clmulepi64_si128(x1, k1k2, 0x11);
-		x2 = _mm_clmulepi64_si128(x2, k1k2, 0x11);
-		x3 = _mm_clmulepi64_si128(x3, k1k2, 0x11);
-		x0 = _mm_xor_si128(_mm_xor_si128(x0, t0), _mm_loadu_si128((const __m128i *)p));
-		x1 = _mm_xor_si128(_mm_xor_si128(x1, t1), _mm_loadu_si128((const __m128i *)(p + 16)));
-		x2 = _mm_xor_si128(_mm_xor_si128(x2, t2), _mm_loadu_si128((const __m128i *)(p + 32)));
-		x3 = _mm_xor_si128(_mm_xor_si128(x3, t3), _mm_loadu_si128((const __m128i *)(p + 48)));
-		p += 64;
-		len -= 64;
-	}
-	/* four lanes into one */
-	x0 = clmul_fold16(x0, x1);
-	x0 = clmul_fold16(x0, x2);
-	x0 = clmul_fold16(x0, x3);
-	return clmul_fold_tail(x0, p, len);
+	if (d == NULL)
+		return clmul_reduce(clmul_run(_mm_xor_si128(b, _mm_cvtsi32_si128((int)reg)),
+					      p + 16, NULL, len - 16));
+	_mm_storeu_si128((__m128i *)d, b);
+	return clmul_reduce(clmul_run(_mm_xor_si128(b, _mm_cvtsi32_si128((int)reg)), p + 16,
+				      d + 16, len - 16));
 }
 
 /*
@@ -169,7 +281,7 @@ __attribute__((target("pclmul,sse4.1"))) static uint32_t crc32_clmul(uint32_t re
  * first block is 0xFF x 8 + l3[0..8); the CRC's 0xFFFFFFFF seed XORed into its low four
  * bytes leaves them zero. IPv4 covers l3[0..40) in three blocks (the whole prefix), IPv6
  * l3[0..56) in four (the last 4 BTH bytes, all invariant, follow as data). *done gets the
- * number of l3 bytes folded in; the result is the unreduced remainder.
+ * number of l3 bytes folded in; the result is the pending remainder.
  */
 CLMUL_FN __m128i clmul_icrc_prefix(const uint8_t *l3, int ipv6, size_t *done)
 {
@@ -201,20 +313,31 @@ CLMUL_FN __m128i clmul_icrc_prefix(const uint8_t *l3, int ipv6, size_t *done)
 	return clmul_fold16(x0, b);
 }
 
+/* The rest of a long frame after its prefix, out of line: the short frames' path below
+ * keeps no stack frame and no bulk set-up. */
+__attribute__((target("pclmul,sse4.1"), noinline)) static uint32_t
+icrc_clmul_long(__m128i x0, const uint8_t *p, size_t len)
+{
+	return clmul_reduce(clmul_run(x0, p, NULL, len));
+}
+
+/* The whole ICRC register of l3[0, len): prefix, then the rest (a partial last block
+ * shifted in, no table bytes), one reduction. */
 __attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_clmul(const uint8_t *l3,
 								   size_t len, int ipv6)
 {
-	size_t done, n;
+	size_t done;
 	__m128i x0 = clmul_icrc_prefix(l3, ipv6, &done);
-	uint32_t reg;
 
 	l3 += done;
 	len -= done;
-	if (len >= 64) /* long payloads: reduce once, then the four-lane fold */
-		return roce_crc32_update(clmul_reduce(x0), l3, len);
-	n = len & ~(size_t)15;
-	reg = clmul_fold_tail(x0, l3, n);
-	return crc32_tail(reg, l3 + n, len - n);
+	if (len >= 128)
+		return icrc_clmul_long(x0, l3, len);
+	for (; len >= 16; l3 += 16, len -= 16)
+		x0 = clmul_fold16(x0, _mm_loadu_si128((const __m128i *)l3));
+	if (len != 0)
+		x0 = clmul_fold_partial(x0, l3 + len, len);
+	return clmul_reduce(x0);
 }
 
 __attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_begin_clmul(const uint8_t *l3,
@@ -222,9 +345,9 @@ __attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_begin_clmul(const 
 {
 	size_t pre = (ipv6 ? ROCE_IPV6_HLEN : ROCE_IPV4_HLEN) + ROCE_UDP_HLEN + ROCE_BTH_LEN;
 	size_t done;
-	uint32_t reg = clmul_reduce(clmul_icrc_prefix(l3, ipv6, &done));
+	__m128i x0 = clmul_icrc_prefix(l3, ipv6, &done);
 
-	return crc32_tail(reg, l3 + done, pre - done);
+	return clmul_reduce(clmul_run(x0, l3 + done, NULL, pre - done));
 }
 #endif
 
@@ -254,14 +377,20 @@ uint32_t roce_crc32_update_generic(uint32_t reg, const void *buf, size_t len)
 uint32_t roce_crc32_update(uint32_t reg, const void *buf, size_t len)
 {
 #ifdef ROCE_HAVE_CLMUL
-	if (len >= 16 && use_clmul) {
-		size_t n = len & ~(size_t)15;
-
-		reg = crc32_clmul(reg, buf, n);
-		return crc32_tail(reg, (const uint8_t *)buf + n, len - n);
-	}
+	if (len >= 16 && use_clmul)
+		return crc32_clmul(reg, buf, NULL, len);
 #endif
 	return roce_crc32_update_generic(reg, buf, len);
+}
+
+uint32_t roce_crc32_copy(uint32_t reg, void *dst, const void *src, size_t len)
+{
+#ifdef ROCE_HAVE_CLMUL
+	if (len >= 16 && use_clmul)
+		return crc32_clmul(reg, src, dst, len);
+#endif
+	memcpy(dst, src, len);
+	return roce_crc32_update_generic(reg, dst, len);
 }
 
 int roce_crc32_accelerated(void)

@@ -21,6 +21,13 @@
  */
 uint32_t roce_crc32_update(uint32_t reg, const void *buf, size_t len);
 
+/*
+ * Copies len bytes from src to dst (not overlapping) and returns the register advanced
+ * over them, in one pass: each block is loaded once, stored and folded. The same result
+ * as memcpy() then roce_crc32_update().
+ */
+uint32_t roce_crc32_copy(uint32_t reg, void *dst, const void *src, size_t len);
+
 /* The portable table-driven engine alone (reference for tests and benchmarks). */
 uint32_t roce_crc32_update_generic(uint32_t reg, const void *buf, size_t len);
 

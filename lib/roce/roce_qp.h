@@ -159,7 +159,8 @@ struct roce_qp_ops {
 	int (*recv_begin)(struct roce_qp *qp, uint32_t min_len, uint64_t *cookie);
 	/* Copies len bytes to offset off of the WQE's buffers. -EMSGSIZE: past the end
 	 * (NAK invalid request, LOC_LEN_ERR); -EACCES: bad lkey (NAK remote operational,
-	 * LOC_PROT_ERR); other: LOC_QP_OP_ERR. */
+	 * LOC_PROT_ERR); -EBADMSG: as for mem_write (the fused ICRC check failed, the packet
+	 * is dropped); other: LOC_QP_OP_ERR. */
 	int (*recv_place)(struct roce_qp *qp, uint64_t cookie, uint32_t off, const void *data,
 			  uint32_t len);
 	/* The message completed (or failed): write the receive CQE. For ROCE_RECV_F_INV
@@ -169,7 +170,9 @@ struct roce_qp_ops {
 	 * Key, PD, bounds, rights, MR/MW state. Non-zero: NAK remote access. */
 	int (*mr_check)(struct roce_qp *qp, uint32_t rkey, uint64_t va, uint32_t len,
 			unsigned int access);
-	/* RDMA WRITE data to checked memory. Non-zero: NAK remote access. */
+	/* RDMA WRITE data to checked memory. Non-zero: NAK remote access; -EBADMSG for a
+	 * packet roce_resp_fusable() allowed: its ICRC, checked while copying, failed, and
+	 * the packet is dropped (ROCE_R_ICRC) as if it had not arrived. */
 	int (*mem_write)(struct roce_qp *qp, uint32_t rkey, uint64_t va, const void *data,
 			 uint32_t len);
 	/* Optional (NULL: mr_check then mem_write): an RDMA WRITE whose whole message is
@@ -417,6 +420,16 @@ int roce_qp_post_send(struct roce_qp *qp, const struct roce_send_wr *wr);
 /* Processes a parsed packet addressed to this QP. 0 or -ROCE_R_* (also counted in
  * qp->stats.drops). */
 int roce_qp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now);
+
+/*
+ * 1 when pkt (parsed, its ICRC not checked yet) is one whose first effect in roce_qp_rx()
+ * is the mem_write (recv_place) of its whole payload to the range the message's verified
+ * first packet set (an in-order RDMA WRITE or SEND MIDDLE/LAST of the message in
+ * progress): the device may then check the ICRC while it copies, and answer mem_write
+ * (recv_place) with -EBADMSG when it fails
+ * (roce_rx_fuse.c says why that is safe). 0: check the ICRC first.
+ */
+int roce_resp_fusable(const struct roce_qp *qp, const struct roce_pkt *pkt);
 
 /* Produces the next packet to send: 1 with *tx filled, 0 when there is nothing now. */
 int roce_qp_tx(struct roce_qp *qp, uint64_t now, struct roce_tx *tx);

@@ -261,8 +261,11 @@ static int exec_send(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 	if (pkt->paylen) {
 		r = qp->ops->recv_place(qp, qp->resp.wqe, qp->resp.wqe_off, pkt->payload,
 					pkt->paylen);
-		if (unlikely(r))
+		if (unlikely(r)) {
+			if (r == -EBADMSG) /* ICRC checked while copying (roce_resp_fusable) */
+				return roce_drop(qp, ROCE_R_ICRC);
 			return place_error(qp, pkt->psn, r);
+		}
 		qp->resp.wqe_off += pkt->paylen;
 	}
 	if (f & ROCE_OPF_LAST) {
@@ -408,7 +411,7 @@ static int uc_resync(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt)
 {
 	uint32_t n = pkt->paylen, psn = pkt->psn;
-	int last;
+	int last, r;
 
 	if (!(qp->access & ROCE_ACCESS_REMOTE_WRITE))
 		return 1;
@@ -439,21 +442,24 @@ static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt
 	case ROCE_OP_RC_WRITE_MIDDLE:
 		if (qp->resp.ctx != ROCE_RESP_IN_WRITE || n != qp->pmtu || qp->resp.wr_left <= n)
 			return 1;
-		qp->resp.nak_sent = 0;
 		last = 0;
 		break;
 	case ROCE_OP_RC_WRITE_LAST:
 		if (qp->resp.ctx != ROCE_RESP_IN_WRITE || n == 0 || n != qp->resp.wr_left)
 			return 1;
-		qp->resp.nak_sent = 0;
 		last = 1;
 		break;
 	default:
 		return 1;
 	}
-	if (unlikely(qp->ops->mem_write(qp, qp->resp.wr_rkey, qp->resp.wr_va, pkt->payload, n)))
+	r = qp->ops->mem_write(qp, qp->resp.wr_rkey, qp->resp.wr_va, pkt->payload, n);
+	if (unlikely(r)) {
+		if (r == -EBADMSG) /* ICRC checked while copying (roce_resp_fusable): not arrived */
+			return roce_drop(qp, ROCE_R_ICRC);
 		return fatal(qp, ROCE_SYN_NAK_REM_ACC, psn, ROCE_WC_REM_ACCESS_ERR,
 			     ROCE_R_REMOTE_ACCESS);
+	}
+	qp->resp.nak_sent = 0;
 	qp->resp.wr_va += n;
 	qp->resp.wr_left -= n;
 	if (!last) {

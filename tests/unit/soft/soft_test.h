@@ -129,6 +129,27 @@ static inline int t_dev_open(struct t_dev *d, uint8_t gen, uint8_t host, uint16_
 	return t_dev_open_cfg(d, &cfg);
 }
 
+/* A GEN_2 device on the ethdev named port, IPv4 10.<net>.0.<host>, device MTU mtu. */
+static inline int t_dev_open_eth(struct t_dev *d, const char *port, uint8_t net, uint8_t host,
+				 uint16_t mtu)
+{
+	struct irdma_hw_dev_config cfg;
+	char name[32];
+
+	memset(&cfg, 0, sizeof(cfg));
+	snprintf(name, sizeof(name), "soft_eth_%u_%u", net, host);
+	cfg.name = name;
+	cfg.gen = IRDMA_HW_GEN_2;
+	cfg.socket_id = -1;
+	cfg.port = port;
+	cfg.has_ipv4 = true;
+	cfg.ipv4[0] = 10;
+	cfg.ipv4[1] = net;
+	cfg.ipv4[3] = host;
+	cfg.mtu = mtu;
+	return t_dev_open_cfg(d, &cfg);
+}
+
 static inline void t_dev_close(struct t_dev *d)
 {
 	if (d->dev == NULL)

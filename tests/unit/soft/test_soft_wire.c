@@ -28,21 +28,7 @@ static uint64_t xstat(struct irdma_hw_dev *dev, const char *name)
 
 static int open_on(struct t_dev *d, const char *port, uint8_t host)
 {
-	struct irdma_hw_dev_config cfg;
-	char name[32];
-
-	memset(&cfg, 0, sizeof(cfg));
-	snprintf(name, sizeof(name), "soft_eth_%u", host);
-	cfg.name = name;
-	cfg.gen = IRDMA_HW_GEN_2;
-	cfg.socket_id = -1;
-	cfg.port = port;
-	cfg.has_ipv4 = true;
-	cfg.ipv4[0] = 10;
-	cfg.ipv4[1] = 9;
-	cfg.ipv4[3] = host;
-	cfg.mtu = 1024;
-	return t_dev_open_cfg(d, &cfg);
+	return t_dev_open_eth(d, port, 9, host, 1024);
 }
 
 T_CASE(rc_and_ud_over_ring_ethdevs)

@@ -860,6 +860,8 @@ static const struct {
 	QP_DROP(ROCE_R_RNR), QP_DROP(ROCE_R_RESP_PSN), QP_DROP(ROCE_R_RESP_UNEXPECTED),
 	QP_DROP(ROCE_R_UD_NO_RECV), QP_DROP(ROCE_R_UD_TOO_LONG), QP_DROP(ROCE_R_UC_DROP),
 	QP_DROP(ROCE_R_CNP),
+	/* the one wire reason a QP sees: the ICRC checked while the payload was copied */
+	QP_DROP(ROCE_R_ICRC),
 };
 _Static_assert(ROCE_R_CNP + 1 == ROCE_R_NUM && ROCE_R_ICRC + 1 == ROCE_R_QP_STATE,
 	       "a new lib/roce reason needs its xstat in SOFT_WIRE_XSTATS or qp_xstats");

@@ -8,7 +8,10 @@
  */
 #include <errno.h>
 
+#include "roce_icrc.h"
+
 #include "soft_priv.h"
+#include "soft_tx_payload.h"
 
 void soft_async_event(struct soft_dev *dev, enum irdma_hw_event_type t, uint32_t id, uint16_t ae)
 {
@@ -46,11 +49,13 @@ enum soft_mr_err soft_sges_check(struct soft_dev *dev, uint32_t pd_id, const str
 /*
  * Moves len bytes between a flat buffer and the SGE list, starting at logical offset off
  * of the list. Every SGE piece is checked against the key table right before its bytes
- * move (the region may have been invalidated since the WQE was accepted).
+ * move (the region may have been invalidated since the WQE was accepted). With reg !=
+ * NULL the bytes are folded into the CRC register *reg as they are copied
+ * (roce_crc32_copy: the copies fused with the ICRC, soft_tx_payload.c, soft_rx_fuse.c).
  */
-enum soft_mr_err soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
-				uint32_t n, uint64_t off, uint8_t *buf, uint32_t len,
-				bool to_sges)
+static inline enum soft_mr_err sges_move(struct soft_dev *dev, uint32_t pd_id,
+					 const struct soft_sge *sge, uint32_t n, uint64_t off,
+					 uint8_t *buf, uint32_t len, bool to_sges, uint32_t *reg)
 {
 	uint32_t i;
 
@@ -70,8 +75,12 @@ enum soft_mr_err soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const stru
 					to_sges ? IRDMA_HW_ACCESS_LOCAL_WRITE : 0, &host);
 		if (unlikely(e))
 			return e;
-		if (to_sges)
+		if (to_sges && reg != NULL)
+			*reg = roce_crc32_copy(*reg, host, buf, take);
+		else if (to_sges)
 			memcpy(host, buf, take);
+		else if (reg != NULL)
+			*reg = roce_crc32_copy(*reg, buf, host, take);
 		else
 			memcpy(buf, host, take);
 		buf += take;
@@ -79,6 +88,27 @@ enum soft_mr_err soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const stru
 		off = 0;
 	}
 	return len ? SOFT_MR_BOUNDS : SOFT_MR_OK;
+}
+
+enum soft_mr_err soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
+				uint32_t n, uint64_t off, uint8_t *buf, uint32_t len,
+				bool to_sges)
+{
+	return sges_move(dev, pd_id, sge, n, off, buf, len, to_sges, NULL);
+}
+
+enum soft_mr_err soft_sges_scatter_crc(struct soft_dev *dev, uint32_t pd_id,
+				       const struct soft_sge *sge, uint32_t n, uint64_t off,
+				       const uint8_t *buf, uint32_t len, uint32_t *reg)
+{
+	return sges_move(dev, pd_id, sge, n, off, (uint8_t *)(uintptr_t)buf, len, true, reg);
+}
+
+enum soft_mr_err soft_sges_gather_crc(struct soft_dev *dev, uint32_t pd_id,
+				      const struct soft_sge *sge, uint32_t n, uint64_t off,
+				      uint8_t *buf, uint32_t len, uint32_t *reg)
+{
+	return sges_move(dev, pd_id, sge, n, off, buf, len, false, reg);
 }
 
 static inline uint32_t swq_next(const struct soft_qp *qp, uint32_t i)

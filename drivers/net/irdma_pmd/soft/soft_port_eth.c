@@ -35,6 +35,7 @@
 #include "roce_hdr.h"
 
 #include "soft_arp.h"
+#include "soft_tx_zcopy.h"
 #include "soft_neigh.h"
 #include "soft_port.h"
 #include "soft_port_eth_cfg.h"
@@ -543,7 +544,9 @@ static int port_setup(struct soft_eth_port *ep, const char *name)
 	if (rc != 0)
 		return rc;
 	conf.rxmode.mtu = mtu;
-	conf.txmode.offloads = soft_eth_tx_offloads(&info);
+	/* chains: the payload by reference from registered memory (soft_tx_zcopy.c) */
+	conf.txmode.offloads = soft_eth_tx_offloads(&info) |
+			       (info.tx_offload_capa & RTE_ETH_TX_OFFLOAD_MULTI_SEGS);
 	conf.rxmode.offloads = soft_eth_rx_offloads(&info);
 	ep->tx_ip4_cksum = (conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_IPV4_CKSUM) != 0;
 	rc = rte_eth_dev_configure(ep->io.port_id, 1, 1, &conf);
@@ -552,6 +555,9 @@ static int port_setup(struct soft_eth_port *ep, const char *name)
 			 name, mtu ? mtu : RTE_ETHER_MTU, rte_strerror(-rc));
 		return rc;
 	}
+	rc = soft_tx_zc_open(dev, (conf.txmode.offloads & RTE_ETH_TX_OFFLOAD_MULTI_SEGS) != 0);
+	if (rc != 0)
+		return rc;
 	rc = rte_eth_dev_adjust_nb_rx_tx_desc(ep->io.port_id, &nb_rxd, &nb_txd);
 	if (rc != 0)
 		return rc;

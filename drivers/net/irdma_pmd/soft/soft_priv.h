@@ -200,6 +200,12 @@ struct soft_recv_ctx {
 	uint32_t wchk_len; /* 0: none */
 	uint64_t wchk_va;
 	uint8_t *wchk_host;
+	/* The receive copy fused with the ICRC (soft_rx_fuse.c): the payload of the frame
+	 * being delivered whose ICRC mem_write checks while it copies (NULL: none), the
+	 * register through its headers and its ICRC; void after each frame. */
+	const uint8_t *fuse_pl;
+	uint32_t fuse_reg;
+	uint32_t fuse_icrc;
 };
 
 struct soft_qp_stats {
@@ -289,6 +295,7 @@ struct soft_dev {
 	struct irdma_uk_attrs uk_attrs;
 	uint8_t gen;
 	bool faults;           /* any wire fault injection configured (transmit) */
+	struct soft_tx_zc *zc; /* zero-copy transmit (soft_tx_zcopy.c), NULL: off */
 	bool rx_faults;        /* the same on receive */
 	uint16_t mtu;
 	uint8_t mac[6];
@@ -520,6 +527,7 @@ static inline void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, u
 	qp->st.rx_bytes += p->paylen;
 	roce_qp_rx(&qp->rq, p, now); /* drops are counted in qp->rq.stats */
 	qp->rctx.wchk_len = 0; /* a key check holds for the frame it was made for only */
+	qp->rctx.fuse_pl = NULL; /* so does a fused ICRC check left to mem_write */
 }
 void soft_xport_settle(struct soft_qp *qp);
 uint64_t soft_clock_rebase(struct soft_dev *dev, uint64_t tsc);

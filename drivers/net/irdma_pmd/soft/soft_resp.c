@@ -9,6 +9,7 @@
 #include <errno.h>
 
 #include "soft_priv.h"
+#include "soft_rx_fuse.h"
 
 static inline struct soft_qp *qp_of(struct roce_qp *rq)
 {
@@ -60,14 +61,13 @@ int soft_resp_recv_place(struct roce_qp *rq, uint64_t cookie, uint32_t off, cons
 {
 	struct soft_qp *qp = qp_of(rq);
 	struct soft_recv_ctx *rc = &qp->rctx;
-	enum soft_mr_err e;
 
 	RTE_SET_USED(cookie);
-	if ((uint64_t)off + len > rc->rwqe.total_len)
-		return -EMSGSIZE;
-	e = soft_sges_copy(qp->dev, rc->from_srq ? qp->srq->pd_id : qp->pd_id, rc->rwqe.sge,
-			   rc->rwqe.num_sges, off, (uint8_t *)(uintptr_t)data, len, true);
-	return soft_mr_err_errno(e);
+	if ((uint64_t)off + len > rc->rwqe.total_len) /* a damaged frame: dropped, not NAKed */
+		return soft_rx_fuse_settle(qp, data, len) ? -EBADMSG : -EMSGSIZE;
+	/* the ICRC too when soft_rx_icrc() left it to this copy */
+	return soft_rx_fuse_scatter(qp, rc->from_srq ? qp->srq->pd_id : qp->pd_id, rc->rwqe.sge,
+				    rc->rwqe.num_sges, off, data, len);
 }
 
 /* Receive CQE opcode as each generation reports it (doc/spec/irdma-uk.md §3.9): GEN_1/2
@@ -177,10 +177,9 @@ int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const vo
 		return 0;
 	}
 	e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
-	if (e)
-		return soft_mr_err_errno(e);
-	memcpy(host, data, len);
-	return 0;
+	if (e) /* a damaged frame is dropped, not answered (its ICRC first, if not checked) */
+		return soft_rx_fuse_settle(qp, data, len) ? -EBADMSG : soft_mr_err_errno(e);
+	return soft_rx_fuse_copy(qp, host, data, len); /* the ICRC too when left to it */
 }
 
 int soft_resp_mem_write_checked(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,

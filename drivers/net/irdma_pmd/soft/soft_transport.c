@@ -13,8 +13,11 @@
 #include <rte_malloc.h>
 
 #include "roce_addr.h"
+#include "roce_icrc.h"
 
 #include "soft_priv.h"
+#include "soft_tx_payload.h"
+#include "soft_tx_zcopy.h"
 
 /* The callbacks lib/roce makes into the device. */
 static const struct roce_qp_ops soft_roce_ops = {
@@ -177,9 +180,11 @@ int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint
 	return roce_qp_modify(&qp->rq, &r, m);
 }
 
-/* Payload of a request packet: bytes [off, off + len) of send WQE swq[slot]. */
-static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *dst,
-		      uint32_t len)
+/* Payload of a request packet: bytes [off, off + len) of send WQE swq[slot]; folded
+ * into *reg as well unless reg is NULL (soft_tx_payload.c). */
+static __rte_always_inline int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off,
+					  uint8_t *dst, uint32_t len, uint32_t *reg,
+					  const uint8_t **zsrc)
 {
 	struct soft_wqe *w = &qp->cur;
 	enum soft_mr_err e;
@@ -189,6 +194,8 @@ static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *
 		if (unlikely((uint64_t)off + len > qp->swq[slot].inline_len))
 			return FLUSH_LOC_QP_OP_ERR;
 		soft_sq_inline_copy(qp, soft_sq_wqe_at(qp, qp->swq[slot].idx), off, dst, len);
+		if (reg != NULL)
+			*reg = roce_crc32_update(*reg, dst, len);
 		return 0;
 	}
 	if (qp->cur_slot != slot) {
@@ -198,9 +205,17 @@ static int sq_payload(struct soft_qp *qp, uint32_t slot, uint32_t off, uint8_t *
 	}
 	if (w->inline_data) {
 		soft_sq_inline_copy(qp, w->wqe, off, dst, len);
+		if (reg != NULL)
+			*reg = roce_crc32_update(*reg, dst, len);
 		return 0;
 	}
-	e = soft_sges_copy(qp->dev, qp->pd_id, w->sge, w->num_sges, off, dst, len, false);
+	/* zero-copy: one key-checked piece of registered memory, by reference */
+	if (zsrc != NULL && soft_sge_piece(qp->dev, qp->pd_id, w->sge, w->num_sges, off, len,
+					   zsrc) == 0)
+		return 0;
+	e = reg != NULL ? soft_sges_gather_crc(qp->dev, qp->pd_id, w->sge, w->num_sges, off, dst,
+					       len, reg) :
+			  soft_sges_copy(qp->dev, qp->pd_id, w->sge, w->num_sges, off, dst, len, false);
 	return e ? soft_mr_err_to_flush(e) : 0;
 }
 
@@ -252,7 +267,7 @@ int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_se
 			else
 				soft_sq_inline_copy(qp, wqe, 0, buf + hl, len);
 		} else {
-			fail = sq_payload(qp, slot, 0, buf + hl, len);
+			fail = sq_payload(qp, slot, 0, buf + hl, len, NULL, NULL);
 			if (unlikely(fail)) {
 				tx_payload_failed(qp, m, slot, fail);
 				return 1;
@@ -263,6 +278,65 @@ int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_se
 	qp->st.tx_packets++;
 	qp->st.tx_bytes += len;
 	return 1;
+}
+
+/*
+ * The payload of tx into the frame m (at pay): copied, or with reg non-NULL copied and
+ * folded into *reg (the ICRC register through the headers), or with zsrc non-NULL left in
+ * registered memory (*zsrc, when it is one key-checked piece). 0, or -1 when the source
+ * failed its check: m is freed and the QP goes to ERR. Inline: with reg and zsrc NULL (the
+ * small frames) it is the plain copy, nothing more.
+ */
+static inline int tx_payload(struct soft_qp *qp, const struct roce_tx *tx, struct rte_mbuf *m,
+			     uint8_t *pay, uint32_t *reg, const uint8_t **zsrc)
+{
+	uint32_t len = tx->pkt.paylen;
+
+	if (tx->pl_src == ROCE_PL_SQ && len) {
+		int fail = sq_payload(qp, (uint32_t)tx->wr_id, tx->offset, pay, len, reg, zsrc);
+
+		if (unlikely(fail)) {
+			/* the source went away under the WQE: it fails, the QP with it */
+			tx_payload_failed(qp, m, (uint32_t)tx->wr_id, fail);
+			return -1;
+		}
+	} else if (tx->pl_src == ROCE_PL_MEM && len) {
+		uint8_t *host;
+		enum soft_mr_err e = soft_mr_check_remote(qp->dev, qp, tx->rkey, tx->va, len,
+							  IRDMA_HW_ACCESS_REMOTE_READ, &host);
+		if (unlikely(e)) { /* region invalidated while the READ was served */
+			rte_pktmbuf_free(m);
+			roce_qp_set_error(&qp->rq, ROCE_WC_REM_ACCESS_ERR);
+			return -1;
+		}
+		if (zsrc != NULL)
+			*zsrc = host;
+		else if (reg != NULL)
+			*reg = roce_crc32_copy(*reg, pay, host, len);
+		else
+			memcpy(pay, host, len);
+	}
+	return 0;
+}
+
+/* A frame of SOFT_TX_FUSE_MIN payload bytes and more: the payload by reference where the
+ * port allows it (soft_tx_zcopy.c), else copied and folded into the ICRC in one pass
+ * (soft_tx_payload.c). Out of line: the small frames' path stays as it was. */
+static __rte_noinline int tx_large(struct soft_qp *qp, const struct roce_tx *tx,
+				   struct rte_mbuf *m, uint8_t *pay)
+{
+	struct soft_dev *dev = qp->dev;
+	uint32_t reg = soft_tx_hdr_reg(m, &tx->pkt);
+	const uint8_t *zsrc = NULL;
+
+	if (tx_payload(qp, tx, m, pay, &reg,
+		       soft_tx_zc_wanted(dev->zc, tx->pkt.paylen) ? &zsrc : NULL) != 0)
+		return -1;
+	if (zsrc != NULL)
+		soft_tx_zc_send(dev, m, &tx->pkt, zsrc, reg);
+	else
+		soft_wire_send_reg(dev, m, &tx->pkt, reg);
+	return 0;
 }
 
 /* Frames the transport wants to send now, into the wire's backlog. ACKs take the fast
@@ -301,27 +375,14 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 			break;
 		}
 		len = tx.pkt.paylen;
-		if (tx.pl_src == ROCE_PL_SQ && len) {
-			int fail = sq_payload(qp, (uint32_t)tx.wr_id, tx.offset, pay, len);
-
-			if (unlikely(fail)) {
-				/* the source went away under the WQE: it fails, the QP with it */
-				tx_payload_failed(qp, m, (uint32_t)tx.wr_id, fail);
+		if (unlikely(len >= SOFT_TX_FUSE_MIN)) {
+			if (tx_large(qp, &tx, m, pay) != 0)
 				break;
-			}
-		} else if (tx.pl_src == ROCE_PL_MEM && len) {
-			uint8_t *host;
-			enum soft_mr_err e = soft_mr_check_remote(dev, qp, tx.rkey, tx.va, len,
-								  IRDMA_HW_ACCESS_REMOTE_READ,
-								  &host);
-			if (unlikely(e)) { /* region invalidated while the READ was served */
-				rte_pktmbuf_free(m);
-				roce_qp_set_error(&qp->rq, ROCE_WC_REM_ACCESS_ERR);
+		} else {
+			if (tx_payload(qp, &tx, m, pay, NULL, NULL) != 0)
 				break;
-			}
-			memcpy(pay, host, len);
+			soft_wire_send(dev, m, &tx.pkt);
 		}
-		soft_wire_send(dev, m, &tx.pkt);
 		qp->st.tx_packets++;
 		qp->st.tx_bytes += len;
 		sent++;

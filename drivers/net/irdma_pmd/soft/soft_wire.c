@@ -23,6 +23,8 @@
 
 #include "soft_port.h" /* struct soft_port_ops lives there */
 #include "soft_priv.h"
+#include "soft_rx_fuse.h"
+#include "soft_tx_zcopy.h"
 
 struct soft_wire {
 	const struct soft_port_ops *port;
@@ -164,6 +166,7 @@ void soft_wire_close(struct soft_dev *dev)
 	rte_pktmbuf_free_bulk(w->stash, w->n_stash);
 	if (w->port_priv != NULL) {
 		soft_port_eth_close(w->port_priv); /* before the pool goes */
+		soft_tx_zc_close(dev); /* the port released every chain it held */
 	} else {
 		rte_spinlock_lock(&loop_lock);
 		for (pp = &loop_head; *pp; pp = &(*pp)->next) {
@@ -212,7 +215,8 @@ static struct soft_wire *loop_lookup_slow(struct soft_wire *from, const uint8_t 
 
 /* The device on the loop that owns gid, or NULL; the last answer is cached per sender
  * (the hit inline, the walk out of line). */
-static inline struct soft_wire *loop_lookup(struct soft_wire *from, const uint8_t gid[16])
+static __rte_always_inline struct soft_wire *loop_lookup(struct soft_wire *from,
+							const uint8_t gid[16])
 {
 	uint32_t gen = __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE);
 
@@ -382,14 +386,26 @@ static __rte_noinline bool wire_faults(struct soft_dev *dev, struct soft_wire *w
 	return false;
 }
 
+/* A finished frame (pkt_len and segment lengths final) into the backlog. */
+static __rte_always_inline void wire_queue(struct soft_dev *dev, struct soft_wire *w,
+					   struct rte_mbuf *m, const uint8_t *dgid)
+{
+	struct soft_wire *dst;
+
+	dev->st.tx_packets++;
+	dev->st.tx_bytes += m->pkt_len;
+	dst = w->port == &loop_port ? loop_lookup(w, dgid) : NULL;
+	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
+		return;
+	backlog_add(w, m, dst);
+}
+
 /* Pad, ICRC, counters, faults and the backlog for a frame whose headers and payload
  * (len bytes from the frame start) are in m. */
 static inline void wire_finish(struct soft_dev *dev, struct rte_mbuf *m, uint32_t len,
 			       uint32_t paylen, uint32_t l3, bool ipv6, const uint8_t *dgid)
 {
-	struct soft_wire *w = dev->wire;
 	uint8_t *buf = rte_pktmbuf_mtod(m, uint8_t *);
-	struct soft_wire *dst;
 
 	/* 0-3 pad bytes as one 4-byte store (no memset call): the header writer left room
 	 * for pad and ICRC, and the ICRC written next covers whatever lies past the pad. */
@@ -399,12 +415,26 @@ static inline void wire_finish(struct soft_dev *dev, struct rte_mbuf *m, uint32_
 	len += ROCE_ICRC_LEN;
 	m->data_len = (uint16_t)len;
 	m->pkt_len = len;
-	dev->st.tx_packets++;
-	dev->st.tx_bytes += len;
-	dst = w->port == &loop_port ? loop_lookup(w, dgid) : NULL;
-	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
-		return;
-	backlog_add(w, m, dst);
+	wire_queue(dev, dev->wire, m, dgid);
+}
+
+void soft_wire_send_reg(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p,
+			uint32_t reg)
+{
+	uint8_t *end = rte_pktmbuf_mtod(m, uint8_t *) + m->data_len + p->paylen;
+	uint32_t pad = roce_pad_len(p->paylen);
+
+	memset(end, 0, 4);
+	reg = roce_crc32_update(reg, end, pad);
+	roce_icrc_put(end + pad, roce_icrc_final(reg));
+	m->data_len = (uint16_t)(m->data_len + p->paylen + pad + ROCE_ICRC_LEN);
+	m->pkt_len = m->data_len;
+	wire_queue(dev, dev->wire, m, p->dgid);
+}
+
+void soft_wire_queue(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p)
+{
+	wire_queue(dev, dev->wire, m, p->dgid);
 }
 
 void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p)
@@ -586,7 +616,17 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 
 		dev->st.rx_packets++;
 		dev->st.rx_bytes += m->pkt_len;
-		rc = roce_pkt_parse_rc(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &p);
+		/* Frames too short for a payload worth fusing: one pass, ICRC included. The
+		 * others: the ICRC apart, checked next or while the payload is copied
+		 * (soft_rx_fuse.c). */
+		if (likely(m->data_len < SOFT_RX_FUSE_MIN_FRAME)) {
+			rc = roce_pkt_parse_rc(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &p);
+		} else {
+			rc = roce_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
+					    ROCE_PARSE_NO_ICRC, &p);
+			if (likely(rc == 0))
+				rc = soft_rx_icrc(dev, &p);
+		}
 		if (unlikely(rc != 0)) {
 			if (rc == -ROCE_R_ICRC)
 				dev->st.rx_icrc_errors++;

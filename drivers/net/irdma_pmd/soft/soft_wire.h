@@ -39,6 +39,14 @@ struct rte_mbuf *soft_wire_alloc(struct soft_dev *dev, struct roce_pkt *p,
 /* Pads, computes the ICRC and queues the frame for transmission. */
 void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p);
 
+/* The same for a frame whose ICRC register through its payload the caller has (the
+ * payload copied and folded in one pass, soft_tx_payload.c): pad and ICRC only. */
+void soft_wire_send_reg(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p,
+			uint32_t reg);
+
+/* Queues a frame that is complete (ICRC written, pkt_len and segments final). */
+void soft_wire_queue(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_pkt *p);
+
 /* The pieces of soft_wire_alloc() for the fast paths, which write their headers from a
  * template themselves: an mbuf from the device's stash with *ip_id set to the device's
  * IPv4 id counter (NULL: no mbuf, or no room in the backlog for this frame and a
