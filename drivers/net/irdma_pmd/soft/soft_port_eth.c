@@ -35,6 +35,7 @@
 #include "roce_hdr.h"
 
 #include "soft_arp.h"
+#include "soft_intr_sync.h"
 #include "soft_tx_zcopy.h"
 #include "soft_neigh.h"
 #include "soft_port.h"
@@ -685,8 +686,11 @@ int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, v
  * closed: the peer's disconnect is handled on the interrupt thread, and a close on the main
  * thread at that moment frees what the handler uses (seen as a crash at exit in either
  * process). So the two ends leave in turn: the client closes at once, the server first lets
- * the client go (its link goes down when the client's disconnect has been handled), up to
- * two seconds, then closes. Any other port closes at once.
+ * the client go, up to two seconds, then closes. The handler sets the link down first and
+ * only then unregisters the channel and unmaps and frees the regions, which the close frees
+ * too: seeing the link down is not enough (a fixed pause after it lost the race about 1 run
+ * in 60 on a loaded machine, a double free in the heap), so the server then waits for the
+ * interrupt thread to finish that handler. Any other port closes at once.
  */
 static void memif_leave_in_turn(uint16_t port_id)
 {
@@ -707,7 +711,9 @@ static void memif_leave_in_turn(uint16_t port_id)
 			break;
 		rte_delay_us_sleep(10 * 1000);
 	}
-	rte_delay_us_sleep(20 * 1000); /* the handler that took the link down returns */
+	if (soft_intr_thread_sync(1000) != 0)
+		SOFT_LOG(WARNING, "port %u: interrupt thread busy past 1 s; closing anyway",
+			 port_id);
 }
 
 void soft_port_eth_close(void *priv)
