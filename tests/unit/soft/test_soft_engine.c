@@ -13,11 +13,11 @@
 
 static uint64_t xstat(struct irdma_hw_dev *dev, int64_t qp, const char *name)
 {
-	const char *names[64];
-	uint64_t v[64];
-	int n = hw->xstats_names(dev, qp, names, 64), i;
+	const char *names[256];
+	uint64_t v[256];
+	int n = hw->xstats_names(dev, qp, names, 256), i;
 
-	if (n <= 0 || n > 64 || hw->xstats_get(dev, qp, v, 64) != n)
+	if (n <= 0 || n > 256 || hw->xstats_get(dev, qp, v, 256) != n)
 		return UINT64_MAX;
 	for (i = 0; i < n; i++)
 		if (strcmp(names[i], name) == 0)

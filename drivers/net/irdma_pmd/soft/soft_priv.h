@@ -258,6 +258,8 @@ struct soft_wire;
 
 struct soft_dev_stats {
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
+	/* rx_icrc_errors, rx_malformed and rx_not_roce are never counted: xstats reads fill
+	 * them from wire's by-reason counters (soft_wire_stats_sums()) */
 	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_not_roce;
 	uint64_t tx_backlog_full, cq_overflows, doorbells, polls;
 	uint64_t progress_calls; /* every engine call, idle ones too: is anyone driving the device? */

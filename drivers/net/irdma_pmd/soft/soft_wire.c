@@ -477,6 +477,7 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
 	unsigned int n, i;
 	uint64_t now;
+	bool marked;
 
 	if (budget > SOFT_WIRE_RX_BURST)
 		budget = SOFT_WIRE_RX_BURST;
@@ -486,28 +487,28 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 	if (n == 0)
 		return 0;
 	now = soft_now_ns(dev);
+	/* frames the port marked were walked to their IP header and checked to be ours there;
+	 * the fault injector's copies are not marked */
+	marked = w->port->rx_marked && !dev->rx_faults;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
+		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 		struct roce_pkt p;
 		int rc;
 
 		dev->st.rx_packets++;
 		dev->st.rx_bytes += m->pkt_len;
-		rc = roce_pkt_parse_rc(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &p);
-		if (unlikely(rc != 0)) {
-			if (rc == -ROCE_R_ICRC)
-				dev->st.rx_icrc_errors++;
-			else if (rc == -ROCE_R_ETHERTYPE || rc == -ROCE_R_NOT_UDP ||
-				 rc == -ROCE_R_UDP_PORT)
-				dev->st.rx_not_roce++; /* ARP/ND and other traffic: not ours yet */
-			else
-				dev->st.rx_malformed++;
-			soft_wire_stats_parse_drop(&dev->st.wire, rc);
-		} else if (unlikely(!dev_owns_gid(dev, p.dgid))) {
-			dev->st.rx_malformed++;
-		} else if (p.opcode != ROCE_OP_CNP) {
+		if (marked)
+			rc = roce_pkt_parse_rc_l3(f, m->data_len, soft_port_rx_l3_off(m),
+						  soft_port_rx_ipv6(m), &p);
+		else
+			rc = roce_pkt_parse_rc(f, m->data_len, &p);
+		if (unlikely(rc != 0))
+			soft_wire_stats_parse_drop(&dev->st.wire, rc); /* the only count */
+		else if (unlikely(!marked && !dev_owns_gid(dev, p.dgid)))
+			dev->st.wire.rx_drop_dst_ip++;
+		else if (p.opcode != ROCE_OP_CNP)
 			wire_deliver(dev, &p, now);
-		}
 	}
 	/* The transport copied what it keeps: the burst back in one put */
 	wire_free_burst(pkts, n);
