@@ -521,8 +521,8 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 
 /* The one pass over an IPv4 frame whose IP header starts at l3_off (14, or 18 after an
  * 802.1Q tag) and whose EtherType the caller has checked. */
-static inline int parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off,
-				struct roce_pkt *p)
+static inline __attribute__((always_inline)) int
+parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, struct roce_pkt *p)
 {
 	/* Opcodes the one pass takes: known, no extension header but a RETH or an AETH, not
 	 * ATOMIC WRITE (its payload length rule). */
@@ -617,7 +617,12 @@ int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 int roce_pkt_parse_rc_l3(const uint8_t *f, size_t len, uint32_t l3_off, int ipv6,
 			 struct roce_pkt *p)
 {
-	if (ipv6 || (l3_off != ROCE_ETH_HLEN && l3_off != ROCE_ETH_HLEN + ROCE_VLAN_HLEN))
+	if (unlikely(ipv6))
 		return roce_pkt_parse(f, len, 0, p);
-	return parse_rc_ipv4(f, len, l3_off, p);
+	/* the untagged frame with its offsets constant, as roce_pkt_parse_rc() has them */
+	if (likely(l3_off == ROCE_ETH_HLEN))
+		return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, p);
+	if (l3_off != ROCE_ETH_HLEN + ROCE_VLAN_HLEN)
+		return roce_pkt_parse(f, len, 0, p);
+	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN + ROCE_VLAN_HLEN, p);
 }
