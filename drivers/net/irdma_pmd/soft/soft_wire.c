@@ -29,6 +29,9 @@ struct soft_wire {
 	void *port_priv;                   /* port=<ethdev> state */
 	struct soft_dev *dev;
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
+	/* the port marks what it hands over (soft_port_rx_mark()) and no fault injector
+	 * copies frames behind it: parse from the marked IP header, addresses checked */
+	bool rx_marked;
 	uint16_t port_id;                  /* ethdev */
 	struct soft_wire *next;            /* loop registry */
 	uint16_t ip_id;
@@ -115,6 +118,7 @@ int soft_wire_open(struct soft_dev *dev)
 			rte_free(w);
 			return rc;
 		}
+		w->rx_marked = w->port->rx_marked && !dev->rx_faults;
 		dev->wire = w;
 		return 0;
 	}
@@ -487,9 +491,7 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 	if (n == 0)
 		return 0;
 	now = soft_now_ns(dev);
-	/* frames the port marked were walked to their IP header and checked to be ours there;
-	 * the fault injector's copies are not marked */
-	marked = w->port->rx_marked && !dev->rx_faults;
+	marked = w->rx_marked;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
