@@ -495,29 +495,26 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 	return 0;
 }
 
-/*
- * The common frame in one pass: untagged IPv4 without options, UDP checksum 0, an RC
- * opcode whose extension header is none, a RETH or an AETH. Every check roce_pkt_parse()
- * makes for such a frame is made here, in the same order of outcome (a frame that fails
- * one before the ICRC is handed to roce_pkt_parse(), which names the reason); only the
- * fields the RC transport reads are written.
- */
-int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
+/* The one pass over a frame whose IP header would start at l3_off (14, or 18 after an
+ * 802.1Q tag): the EtherType just before it must say IPv4. */
+static inline __attribute__((always_inline)) int
+parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, struct roce_pkt *p)
 {
 	/* Opcodes the one pass takes: known, no extension header but a RETH or an AETH, not
 	 * ATOMIC WRITE (its payload length rule). */
 	const uint32_t reject = (ROCE_OPF_HDR_MASK & ~(ROCE_OPF_RETH | ROCE_OPF_AETH)) |
 				ROCE_OPF_ATOMIC_WRITE;
-	const uint8_t *l3 = f + ROCE_ETH_HLEN, *bth = l3 + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
+	const uint8_t *l3 = f + l3_off, *bth = l3 + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
 	const uint8_t *udp = l3 + ROCE_IPV4_HLEN, *icrc;
 	const struct roce_opcode_info *oi;
 	uint32_t tot, ulen, rest, fl, pad, w, b0;
 
-	if (unlikely(len < ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN +
+	if (unlikely(len < l3_off + ROCE_IPV4_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN +
 			   ROCE_ICRC_LEN))
 		goto general;
-	/* EtherType IPv4, version 4 with a 20-byte header (one word); no fragment, UDP (one) */
-	if (unlikely((roce_get_be32(f + 12) & 0xFFFFFF00u) !=
+	/* EtherType IPv4, version 4 with a 20-byte header (one word: a caller that checked
+	 * the EtherType already pays nothing more for it); no fragment, UDP (one) */
+	if (unlikely((roce_get_be32(l3 - 2) & 0xFFFFFF00u) !=
 			     (ROCE_ETHERTYPE_IPV4 << 16 | 0x4500u) ||
 		     (roce_get_be32(l3 + 6) & 0x3FFF00FFu) != ROCE_IPPROTO_UDP))
 		goto general;
@@ -528,7 +525,7 @@ int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 	if (unlikely(roce_get_be16(udp + 2) != ROCE_UDP_PORT || (w & 0xFFFFu) != 0 ||
 		     ulen != tot - ROCE_IPV4_HLEN ||
 		     ulen < ROCE_UDP_HLEN + ROCE_BTH_LEN + ROCE_ICRC_LEN ||
-		     len < ROCE_ETH_HLEN + tot || !ipv4_csum_ok(l3)))
+		     len < l3_off + tot || !ipv4_csum_ok(l3)))
 		goto general;
 	/* BTH word 0: opcode (RC: transport bits 000), SE/M/pad/TVer, P_Key */
 	b0 = roce_get_be32(bth);
@@ -544,13 +541,15 @@ int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 	if (unlikely(p->dqpn == 0 || (rest && !(fl & ROCE_OPF_PAYLOAD)) || pad > rest ||
 		     (rest & 3u)))
 		goto general;
-	p->has_vlan = 0;
+	p->has_vlan = l3_off != ROCE_ETH_HLEN;
+	if (p->has_vlan)
+		p->vlan_tci = roce_get_be16(f + ROCE_ETH_HLEN);
 	p->ipv6 = 0;
 	gid_v4mapped(p->sgid, l3 + 12);
 	gid_v4mapped(p->dgid, l3 + 16);
 	p->l3 = l3;
-	p->l3_off = ROCE_ETH_HLEN;
-	p->bth_off = ROCE_ETH_HLEN + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
+	p->l3_off = (uint16_t)l3_off;
+	p->bth_off = (uint16_t)(l3_off + ROCE_IPV4_HLEN + ROCE_UDP_HLEN);
 	p->oi = oi;
 	p->opcode = (uint8_t)(b0 >> 24);
 	p->se = !!(b0 >> 16 & ROCE_BTH_SE);
@@ -569,11 +568,36 @@ int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 	}
 	p->paylen = rest - pad;
 	p->payload = bth + ROCE_BTH_LEN + oi->ext_len;
-	p->wire_len = ROCE_ETH_HLEN + tot;
+	p->wire_len = l3_off + tot;
 	icrc = f + p->wire_len - ROCE_ICRC_LEN;
 	if (unlikely(roce_icrc_compute(l3, (size_t)(icrc - l3), 0) != roce_icrc_get(icrc)))
 		return -ROCE_R_ICRC;
 	return 0;
 general:
 	return roce_pkt_parse(f, len, 0, p);
+}
+
+/*
+ * The common frame in one pass: untagged IPv4 without options, UDP checksum 0, an RC
+ * opcode whose extension header is none, a RETH or an AETH. Every check roce_pkt_parse()
+ * makes for such a frame is made here, in the same order of outcome (a frame that fails
+ * one before the ICRC is handed to roce_pkt_parse(), which names the reason); only the
+ * fields the RC transport reads are written.
+ */
+int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
+{
+	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, p);
+}
+
+int roce_pkt_parse_rc_l3(const uint8_t *f, size_t len, uint32_t l3_off, int ipv6,
+			 struct roce_pkt *p)
+{
+	if (unlikely(ipv6))
+		return roce_pkt_parse(f, len, 0, p);
+	/* the untagged frame with its offsets constant, as roce_pkt_parse_rc() has them */
+	if (likely(l3_off == ROCE_ETH_HLEN))
+		return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, p);
+	if (l3_off != ROCE_ETH_HLEN + ROCE_VLAN_HLEN)
+		return roce_pkt_parse(f, len, 0, p);
+	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN + ROCE_VLAN_HLEN, p);
 }

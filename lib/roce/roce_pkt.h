@@ -135,6 +135,16 @@ int roce_pkt_parse(const uint8_t *frame, size_t len, unsigned int flags, struct 
 int roce_pkt_parse_rc(const uint8_t *frame, size_t len, struct roce_pkt *p);
 
 /*
+ * roce_pkt_parse_rc() for a frame whose receiver has already walked its L2 header: the IP
+ * header starts at l3_off (14, or 18 after an 802.1Q tag) and is IPv6 when ipv6 is set, as
+ * the caller found from the EtherType. The same return value and fields as
+ * roce_pkt_parse_rc() (has_vlan and vlan_tci also written), without looking at the
+ * Ethernet header again; IPv6 frames and other offsets get roce_pkt_parse().
+ */
+int roce_pkt_parse_rc_l3(const uint8_t *frame, size_t len, uint32_t l3_off, int ipv6,
+			 struct roce_pkt *p);
+
+/*
  * Frame template: the Ethernet/[VLAN]/IP/UDP/BTH bytes of every frame one connection sends,
  * built once from a prototype packet (roce_tmpl_init) and patched per frame with what
  * changes (roce_tmpl_write_hdrs): IP total/payload length, IP id, IPv4 header checksum

@@ -345,7 +345,6 @@ struct roce_qp {
 	struct roce_av av;
 	const struct roce_qp_ops *ops;
 	void *user;
-	struct roce_tmpl tmpl;     /* frames to av / dest_qpn (RC/UC), rebuilt when they change */
 
 	/* requester + completer */
 	struct {
@@ -393,6 +392,9 @@ struct roce_qp {
 		uint32_t jmask;
 		uint32_t jhead, jtail;
 	} resp;
+	/* after the requester's and responder's state, which every frame reads: the
+	 * template's prototype packet is cold, its header bytes are read per frame sent */
+	struct roce_tmpl tmpl;     /* frames to av / dest_qpn (RC/UC), rebuilt when they change */
 
 	struct roce_qp_stats stats;
 };

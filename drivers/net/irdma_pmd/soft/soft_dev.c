@@ -898,8 +898,12 @@ static int soft_xstats_get(struct irdma_hw_dev *hw, int64_t qp_id, uint64_t *val
 
 	if (qp_id < 0) {
 		if (n >= RTE_DIM(dev_xstats) + RTE_DIM(gsi_xstats) && values) {
+			struct soft_dev_stats st = dev->st;
+
+			soft_wire_stats_sums(&st.wire, &st.rx_icrc_errors, &st.rx_not_roce,
+					     &st.rx_malformed);
 			for (i = 0; i < RTE_DIM(dev_xstats); i++)
-				values[i] = *(const uint64_t *)((const uint8_t *)&dev->st +
+				values[i] = *(const uint64_t *)((const uint8_t *)&st +
 								dev_xstats[i].off);
 			for (i = 0; i < RTE_DIM(gsi_xstats); i++)
 				values[RTE_DIM(dev_xstats) + i] =

@@ -9,6 +9,7 @@
 #ifndef SOFT_PORT_H
 #define SOFT_PORT_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include <rte_mbuf.h>
@@ -21,12 +22,35 @@ struct soft_eth_io;
 
 /* A port: both calls keep frame order and return how many frames they took/gave. A
  * frame taken by tx belongs to the port (sent, queued for address resolution or dropped
- * and counted). rx returns only frames the wire should parse as RoCEv2. */
+ * and counted). rx returns only frames the wire should parse as RoCEv2; with rx_marked,
+ * each is marked (soft_port_rx_mark()): the port has walked its L2 header and checked that
+ * it is UDP to port 4791 for one of the device's addresses, so the wire parses it from its
+ * IP header on and does not look at the addresses again. */
 struct soft_port_ops {
 	const char *name;
 	unsigned int (*tx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
 	unsigned int (*rx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
+	bool rx_marked;
 };
+
+/* The port's classification of a frame it hands to the wire: where its IP header starts
+ * and which IP version it is, in the mbuf's own L2-length and packet-type fields. */
+static inline void soft_port_rx_mark(struct rte_mbuf *m, uint32_t l3_off, bool ipv6)
+{
+	m->l2_len = l3_off;
+	m->packet_type = RTE_PTYPE_L2_ETHER | RTE_PTYPE_L4_UDP |
+			 (ipv6 ? RTE_PTYPE_L3_IPV6 : RTE_PTYPE_L3_IPV4);
+}
+
+static inline uint32_t soft_port_rx_l3_off(const struct rte_mbuf *m)
+{
+	return m->l2_len;
+}
+
+static inline bool soft_port_rx_ipv6(const struct rte_mbuf *m)
+{
+	return RTE_ETH_IS_IPV6_HDR(m->packet_type);
+}
 
 /* soft_wire.c: the port's private state and the device of a wire. */
 void *soft_wire_port_priv(struct soft_wire *w);
@@ -47,14 +71,16 @@ int soft_port_drain(struct irdma_hw_dev *hw, struct rte_mbuf **pkts, unsigned in
 
 /*
  * Counters of the wire, part of the device's xstats. Every frame a port receives ends in
- * exactly one of: rx_packets (handed to RoCEv2 parsing, whose failures are counted again by
- * reason below), rx_arp_requests/replies, rx_nd_solicits/adverts/other, or one rx_drop_*
- * counter of this struct.
+ * exactly one of: rx_packets (handed to RoCEv2 parsing, whose failures are counted by
+ * reason below, and only there), rx_arp_requests/replies, rx_nd_solicits/adverts/other, or
+ * one rx_drop_* counter of this struct. The device's rx_icrc_errors, rx_malformed and
+ * rx_not_roce are sums of these, made when the xstats are read (soft_wire_stats_sums()).
  */
 struct soft_wire_stats {
 	uint64_t rx_drop_dst_mac;      /* unicast to another MAC, or multicast not for us */
 	uint64_t rx_drop_ethertype;    /* neither ARP, IPv4 nor IPv6 (LLDP, ...), or QinQ */
-	uint64_t rx_drop_dst_ip;       /* IPv4/IPv6 to an address that is not ours */
+	uint64_t rx_drop_dst_ip;       /* IPv4/IPv6 to an address that is not ours (the port's
+					* check, or the wire's for port=loop) */
 	uint64_t rx_drop_not_roce;     /* IP but not UDP to port 4791 (other UDP, TCP, ICMP) */
 	uint64_t rx_drop_short;        /* shorter than its L2/L3 headers, at the port */
 	uint64_t rx_drop_segmented;    /* multi-segment frame that could not be linearised */
@@ -115,6 +141,29 @@ static inline void soft_wire_stats_parse_drop(struct soft_wire_stats *s, int rc)
 
 	if (r < RTE_DIM(s->rx_drop_reason))
 		s->rx_drop_reason[r]++;
+}
+
+/*
+ * The device's summary counters, from the by-reason ones (each drop is counted once, where
+ * it is decided): rx_icrc_errors is rx_drop_icrc; rx_not_roce the frames that are not
+ * RoCEv2 and not used by ARP/ND (the port's rx_drop_ethertype, rx_drop_not_roce,
+ * rx_drop_arp, rx_drop_nd, rx_arp_other and rx_nd_other, the parser's not_ip, not_udp and
+ * udp_port); rx_malformed the parser's other reasons.
+ */
+static inline void soft_wire_stats_sums(const struct soft_wire_stats *s, uint64_t *icrc,
+					uint64_t *not_roce, uint64_t *malformed)
+{
+	uint64_t m = 0;
+	unsigned int r;
+
+	for (r = ROCE_R_TRUNC; r <= ROCE_R_ICRC; r++)
+		m += s->rx_drop_reason[r];
+	*icrc = s->rx_drop_reason[ROCE_R_ICRC];
+	*not_roce = s->rx_drop_reason[ROCE_R_ETHERTYPE] + s->rx_drop_reason[ROCE_R_NOT_UDP] +
+		    s->rx_drop_reason[ROCE_R_UDP_PORT];
+	*malformed = m - *icrc - *not_roce;
+	*not_roce += s->rx_drop_ethertype + s->rx_drop_not_roce + s->rx_drop_arp +
+		     s->rx_drop_nd + s->rx_arp_other + s->rx_nd_other;
 }
 
 #endif /* SOFT_PORT_H */

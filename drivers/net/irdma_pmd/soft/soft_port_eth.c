@@ -278,7 +278,6 @@ static void arp_input(struct soft_eth_port *ep, const uint8_t *p, uint32_t len)
 
 	if (soft_arp_parse(p, len, &a) < 0) {
 		ep->st->rx_drop_arp++;
-		ep->dev->st.rx_not_roce++;
 		return;
 	}
 	if (a.op == SOFT_ARP_REQUEST)
@@ -291,7 +290,6 @@ static void arp_input(struct soft_eth_port *ep, const uint8_t *p, uint32_t len)
 		if (memcmp(a.spa, a.tpa, 4) == 0)
 			neigh_learn(ep, ip, a.sha, false);
 		ep->st->rx_arp_other++;
-		ep->dev->st.rx_not_roce++;
 		return;
 	}
 	/* A request to us tells us the asker's MAC (RFC 826): learn it, then answer. */
@@ -314,7 +312,6 @@ static void nd_input(struct soft_eth_port *ep, const uint8_t *ip6, uint32_t len)
 			ep->st->rx_drop_nd++;
 		else
 			ep->st->rx_nd_other++;
-		ep->dev->st.rx_not_roce++;
 		return;
 	}
 	if (n.type == SOFT_ND_NA) {
@@ -324,10 +321,8 @@ static void nd_input(struct soft_eth_port *ep, const uint8_t *ip6, uint32_t len)
 		return;
 	}
 	ep->st->rx_nd_solicits++;
-	if (!is_our_ip6(ep, n.target)) {
-		ep->dev->st.rx_not_roce++;
+	if (!is_our_ip6(ep, n.target))
 		return;
-	}
 	if (memcmp(n.src, unspec, 16) == 0) {
 		/* duplicate address detection by someone else: tell all nodes */
 		send_ctrl(ep, f, soft_nd_build_na(f, ep->mac, n.target, (const uint8_t[6]){
@@ -345,9 +340,9 @@ static void nd_input(struct soft_eth_port *ep, const uint8_t *ip6, uint32_t len)
 	ep->st->tx_nd_adverts++;
 }
 
-/* true: a RoCEv2 frame for us, left in the mbuf for the wire to parse. Every frame that is
- * not RoCEv2 and not used by ARP/ND (malformed or foreign ARP/ND, other IP traffic, other
- * EtherTypes) also counts in the device's rx_not_roce. */
+/* true: a RoCEv2 frame to our MAC and IP address, left in the mbuf for the wire to parse
+ * from its IP header on (soft_port_rx_mark()). Every other frame is used by ARP/ND or
+ * counted here, once, by reason (the device derives rx_not_roce from these counters). */
 static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 {
 	const uint8_t *f;
@@ -401,9 +396,9 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 		l4 = l3 + ROCE_IPV6_HLEN;
 		if (f[l3 + 6] != ROCE_IPPROTO_UDP || roce_get_be16(f + l4 + 2) != ROCE_UDP_PORT) {
 			ep->st->rx_drop_not_roce++;
-			ep->dev->st.rx_not_roce++;
 			return false;
 		}
+		soft_port_rx_mark(m, l3, true);
 		return true;
 	}
 	if (type == ROCE_ETHERTYPE_IPV4) {
@@ -418,7 +413,6 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 		l4 = l3 + (f[l3] & 0x0f) * 4u;
 		if (f[l3 + 9] != ROCE_IPPROTO_UDP) {
 			ep->st->rx_drop_not_roce++;
-			ep->dev->st.rx_not_roce++;
 			return false;
 		}
 		if (len < l4 + ROCE_UDP_HLEN) {
@@ -427,17 +421,17 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 		}
 		if (roce_get_be16(f + l4 + 2) != ROCE_UDP_PORT) {
 			ep->st->rx_drop_not_roce++;
-			ep->dev->st.rx_not_roce++;
 			return false;
 		}
 		if (unlikely(soft_eth_rx_ip4_cksum_bad(m))) { /* the NIC checked it */
 			ep->st->rx_drop_reason[ROCE_R_IP_CSUM]++;
 			return false;
 		}
-		return true; /* IP header fields, checksums and ICRC: lib/roce's parser */
+		/* IP header fields, checksums and ICRC: lib/roce's parser, from l3 on */
+		soft_port_rx_mark(m, l3, false);
+		return true;
 	}
 	ep->st->rx_drop_ethertype++;
-	ep->dev->st.rx_not_roce++;
 	return false;
 }
 
@@ -463,6 +457,7 @@ static const struct soft_port_ops eth_port_ops = {
 	.name = "ethdev",
 	.tx = eth_tx,
 	.rx = eth_rx,
+	.rx_marked = true,
 };
 
 /* The MTU the path MTU needs, or a clear error naming the NIC's limit. */

@@ -213,13 +213,26 @@ struct soft_qp_stats {
 	uint64_t completions, errors;
 };
 
+/*
+ * Hot fields first (what the engine reads per frame and per WR: state, rings and their
+ * indices, CQs, the transport's header), cold ones (attributes kept for query, the
+ * receive context of SENDs, counters) after, so a QP's common case touches few cache
+ * lines (pahole: the fields through swq_send in lines 0-2, the transport from line 8 with its
+ * requester and responder state in lines 10-12).
+ */
 struct soft_qp {
 	bool in_use;
+	uint8_t sq_polarity;
+	uint8_t rq_polarity;
+	uint8_t rq_shift;
 	uint32_t id;
 	enum irdma_hw_qp_type type;
 	uint32_t pd_id;
 	enum irdma_hw_qp_state state; /* the device's QP state (lib/roce keeps the transport's) */
-	struct irdma_hw_qp_attr attr; /* as last modified; attr.state unused: see state */
+	bool sq_kick;          /* doorbell seen: fetch until no valid WQE */
+	bool sq_stalled;           /* a WQE failed: nothing more goes to the transport */
+	bool wire_err;             /* lib/roce moved the QP to ERR: apply it after the call */
+	uint8_t wire_err_status;   /* enum roce_wc_status */
 	struct soft_dev *dev;
 
 	/* SQ as hardware sees it. */
@@ -227,18 +240,14 @@ struct soft_qp {
 	uint32_t sq_depth;     /* quanta */
 	uint32_t xport_depth;  /* send WRs lib/roce holds at once (what the QP asked for) */
 	uint32_t sq_head;      /* next quantum to fetch */
-	uint8_t sq_polarity;
 	uint32_t max_inline, max_sq_frags, max_rq_frags;
-	bool sq_kick;          /* doorbell seen: fetch until no valid WQE */
 	uint64_t *shadow;      /* shared with lib/uk: get_64bit_val_acquire/set_64bit_val_release */
 	uint64_t compl_ctx;
 
 	/* RQ or SRQ. */
 	uint8_t *rq_base;
 	uint32_t rq_size;      /* WQEs */
-	uint8_t rq_shift;
 	uint32_t rq_head;
-	uint8_t rq_polarity;
 	struct soft_srq *srq;
 
 	struct soft_cq *scq, *rcq;
@@ -247,19 +256,17 @@ struct soft_qp {
 	 * [done, send) with the transport, [send, head) fetched and waiting. */
 	struct soft_swqe *swq;     /* sq_depth entries */
 	uint32_t swq_head, swq_tail, swq_done, swq_send;
-	bool sq_stalled;           /* a WQE failed: nothing more goes to the transport */
-	struct soft_wqe cur;       /* decoded copy of swq[cur_slot] (payload source) */
 	uint32_t cur_slot;         /* UINT32_MAX: none */
-
-	struct soft_recv_ctx rctx;
+	struct soft_wqe cur;       /* decoded copy of swq[cur_slot] (payload source) */
 
 	/* The RoCEv2 transport (lib/roce state machines). */
 	struct roce_qp rq;
 	void *rq_mem;
 	size_t rq_mem_bytes;       /* roce_qp_mem_size() */
-	bool wire_err;             /* lib/roce moved the QP to ERR: apply it after the call */
-	uint8_t wire_err_status;   /* enum roce_wc_status */
 
+	/* Cold. */
+	struct soft_recv_ctx rctx;
+	struct irdma_hw_qp_attr attr; /* as last modified; attr.state unused: see state */
 	struct soft_qp_stats st;
 };
 
@@ -267,6 +274,8 @@ struct soft_wire;
 
 struct soft_dev_stats {
 	uint64_t rx_packets, tx_packets, rx_bytes, tx_bytes;
+	/* rx_icrc_errors, rx_malformed and rx_not_roce are never counted: xstats reads fill
+	 * them from wire's by-reason counters (soft_wire_stats_sums()) */
 	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_not_roce;
 	uint64_t tx_backlog_full, tx_drop_no_mbuf, cq_overflows, doorbells, polls;
 	uint64_t progress_calls; /* every engine call, idle ones too: is anyone driving the device? */

@@ -20,7 +20,7 @@
 
 static void count_icrc_drop(struct soft_dev *dev)
 {
-	dev->st.rx_icrc_errors++;
+	/* the only count: rx_icrc_errors is the sum xstats makes of it (soft_port.h) */
 	soft_wire_stats_parse_drop(&dev->st.wire, -ROCE_R_ICRC);
 }
 

@@ -31,6 +31,9 @@ struct soft_wire {
 	void *port_priv;                   /* port=<ethdev> state */
 	struct soft_dev *dev;
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
+	/* the port marks what it hands over (soft_port_rx_mark()) and no fault injector
+	 * copies frames behind it: parse from the marked IP header, addresses checked */
+	bool rx_marked;
 	uint16_t port_id;                  /* ethdev */
 	struct soft_wire *next;            /* loop registry */
 	uint16_t ip_id;
@@ -134,6 +137,7 @@ int soft_wire_open(struct soft_dev *dev)
 			rte_free(w);
 			return rc;
 		}
+		w->rx_marked = w->port->rx_marked && !dev->rx_faults;
 		dev->wire = w;
 		return 0;
 	}
@@ -600,6 +604,7 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
 	unsigned int n, i;
 	uint64_t now;
+	bool marked;
 
 	if (budget > SOFT_WIRE_RX_BURST)
 		budget = SOFT_WIRE_RX_BURST;
@@ -609,38 +614,35 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 	if (n == 0)
 		return 0;
 	now = soft_now_ns(dev);
+	marked = w->rx_marked;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
+		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 		struct roce_pkt p;
 		int rc;
 
 		dev->st.rx_packets++;
 		dev->st.rx_bytes += m->pkt_len;
-		/* Frames too short for a payload worth fusing: one pass, ICRC included. The
-		 * others: the ICRC apart, checked next or while the payload is copied
-		 * (soft_rx_fuse.c). */
+		/* Frames too short for a payload worth fusing: one pass, ICRC included (from
+		 * the IP header the port found, when it marked the frame). The others: the ICRC
+		 * apart, checked next or while the payload is copied (soft_rx_fuse.c). */
 		if (likely(m->data_len < SOFT_RX_FUSE_MIN_FRAME)) {
-			rc = roce_pkt_parse_rc(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len, &p);
+			if (marked)
+				rc = roce_pkt_parse_rc_l3(f, m->data_len, soft_port_rx_l3_off(m),
+							  soft_port_rx_ipv6(m), &p);
+			else
+				rc = roce_pkt_parse_rc(f, m->data_len, &p);
 		} else {
-			rc = roce_pkt_parse(rte_pktmbuf_mtod(m, const uint8_t *), m->data_len,
-					    ROCE_PARSE_NO_ICRC, &p);
+			rc = roce_pkt_parse(f, m->data_len, ROCE_PARSE_NO_ICRC, &p);
 			if (likely(rc == 0))
 				rc = soft_rx_icrc(dev, &p);
 		}
-		if (unlikely(rc != 0)) {
-			if (rc == -ROCE_R_ICRC)
-				dev->st.rx_icrc_errors++;
-			else if (rc == -ROCE_R_ETHERTYPE || rc == -ROCE_R_NOT_UDP ||
-				 rc == -ROCE_R_UDP_PORT)
-				dev->st.rx_not_roce++; /* ARP/ND and other traffic: not ours yet */
-			else
-				dev->st.rx_malformed++;
-			soft_wire_stats_parse_drop(&dev->st.wire, rc);
-		} else if (unlikely(!dev_owns_gid(dev, p.dgid))) {
-			dev->st.rx_malformed++;
-		} else if (p.opcode != ROCE_OP_CNP) {
+		if (unlikely(rc != 0))
+			soft_wire_stats_parse_drop(&dev->st.wire, rc); /* the only count */
+		else if (unlikely(!marked && !dev_owns_gid(dev, p.dgid)))
+			dev->st.wire.rx_drop_dst_ip++;
+		else if (p.opcode != ROCE_OP_CNP)
 			wire_deliver(dev, &p, now);
-		}
 	}
 	/* The transport copied what it keeps: the burst back in one put */
 	wire_free_burst(pkts, n);
