@@ -26,6 +26,22 @@
 #include "soft_rx_fuse.h"
 #include "soft_tx_zcopy.h"
 
+/* Frames held by the delay fault (delay=, rx_delay=): a FIFO of fixed size, made at open.
+ * One delay per direction, so the FIFO is in due order. */
+#define SOFT_WIRE_HOLD 1024u
+struct soft_wire_held {
+	struct rte_mbuf *m;
+	struct soft_wire *dst; /* loop: the device it goes to, valid while gen is loop_gen */
+	uint64_t due_tsc;
+	uint32_t gen;
+};
+
+struct soft_wire_hold {
+	struct soft_wire_held *e; /* SOFT_WIRE_HOLD entries; NULL: no delay configured */
+	uint32_t head, n;
+	uint64_t delay_tsc;
+};
+
 struct soft_wire {
 	const struct soft_port_ops *port;
 	void *port_priv;                   /* port=<ethdev> state */
@@ -44,6 +60,7 @@ struct soft_wire {
 	uint8_t last_gid[16];
 	struct soft_wire *last_dst;
 	uint32_t last_gen;
+	struct soft_wire_hold tx_hold, rx_hold;
 };
 
 /* Devices on the loop. Changed only by open/close (control path), read by the engines:
@@ -102,6 +119,56 @@ static const struct soft_port_ops loop_port = {
 
 /* port=<ethdev> (ARP/ND, neighbours, rx filtering) is soft_port_eth.c. */
 
+static int hold_open(struct soft_dev *dev, struct soft_wire_hold *h, uint32_t ppm, uint32_t us)
+{
+	if (ppm == 0)
+		return 0;
+	h->e = rte_zmalloc_socket("soft_wire_hold", SOFT_WIRE_HOLD * sizeof(h->e[0]), 0,
+				  dev->cfg.socket_id);
+	if (h->e == NULL) {
+		SOFT_LOG(ERR, "%s: delay: no memory for %u held frames", dev->name, SOFT_WIRE_HOLD);
+		return -ENOMEM;
+	}
+	h->delay_tsc = rte_get_tsc_hz() / 1000000u * us;
+	return 0;
+}
+
+static void hold_close(struct soft_wire_hold *h)
+{
+	for (; h->n != 0; h->n--, h->head = (h->head + 1) % SOFT_WIRE_HOLD)
+		rte_pktmbuf_free(h->e[h->head].m);
+	rte_free(h->e);
+	h->e = NULL;
+}
+
+/* Holds m until its time; false when the ring is full (the frame goes on undelayed). */
+static bool hold_put(struct soft_wire_hold *h, struct rte_mbuf *m, struct soft_wire *dst)
+{
+	struct soft_wire_held *e;
+
+	if (h->n == SOFT_WIRE_HOLD)
+		return false;
+	e = &h->e[(h->head + h->n++) % SOFT_WIRE_HOLD];
+	e->m = m;
+	e->dst = dst;
+	e->gen = __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE);
+	e->due_tsc = rte_get_tsc_cycles() + h->delay_tsc;
+	return true;
+}
+
+/* The oldest held frame if its time has come (then taken off), else NULL. */
+static struct soft_wire_held *hold_due(struct soft_wire_hold *h, uint64_t tsc)
+{
+	struct soft_wire_held *e;
+
+	if (h->n == 0 || h->e[h->head].due_tsc > tsc)
+		return NULL;
+	e = &h->e[h->head];
+	h->head = (h->head + 1) % SOFT_WIRE_HOLD;
+	h->n--;
+	return e;
+}
+
 #define SOFT_POOL_MBUFS 4095u
 #define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
 
@@ -118,11 +185,19 @@ int soft_wire_open(struct soft_dev *dev)
 		return -ENOMEM;
 	w->dev = dev;
 	w->rng = dev->args.seed ? dev->args.seed : 0x9E3779B97F4A7C15ull;
+	if (hold_open(dev, &w->tx_hold, dev->args.delay_ppm, dev->args.delay_us) != 0 ||
+	    hold_open(dev, &w->rx_hold, dev->args.rx_delay_ppm, dev->args.rx_delay_us) != 0) {
+		rte_free(w->tx_hold.e);
+		rte_free(w);
+		return -ENOMEM;
+	}
 	snprintf(name, sizeof(name), "irdma_mb_%p", (void *)w);
 	dev->pool = rte_pktmbuf_pool_create(name, SOFT_POOL_MBUFS, 128, 0, SOFT_MBUF_DATA,
 					    dev->cfg.socket_id);
 	if (dev->pool == NULL) {
 		SOFT_LOG(ERR, "%s: mbuf pool: %s", dev->name, rte_strerror(rte_errno));
+		hold_close(&w->tx_hold);
+		hold_close(&w->rx_hold);
 		rte_free(w);
 		return -ENOMEM;
 	}
@@ -131,6 +206,8 @@ int soft_wire_open(struct soft_dev *dev)
 		if (rc) {
 			rte_mempool_free(dev->pool);
 			dev->pool = NULL;
+			hold_close(&w->tx_hold);
+			hold_close(&w->rx_hold);
 			rte_free(w);
 			return rc;
 		}
@@ -142,6 +219,8 @@ int soft_wire_open(struct soft_dev *dev)
 	if (w->rx_ring == NULL) {
 		rte_mempool_free(dev->pool);
 		dev->pool = NULL;
+		hold_close(&w->tx_hold);
+		hold_close(&w->rx_hold);
 		rte_free(w);
 		return -ENOMEM;
 	}
@@ -164,6 +243,8 @@ void soft_wire_close(struct soft_dev *dev)
 		return;
 	rte_pktmbuf_free_bulk(w->backlog, w->n_backlog);
 	rte_pktmbuf_free_bulk(w->stash, w->n_stash);
+	hold_close(&w->tx_hold); /* frames the delay fault still held */
+	hold_close(&w->rx_hold);
 	if (w->port_priv != NULL) {
 		soft_port_eth_close(w->port_priv); /* before the pool goes */
 		soft_tx_zc_close(dev); /* the port released every chain it held */
@@ -383,7 +464,32 @@ static __rte_noinline bool wire_faults(struct soft_dev *dev, struct soft_wire *w
 		dev->st.tx_fault_reorders++;
 		return true;
 	}
+	if (c->delay_ppm && wire_rand_ppm(w) < c->delay_ppm) {
+		if (hold_put(&w->tx_hold, m, dst)) {
+			dev->st.tx_fault_delayed++;
+			dev->wire_dirty = true; /* the engine steps until it went out */
+			return true;
+		}
+		dev->st.tx_fault_delay_full++;
+	}
 	return false;
+}
+
+/* Delayed frames whose time has come into the backlog (room for two kept, as for the
+ * transport), oldest first. A frame for the loop whose device list changed meanwhile is
+ * lost like on a wire: its destination may be gone. */
+static __rte_noinline void wire_tx_release(struct soft_wire *w)
+{
+	uint64_t tsc = rte_get_tsc_cycles();
+	struct soft_wire_held *e;
+
+	while (w->n_backlog + 2 < SOFT_WIRE_BACKLOG && (e = hold_due(&w->tx_hold, tsc)) != NULL) {
+		if (w->port == &loop_port &&
+		    e->gen != __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE))
+			rte_pktmbuf_free(e->m);
+		else
+			backlog_add(w, e->m, e->dst);
+	}
 }
 
 /* A finished frame (pkt_len and segment lengths final) into the backlog. */
@@ -467,7 +573,7 @@ static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, stru
 	 * dead peer showed 0) */
 	if (w->n_backlog + 2 > SOFT_WIRE_BACKLOG)
 		dev->st.tx_backlog_full++;
-	dev->wire_dirty = w->n_backlog != 0;
+	dev->wire_dirty = w->n_backlog != 0 || w->tx_hold.n != 0 || w->rx_hold.n != 0;
 	return done;
 }
 
@@ -475,8 +581,10 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
 {
 	struct soft_wire *w = dev->wire;
 
+	if (unlikely(w->tx_hold.n != 0))
+		wire_tx_release(w);
 	if (w->n_backlog == 0) {
-		dev->wire_dirty = false;
+		dev->wire_dirty = w->tx_hold.n != 0 || w->rx_hold.n != 0;
 		return 0;
 	}
 	return wire_flush_backlog(dev, w);
@@ -534,6 +642,14 @@ static __rte_noinline unsigned int wire_rx_faults(struct soft_dev *dev, struct s
 				b[from + wire_rand_ppm(w) % (m->data_len - from)] ^= 0x20;
 				dev->st.rx_fault_corrupts++;
 			}
+		}
+		if (c->rx_delay_ppm && wire_rand_ppm(w) < c->rx_delay_ppm) {
+			if (hold_put(&w->rx_hold, m, NULL)) {
+				dev->st.rx_fault_delayed++;
+				dev->wire_dirty = true; /* the engine steps until it was handled */
+				continue;
+			}
+			dev->st.rx_fault_delay_full++;
 		}
 		pkts[k++] = m;
 		if (c->rx_reorder_ppm && k >= 2 && wire_rand_ppm(w) < c->rx_reorder_ppm) {
@@ -598,14 +714,22 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 						 unsigned int budget)
 {
 	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
-	unsigned int n, i;
+	unsigned int n = 0, i;
 	uint64_t now;
 
 	if (budget > SOFT_WIRE_RX_BURST)
 		budget = SOFT_WIRE_RX_BURST;
-	n = w->port->rx(w, pkts, budget);
-	if (unlikely(dev->rx_faults) && n != 0)
-		n = wire_rx_faults(dev, w, pkts, n, SOFT_WIRE_RX_BURST);
+	if (unlikely(w->rx_hold.n != 0)) { /* delayed frames first, past the faults already */
+		uint64_t tsc = rte_get_tsc_cycles();
+		struct soft_wire_held *e;
+
+		while (n < budget && (e = hold_due(&w->rx_hold, tsc)) != NULL)
+			pkts[n++] = e->m;
+	}
+	i = w->port->rx(w, pkts + n, budget - n);
+	if (unlikely(dev->rx_faults) && i != 0)
+		i = wire_rx_faults(dev, w, pkts + n, i, SOFT_WIRE_RX_BURST - n);
+	n += i;
 	if (n == 0)
 		return 0;
 	now = soft_now_ns(dev);
@@ -653,7 +777,7 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 
 	/* port=loop: an empty ring (every idle step) costs two loads, not a burst call, and
 	 * no registers saved (the burst is out of line) */
-	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
+	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring) && likely(w->rx_hold.n == 0))
 		return 0;
 	return wire_rx_burst(dev, w, budget);
 }
