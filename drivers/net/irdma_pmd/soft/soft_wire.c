@@ -478,7 +478,7 @@ static __rte_noinline bool wire_faults(struct soft_dev *dev, struct soft_wire *w
 /* Delayed frames whose time has come into the backlog (room for two kept, as for the
  * transport), oldest first. A frame for the loop whose device list changed meanwhile is
  * lost like on a wire: its destination may be gone. */
-static __rte_noinline void wire_tx_release(struct soft_wire *w)
+static inline void wire_tx_release(struct soft_wire *w)
 {
 	uint64_t tsc = rte_get_tsc_cycles();
 	struct soft_wire_held *e;
@@ -573,6 +573,20 @@ static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, stru
 	 * dead peer showed 0) */
 	if (w->n_backlog + 2 > SOFT_WIRE_BACKLOG)
 		dev->st.tx_backlog_full++;
+	dev->wire_dirty = w->n_backlog != 0;
+	return done;
+}
+
+/* Frames held by the delay fault: the due ones go out, and the engine keeps stepping (not
+ * idle: wire_dirty) until none is held in either direction. */
+static __rte_noinline unsigned int wire_flush_held(struct soft_dev *dev, struct soft_wire *w)
+{
+	unsigned int done = 0;
+
+	if (w->tx_hold.n != 0)
+		wire_tx_release(w);
+	if (w->n_backlog != 0)
+		done = wire_flush_backlog(dev, w);
 	dev->wire_dirty = w->n_backlog != 0 || w->tx_hold.n != 0 || w->rx_hold.n != 0;
 	return done;
 }
@@ -581,10 +595,10 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
 {
 	struct soft_wire *w = dev->wire;
 
-	if (unlikely(w->tx_hold.n != 0))
-		wire_tx_release(w);
+	if (unlikely((w->tx_hold.n | w->rx_hold.n) != 0))
+		return wire_flush_held(dev, w);
 	if (w->n_backlog == 0) {
-		dev->wire_dirty = w->tx_hold.n != 0 || w->rx_hold.n != 0;
+		dev->wire_dirty = false;
 		return 0;
 	}
 	return wire_flush_backlog(dev, w);
@@ -709,29 +723,13 @@ static inline void wire_free_burst(struct rte_mbuf **pkts, unsigned int n)
 		rte_mempool_put_bulk(pool, (void **)&pkts[from], k);
 }
 
-/* Out of line, like wire_flush_backlog(): the idle check in soft_wire_rx() stays cheap. */
-static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct soft_wire *w,
-						 unsigned int budget)
+/* Checks and delivers a burst of received frames, then frees it. */
+static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_mbuf **pkts,
+					       unsigned int n)
 {
-	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
-	unsigned int n = 0, i;
+	unsigned int i;
 	uint64_t now;
 
-	if (budget > SOFT_WIRE_RX_BURST)
-		budget = SOFT_WIRE_RX_BURST;
-	if (unlikely(w->rx_hold.n != 0)) { /* delayed frames first, past the faults already */
-		uint64_t tsc = rte_get_tsc_cycles();
-		struct soft_wire_held *e;
-
-		while (n < budget && (e = hold_due(&w->rx_hold, tsc)) != NULL)
-			pkts[n++] = e->m;
-	}
-	i = w->port->rx(w, pkts + n, budget - n);
-	if (unlikely(dev->rx_faults) && i != 0)
-		i = wire_rx_faults(dev, w, pkts + n, i, SOFT_WIRE_RX_BURST - n);
-	n += i;
-	if (n == 0)
-		return 0;
 	now = soft_now_ns(dev);
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -768,7 +766,54 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 	}
 	/* The transport copied what it keeps: the burst back in one put */
 	wire_free_burst(pkts, n);
+}
+
+/* Received frames the delay fault held whose time has come, oldest first (past the receive
+ * faults already). */
+static unsigned int wire_rx_held(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	uint64_t tsc = rte_get_tsc_cycles();
+	struct soft_wire_held *e;
+	unsigned int k = 0;
+
+	while (k < n && (e = hold_due(&w->rx_hold, tsc)) != NULL)
+		pkts[k++] = e->m;
+	return k;
+}
+
+/* Out of line, like wire_flush_backlog(): the idle check in soft_wire_rx() stays cheap.
+ * held: the burst is frames the delay fault held, not the port's. */
+static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct soft_wire *w,
+						 unsigned int budget, bool held)
+{
+	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
+	unsigned int n;
+
+	if (budget > SOFT_WIRE_RX_BURST)
+		budget = SOFT_WIRE_RX_BURST;
+	if (unlikely(held)) {
+		n = wire_rx_held(w, pkts, budget);
+	} else {
+		n = w->port->rx(w, pkts, budget);
+		if (unlikely(dev->rx_faults) && n != 0)
+			n = wire_rx_faults(dev, w, pkts, n, SOFT_WIRE_RX_BURST);
+	}
+	if (n == 0)
+		return 0;
+	wire_rx_handle(dev, pkts, n);
 	return n;
+}
+
+/* The due frames the delay fault held, then the port's: out of line, so that the step
+ * without held frames tail-calls the burst as before. */
+static __rte_noinline unsigned int wire_rx_with_held(struct soft_dev *dev, struct soft_wire *w,
+						     unsigned int budget)
+{
+	unsigned int n = wire_rx_burst(dev, w, budget, true);
+
+	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
+		return n;
+	return n + wire_rx_burst(dev, w, budget, false);
 }
 
 unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
@@ -777,9 +822,11 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 
 	/* port=loop: an empty ring (every idle step) costs two loads, not a burst call, and
 	 * no registers saved (the burst is out of line) */
-	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring) && likely(w->rx_hold.n == 0))
+	if (unlikely(w->rx_hold.n != 0))
+		return wire_rx_with_held(dev, w, budget);
+	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
 		return 0;
-	return wire_rx_burst(dev, w, budget);
+	return wire_rx_burst(dev, w, budget, false);
 }
 
 struct rte_ring *soft_wire_loop_ring(struct soft_dev *dev)
