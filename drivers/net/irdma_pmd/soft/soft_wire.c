@@ -478,17 +478,19 @@ static __rte_noinline bool wire_faults(struct soft_dev *dev, struct soft_wire *w
 /* Delayed frames whose time has come into the backlog (room for two kept, as for the
  * transport), oldest first. A frame for the loop whose device list changed meanwhile is
  * lost like on a wire: its destination may be gone. */
-static inline void wire_tx_release(struct soft_wire *w)
+static inline void wire_tx_release(struct soft_dev *dev, struct soft_wire *w)
 {
 	uint64_t tsc = rte_get_tsc_cycles();
 	struct soft_wire_held *e;
 
 	while (w->n_backlog + 2 < SOFT_WIRE_BACKLOG && (e = hold_due(&w->tx_hold, tsc)) != NULL) {
 		if (w->port == &loop_port &&
-		    e->gen != __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE))
+		    e->gen != __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE)) {
 			rte_pktmbuf_free(e->m);
-		else
+			dev->st.tx_fault_drops++;
+		} else {
 			backlog_add(w, e->m, e->dst);
+		}
 	}
 }
 
@@ -584,7 +586,7 @@ static __rte_noinline unsigned int wire_flush_held(struct soft_dev *dev, struct 
 	unsigned int done = 0;
 
 	if (w->tx_hold.n != 0)
-		wire_tx_release(w);
+		wire_tx_release(dev, w);
 	if (w->n_backlog != 0)
 		done = wire_flush_backlog(dev, w);
 	dev->wire_dirty = w->n_backlog != 0 || w->tx_hold.n != 0 || w->rx_hold.n != 0;
