@@ -10,12 +10,18 @@
  * ports across create/destroy), and every round's QP numbers start where the first round's
  * did (keys follow the devargs seed, which every round changes).
  *
- *   irdma-soak [SECONDS [OPS_PER_ROUND]]      (defaults 60 and 4000)
+ *   irdma-soak [-q QPS] [SECONDS [OPS_PER_ROUND]]      (defaults 1, 60 and 4000)
+ *
+ * With -q N (N > 1) each round then runs N - 1 more RC QP pairs at once (soak_mqp.c):
+ * another OPS_PER_ROUND operations spread over them, sizes 1 B .. 8 KiB, every buffer
+ * checked and folded into a checksum, every completion exactly once and in order per QP.
+ * The delay fault is part of the mix on both directions.
  *
  * Prints one line per round and a summary; exits 0 when every round was clean. TAP when
  * SOAK_TAP is set (the short version in the tests).
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <rte_cycles.h>
 #include <rte_mempool.h>
@@ -23,9 +29,11 @@
 
 #include "wire_harness.h"
 #include "wire_peer.h"
+#include "soak_mqp.h"
 
 #define FAULTS ",drop=0.02,dup=0.01,reorder=0.01,corrupt=0.005," \
-	       "rx_drop=0.01,rx_dup=0.01,rx_reorder=0.01,rx_corrupt=0.002"
+	       "rx_drop=0.01,rx_dup=0.01,rx_reorder=0.01,rx_corrupt=0.002," \
+	       "delay=0.01,delay_us=500,rx_delay=0.01,rx_delay_us=500"
 
 static struct wh_link lk;
 static struct wp srv, cli;
@@ -73,14 +81,16 @@ struct round {
 	int fails;
 	uint64_t sends, frames, faults, retransmits;
 	uint32_t rc_qpn;
+	struct smq_result mqp;
 };
 
-static int one_round(unsigned int r, unsigned int ops, struct round *out)
+static int one_round(unsigned int r, unsigned int ops, unsigned int qps, struct round *out)
 {
 	char a[32], b[32], da[320], db[320];
 	static const char *const faults[] = {
 		"tx_fault_drops", "tx_fault_dups", "tx_fault_reorders", "tx_fault_corrupts",
 		"rx_fault_drops", "rx_fault_dups", "rx_fault_reorders", "rx_fault_corrupts",
+		"tx_fault_delayed", "rx_fault_delayed",
 	};
 	unsigned int i;
 
@@ -110,6 +120,16 @@ static int one_round(unsigned int r, unsigned int ops, struct round *out)
 		out->fails++;
 	}
 	out->sends = cli.st.sink_sent;
+	if (qps > 1) {
+		if (smq_run(&cli, &srv, qps - 1, ops, 4, pump, &out->mqp) != 0)
+			return -1;
+		out->fails += out->mqp.fails;
+		out->retransmits += out->mqp.retransmits;
+		if (srv.st.errors != 0) {
+			printf("# round %u: server saw %lu errors\n", r, (unsigned long)srv.st.errors);
+			out->fails++;
+		}
+	}
 	out->frames = lk.frames[0] + lk.frames[1];
 	for (i = 0; i < RTE_DIM(faults); i++)
 		out->faults += wp_xstat(cli.dev, faults[i]) + wp_xstat(srv.dev, faults[i]);
@@ -126,14 +146,25 @@ static int one_round(unsigned int r, unsigned int ops, struct round *out)
 
 int main(int argc, char **argv)
 {
-	unsigned int secs = argc > 1 ? (unsigned int)atoi(argv[1]) : 60;
-	unsigned int ops = argc > 2 ? (unsigned int)atoi(argv[2]) : 4000;
+	unsigned int secs, ops, qps = 1;
 	bool tap = getenv("SOAK_TAP") != NULL;
 	uint64_t end, total_ops = 0, total_frames = 0, total_faults = 0, total_retx = 0;
 	struct held base = { 0, 0, 0 }, now;
 	struct round first = { 0 }, rd;
 	unsigned int r, bad = 0;
+	uint64_t mqp_ops = 0, mqp_bytes = 0;
+	int opt;
 
+	while ((opt = getopt(argc, argv, "q:")) != -1) {
+		if (opt != 'q' || atoi(optarg) < 1 || atoi(optarg) > (int)SMQ_MAX_QPS + 1) {
+			fprintf(stderr, "usage: irdma-soak [-q QPS 1..%u] [SECONDS [OPS_PER_ROUND]]\n",
+				SMQ_MAX_QPS + 1);
+			return 2;
+		}
+		qps = (unsigned int)atoi(optarg);
+	}
+	secs = optind < argc ? (unsigned int)atoi(argv[optind]) : 60;
+	ops = optind + 1 < argc ? (unsigned int)atoi(argv[optind + 1]) : 4000;
 	wh_eal_init("soak", "0", NULL);
 	end = rte_get_timer_cycles() + (uint64_t)secs * rte_get_timer_hz();
 	if (tap)
@@ -141,7 +172,7 @@ int main(int argc, char **argv)
 	/* at least two rounds: the first one's end is the reference (DPDK allocates the
 	 * memzone of its ethdev data, rte_eth_dev_data, with the first port and keeps it) */
 	for (r = 0; r < 2 || rte_get_timer_cycles() < end; r++) {
-		if (one_round(r, ops, &rd) != 0) {
+		if (one_round(r, ops, qps, &rd) != 0) {
 			printf("# round %u: could not set up the pair\n", r);
 			bad++;
 			break;
@@ -152,29 +183,44 @@ int main(int argc, char **argv)
 			base = now;
 		}
 		if (rd.fails != 0 || now.memzones != base.memzones || now.mempools != base.mempools ||
-		    now.ports != base.ports || rd.rc_qpn != first.rc_qpn) {
+		    now.ports != base.ports || rd.rc_qpn != first.rc_qpn ||
+		    rd.mqp.last_qpn != first.mqp.last_qpn || rd.mqp.ops != first.mqp.ops ||
+		    rd.mqp.checksum != first.mqp.checksum) {
 			printf("# round %u: %d failed operations; memzones %u (before %u), mempools %u "
-			       "(%u), ports %u (%u), client RC QP %u (first round %u)\n", r, rd.fails,
+			       "(%u), ports %u (%u), client RC QP %u (first round %u), last QP of "
+			       "the many-QP phase %u (%u), its operations %lu (%lu) and checksum "
+			       "%016lx (%016lx)\n", r, rd.fails,
 			       now.memzones, base.memzones, now.mempools, base.mempools, now.ports,
-			       base.ports, rd.rc_qpn, first.rc_qpn);
+			       base.ports, rd.rc_qpn, first.rc_qpn, rd.mqp.last_qpn,
+			       first.mqp.last_qpn, (unsigned long)rd.mqp.ops,
+			       (unsigned long)first.mqp.ops, (unsigned long)rd.mqp.checksum,
+			       (unsigned long)first.mqp.checksum);
 			rte_memzone_walk(print_mz, NULL);
 			bad++;
 		}
-		total_ops += ops;
+		total_ops += ops + rd.mqp.ops;
+		mqp_ops += rd.mqp.ops;
+		mqp_bytes += rd.mqp.bytes;
 		total_frames += rd.frames;
 		total_faults += rd.faults;
 		total_retx += rd.retransmits;
 		printf("# round %u: %u operations (%lu SENDs), %lu frames, %lu faults injected, "
-		       "%lu retransmits%s\n", r, ops, (unsigned long)rd.sends,
+		       "%lu retransmits", r, ops, (unsigned long)rd.sends,
 		       (unsigned long)rd.frames, (unsigned long)rd.faults,
-		       (unsigned long)rd.retransmits, rd.fails ? ", FAILED" : "");
+		       (unsigned long)rd.retransmits);
+		if (qps > 1)
+			printf("; %u more QPs: %lu operations, %lu bytes checked, checksum %016lx",
+			       qps - 1, (unsigned long)rd.mqp.ops, (unsigned long)rd.mqp.bytes,
+			       (unsigned long)rd.mqp.checksum);
+		printf("%s\n", rd.fails ? ", FAILED" : "");
 		if (bad)
 			break;
 	}
-	printf("# soak: %u rounds, %lu operations, %lu frames, %lu faults injected, %lu "
-	       "retransmits, %u bad rounds\n", r + (bad ? 1 : 0), (unsigned long)total_ops,
-	       (unsigned long)total_frames, (unsigned long)total_faults,
-	       (unsigned long)total_retx, bad);
+	printf("# soak: %u rounds, %u RC QPs per device, %lu operations (%lu on the many-QP phase, "
+	       "%lu bytes checked there), %lu frames, %lu faults injected, %lu retransmits, %u bad "
+	       "rounds\n", r + (bad ? 1 : 0), qps, (unsigned long)total_ops,
+	       (unsigned long)mqp_ops, (unsigned long)mqp_bytes, (unsigned long)total_frames,
+	       (unsigned long)total_faults, (unsigned long)total_retx, bad);
 	if (tap)
 		printf("%s 1 - soak: every operation once with the right data, nothing held "
 		       "after a round\n", bad ? "not ok" : "ok");

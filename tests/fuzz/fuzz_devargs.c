@@ -60,6 +60,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		    sa.reorder_ppm > 1000000 || sa.corrupt_ppm > 1000000 ||
 		    sa.rx_drop_ppm > 1000000 || sa.rx_dup_ppm > 1000000 ||
 		    sa.rx_reorder_ppm > 1000000 || sa.rx_corrupt_ppm > 1000000 ||
+		    sa.delay_ppm > 1000000 || sa.rx_delay_ppm > 1000000 ||
+		    sa.delay_us < 1 || sa.delay_us > SOFT_DELAY_US_MAX ||
+		    sa.rx_delay_us < 1 || sa.rx_delay_us > SOFT_DELAY_US_MAX ||
 		    sa.rxq > SOFT_QUEUE_MAX || sa.txq > SOFT_QUEUE_MAX ||
 		    sa.rxq < SOFT_QUEUE_APP || sa.txq < SOFT_QUEUE_APP)
 			abort();

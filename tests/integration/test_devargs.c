@@ -123,7 +123,7 @@ T_CASE(unknown_key_names_it_and_lists_valid_keys)
 	expect_fail("soft,port=loop,bogus=1", EINVAL, "unknown key \"bogus\"");
 	T_LOGGED("valid keys: name, port, ip, ip6, mac, gen, engine, socket, mtu, max_qp, max_cq, "
 		 "max_mr, max_srq, max_pd, max_ah, drop, dup, reorder, corrupt, rx_drop, rx_dup, "
-		 "rx_reorder, rx_corrupt, seed");
+		 "rx_reorder, rx_corrupt, delay, delay_us, rx_delay, rx_delay_us, seed");
 	expect_fail("soft,gen", EINVAL, "key \"gen\" needs a value");
 	expect_fail("soft,=3", EINVAL, "empty or overlong key");
 }
@@ -146,6 +146,9 @@ T_CASE(bad_values_name_the_key_and_valid_values)
 	expect_fail("soft,drop=2", EINVAL, "for key \"drop\": expected a rate 0..1");
 	expect_fail("soft,corrupt=x%", EINVAL, "for key \"corrupt\"");
 	expect_fail("soft,seed=-1", EINVAL, "for key \"seed\"");
+	expect_fail("soft,delay=1.5", EINVAL, "for key \"delay\": expected a rate 0..1");
+	expect_fail("soft,delay_us=0", EINVAL, "for key \"delay_us\": expected microseconds 1..1000000");
+	expect_fail("soft,rx_delay_us=1000001", EINVAL, "for key \"rx_delay_us\"");
 	expect_fail("soft,name=a-b", EINVAL, "only letters, digits and '_'");
 	expect_fail("soft,name=abcdefghijklmn", EINVAL, "at most 12 characters");
 	expect_fail("soft,gen=2,gen=3", EINVAL, "key \"gen\" given 2 times");

@@ -203,11 +203,12 @@ T_CASE(xstats)
 	free(dst);
 }
 
+/* extra: more devargs of the soft device, appended (NULL: none) */
 static int open_lossy(struct t_pair *p, uint8_t gen, uint32_t drop, uint32_t dup, uint32_t reorder,
-		      uint32_t corrupt)
+		      uint32_t corrupt, const char *extra)
 {
 	struct irdma_hw_dev_config cfg;
-	char args[2][160];
+	char args[2][256];
 	int rc, i;
 
 	memset(p, 0, sizeof(*p));
@@ -215,10 +216,10 @@ static int open_lossy(struct t_pair *p, uint8_t gen, uint32_t drop, uint32_t dup
 	/* the soft device's own devargs (rates as fractions: ppm / 10^6, exact) */
 	for (i = 0; i < 2; i++)
 		snprintf(args[i], sizeof(args[i]),
-			 "drop=%u.%06u,dup=%u.%06u,reorder=%u.%06u,corrupt=%u.%06u,seed=%u",
+			 "drop=%u.%06u,dup=%u.%06u,reorder=%u.%06u,corrupt=%u.%06u,seed=%u%s%s",
 			 drop / 1000000, drop % 1000000, dup / 1000000, dup % 1000000,
 			 reorder / 1000000, reorder % 1000000, corrupt / 1000000, corrupt % 1000000,
-			 i == 0 ? 12345u : 67890u);
+			 i == 0 ? 12345u : 67890u, extra ? "," : "", extra ? extra : "");
 	cfg.gen = (enum irdma_hw_gen)gen;
 	cfg.socket_id = -1;
 	cfg.port = "loop";
@@ -260,7 +261,7 @@ T_CASE(lossy_wire_exactly_once)
 	struct t_pair p;
 
 	t_timeout = 6; /* 262 us */
-	T_EQ(open_lossy(&p, 2, 50000, 10000, 10000, 5000), 0);
+	T_EQ(open_lossy(&p, 2, 50000, 10000, 10000, 5000, NULL), 0);
 	t_timeout = 14;
 	ls = t_mr(&p.da, src, len, IRDMA_HW_ACCESS_LOCAL_WRITE);
 	ld = t_mr(&p.db, dst, len, IRDMA_HW_ACCESS_LOCAL_WRITE);
@@ -315,6 +316,92 @@ T_CASE(lossy_wire_exactly_once)
 	free(rem);
 }
 
+/* t_poll() with room for ACK timeouts: a delayed frame seen out of sequence may cost one */
+static int poll_long(struct t_cq *cq, struct irdma_cq_poll_info *info)
+{
+	unsigned int i;
+	int rc = -ETIMEDOUT;
+
+	for (i = 0; i < 100 && rc == -ETIMEDOUT; i++)
+		rc = t_poll(cq, info);
+	return rc;
+}
+
+/* port=loop, 20% of the frames delayed 2 ms on transmit and 20% on receive at both ends:
+ * 600 mixed SEND / WRITE / READ complete exactly once with the right bytes, and once nothing
+ * is held every frame sent was received exactly once. Then frames are left held at close. */
+T_CASE(delayed_frames_arrive_once)
+{
+	size_t len = 16 * 1024;
+	uint8_t *src = t_zalloc(len), *dst = t_zalloc(len), *rem = t_zalloc(len);
+	struct irdma_cq_poll_info info;
+	uint32_t ls, ld, rk, i;
+	struct t_pair p;
+
+	t_timeout = 10; /* 4 ms: the delays rarely cost a retransmission */
+	T_EQ(open_lossy(&p, 3, 0, 0, 0, 0,
+			"delay=0.2,delay_us=2000,rx_delay=20%,rx_delay_us=2000"), 0);
+	ls = t_mr(&p.da, src, len, IRDMA_HW_ACCESS_LOCAL_WRITE);
+	ld = t_mr(&p.db, dst, len, IRDMA_HW_ACCESS_LOCAL_WRITE);
+	rk = t_mr(&p.db, rem, len, T_ACC_ALL);
+	for (i = 0; i < 600 && !t_case_failures; i++) {
+		uint32_t n = 1 + (i * 2654435761u) % 5000, k = i % 3;
+		struct irdma_sge s = { (uintptr_t)src, n, ls };
+
+		t_fill(src, n, i);
+		if (k == 0) {
+			struct irdma_sge r = { (uintptr_t)dst, (uint32_t)len, ld };
+
+			T_EQ(t_post_recv(&p.qb, i, &r, 1), 0);
+			T_EQ(t_send(&p.qa, i, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+			T_EQ(poll_long(&p.cb, &info), 0);
+			T_EQ(info.wr_id, i);
+			T_EQ(info.bytes_xfered, n);
+			T_MEMEQ(dst, src, n);
+		} else if (k == 1) {
+			T_EQ(t_write(&p.qa, i, &s, 1, (uintptr_t)rem, rk, false), 0);
+		} else {
+			T_EQ(t_read(&p.qa, i, &s, 1, (uintptr_t)rem, rk), 0);
+		}
+		T_EQ(poll_long(&p.ca, &info), 0);
+		T_EQ(info.wr_id, i);
+		T_EQ(info.comp_status, IRDMA_COMPL_STATUS_SUCCESS);
+		if (k != 0) /* a WRITE put it there, a READ brought it back */
+			T_MEMEQ(rem, src, n);
+	}
+	/* drain what is still held (bounded by steps, not by time) */
+	for (i = 0; i < 50000000u && (xstat(p.db.dev, -1, "rx_packets") !=
+				      xstat(p.da.dev, -1, "tx_packets") ||
+				      xstat(p.da.dev, -1, "rx_packets") !=
+				      xstat(p.db.dev, -1, "tx_packets")); i++)
+		t_progress();
+	T_CHECK(t_cq_quiet(&p.ca));
+	T_CHECK(t_cq_quiet(&p.cb));
+	T_CHECK(xstat(p.da.dev, -1, "tx_fault_delayed") > 0 &&
+		xstat(p.db.dev, -1, "tx_fault_delayed") > 0);
+	T_CHECK(xstat(p.da.dev, -1, "rx_fault_delayed") > 0 &&
+		xstat(p.db.dev, -1, "rx_fault_delayed") > 0);
+	T_EQ(xstat(p.db.dev, -1, "rx_packets"), xstat(p.da.dev, -1, "tx_packets"));
+	T_EQ(xstat(p.da.dev, -1, "rx_packets"), xstat(p.db.dev, -1, "tx_packets"));
+	printf("# frames %" PRIu64 "/%" PRIu64 ", delayed tx %" PRIu64 "/%" PRIu64 " rx %" PRIu64
+	       "/%" PRIu64 ", retransmits %" PRIu64 "\n",
+	       xstat(p.da.dev, -1, "tx_packets"), xstat(p.db.dev, -1, "tx_packets"),
+	       xstat(p.da.dev, -1, "tx_fault_delayed"), xstat(p.db.dev, -1, "tx_fault_delayed"),
+	       xstat(p.da.dev, -1, "rx_fault_delayed"), xstat(p.db.dev, -1, "rx_fault_delayed"),
+	       xstat(p.da.dev, p.qa.id, "retransmits"));
+	/* frames posted and not waited for: whatever is held at close is freed there */
+	for (i = 0; i < 16; i++) {
+		struct irdma_sge s = { (uintptr_t)src, 4000, ls };
+
+		T_EQ(t_write(&p.qa, 1000 + i, &s, 1, (uintptr_t)rem, rk, false), 0);
+	}
+	t_progress();
+	t_pair_close(&p);
+	free(src);
+	free(dst);
+	free(rem);
+}
+
 /* Every frame corrupted: the ICRC check drops them all, the requester retries retry_cnt
  * times and completes with RETRY_EXC. */
 T_CASE(retry_exhausted)
@@ -326,7 +413,7 @@ T_CASE(retry_exhausted)
 
 	t_timeout = 1;
 	t_retry_cnt = 2;
-	T_EQ(open_lossy(&p, 3, 0, 0, 0, 1000000), 0);
+	T_EQ(open_lossy(&p, 3, 0, 0, 0, 1000000, NULL), 0);
 	t_timeout = 14;
 	t_retry_cnt = 7;
 	s = (struct irdma_sge){ (uintptr_t)src, 64, t_mr(&p.da, src, 64, 0) };

@@ -125,9 +125,10 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->cfg.port = NULL; /* not kept: the caller's string */
 	dev->gen = (uint8_t)cfg->gen;
 	dev->faults = dev->args.drop_ppm || dev->args.dup_ppm || dev->args.reorder_ppm ||
-		      dev->args.corrupt_ppm;
+		      dev->args.corrupt_ppm || dev->args.delay_ppm;
 	dev->rx_faults = dev->args.rx_drop_ppm || dev->args.rx_dup_ppm ||
-			 dev->args.rx_reorder_ppm || dev->args.rx_corrupt_ppm;
+			 dev->args.rx_reorder_ppm || dev->args.rx_corrupt_ppm ||
+			 dev->args.rx_delay_ppm;
 	dev->mtu = cfg->mtu ? cfg->mtu : 4096;
 	soft_fill_uk_attrs(&dev->uk_attrs, dev->gen);
 	dev->max_qp = cfg->max_qp ? cfg->max_qp : SOFT_DEF_MAX_QP;
@@ -783,6 +784,8 @@ static const struct {
 	DEV_STAT(tx_fault_corrupts),
 	DEV_STAT(rx_fault_drops), DEV_STAT(rx_fault_dups), DEV_STAT(rx_fault_reorders),
 	DEV_STAT(rx_fault_corrupts),
+	DEV_STAT(tx_fault_delayed), DEV_STAT(tx_fault_delay_full), DEV_STAT(rx_fault_delayed),
+	DEV_STAT(rx_fault_delay_full),
 	SOFT_WIRE_XSTATS,
 };
 

@@ -24,7 +24,7 @@ RTE_LOG_REGISTER(soft_devargs_logtype, pmd.net.irdma.soft.devargs, NOTICE);
 
 const char *const soft_devarg_keys[] = {
 	"drop", "dup", "reorder", "corrupt", "rx_drop", "rx_dup", "rx_reorder", "rx_corrupt",
-	"seed", "neigh", "rxq", "txq", NULL,
+	"delay", "delay_us", "rx_delay", "rx_delay_us", "seed", "neigh", "rxq", "txq", NULL,
 };
 
 /* A rate as a fraction 0..1 (e.g. 0.05), or a percentage (e.g. 5%); stored in ppm. */
@@ -66,6 +66,21 @@ arg_seed(const char *key, const char *value, void *opaque)
 	return 0;
 }
 
+/* delay_us=/rx_delay_us=: how long a delayed frame is held, 1 us .. 1 s. */
+static int
+arg_delay_us(const char *key, const char *value, void *opaque)
+{
+	uint32_t *us = opaque;
+	uint64_t v;
+
+	if (irdma_kv_u64(value, 1, SOFT_DELAY_US_MAX, &v) < 0) {
+		BAD_VALUE(key, value, "expected microseconds 1..%u", SOFT_DELAY_US_MAX);
+		return -EINVAL;
+	}
+	*us = (uint32_t)v;
+	return 0;
+}
+
 /* rxq=/txq=: a queue id of a port the application configured, or "app" (the hand-off). */
 static int
 arg_queue(const char *key, const char *value, void *opaque)
@@ -98,6 +113,10 @@ soft_devargs_parse(const char *args, const char *full, struct soft_devargs *a)
 		{ "rx_dup", arg_rate, &a->rx_dup_ppm },
 		{ "rx_reorder", arg_rate, &a->rx_reorder_ppm },
 		{ "rx_corrupt", arg_rate, &a->rx_corrupt_ppm },
+		{ "delay", arg_rate, &a->delay_ppm },
+		{ "delay_us", arg_delay_us, &a->delay_us },
+		{ "rx_delay", arg_rate, &a->rx_delay_ppm },
+		{ "rx_delay_us", arg_delay_us, &a->rx_delay_us },
 		{ "seed", arg_seed, &a->seed },
 		{ "neigh", soft_devargs_neigh, a },
 		{ "rxq", arg_queue, &a->rxq },
@@ -111,6 +130,8 @@ soft_devargs_parse(const char *args, const char *full, struct soft_devargs *a)
 	memset(a, 0, sizeof(*a));
 	a->rxq = SOFT_QUEUE_OWN;
 	a->txq = SOFT_QUEUE_OWN;
+	a->delay_us = SOFT_DELAY_US_DEF;
+	a->rx_delay_us = SOFT_DELAY_US_DEF;
 	if (args == NULL || *args == '\0')
 		return 0;
 	/* the PMD checked the names; a caller of dev_open with its own string may not have */

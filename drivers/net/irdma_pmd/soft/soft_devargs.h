@@ -20,11 +20,17 @@
 #define SOFT_QUEUE_APP (-2)
 #define SOFT_QUEUE_MAX 1023
 
+#define SOFT_DELAY_US_DEF 1000u    /* delay_us= / rx_delay_us= not given */
+#define SOFT_DELAY_US_MAX 1000000u
+
 struct soft_devargs {
 	/* Wire fault injection, parts per million, with a seed (0 everywhere: off). */
 	uint32_t drop_ppm, dup_ppm, reorder_ppm, corrupt_ppm;
 	/* The same on receive (frames as the port delivers them, before any check). */
 	uint32_t rx_drop_ppm, rx_dup_ppm, rx_reorder_ppm, rx_corrupt_ppm;
+	/* Delay (delay=/delay_us=, rx_delay=/rx_delay_us=): that share of the frames held for
+	 * that long (microseconds) before it goes on, in order among the delayed ones. */
+	uint32_t delay_ppm, delay_us, rx_delay_ppm, rx_delay_us;
 	uint64_t seed;
 	/* Static neighbours from neigh=<ip>@<mac>[;...]: never resolved by ARP/ND and never
 	 * expire. IPv4 addresses in IPv4-mapped form. */

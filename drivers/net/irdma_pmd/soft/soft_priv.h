@@ -281,6 +281,8 @@ struct soft_dev_stats {
 	uint64_t progress_calls; /* every engine call, idle ones too: is anyone driving the device? */
 	uint64_t tx_fault_drops, tx_fault_dups, tx_fault_reorders, tx_fault_corrupts;
 	uint64_t rx_fault_drops, rx_fault_dups, rx_fault_reorders, rx_fault_corrupts;
+	/* delay=: frames held, and frames sent at once because the holding ring was full */
+	uint64_t tx_fault_delayed, tx_fault_delay_full, rx_fault_delayed, rx_fault_delay_full;
 	struct soft_wire_stats wire; /* port, ARP/ND and drop counters */
 };
 

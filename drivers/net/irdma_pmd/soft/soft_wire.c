@@ -26,6 +26,22 @@
 #include "soft_rx_fuse.h"
 #include "soft_tx_zcopy.h"
 
+/* Frames held by the delay fault (delay=, rx_delay=): a FIFO of fixed size, made at open.
+ * One delay per direction, so the FIFO is in due order. */
+#define SOFT_WIRE_HOLD 1024u
+struct soft_wire_held {
+	struct rte_mbuf *m;
+	struct soft_wire *dst; /* loop: the device it goes to, valid while gen is loop_gen */
+	uint64_t due_tsc;
+	uint32_t gen;
+};
+
+struct soft_wire_hold {
+	struct soft_wire_held *e; /* SOFT_WIRE_HOLD entries; NULL: no delay configured */
+	uint32_t head, n;
+	uint64_t delay_tsc;
+};
+
 struct soft_wire {
 	const struct soft_port_ops *port;
 	void *port_priv;                   /* port=<ethdev> state */
@@ -47,6 +63,7 @@ struct soft_wire {
 	uint8_t last_gid[16];
 	struct soft_wire *last_dst;
 	uint32_t last_gen;
+	struct soft_wire_hold tx_hold, rx_hold;
 };
 
 /* Devices on the loop. Changed only by open/close (control path), read by the engines:
@@ -105,6 +122,56 @@ static const struct soft_port_ops loop_port = {
 
 /* port=<ethdev> (ARP/ND, neighbours, rx filtering) is soft_port_eth.c. */
 
+static int hold_open(struct soft_dev *dev, struct soft_wire_hold *h, uint32_t ppm, uint32_t us)
+{
+	if (ppm == 0)
+		return 0;
+	h->e = rte_zmalloc_socket("soft_wire_hold", SOFT_WIRE_HOLD * sizeof(h->e[0]), 0,
+				  dev->cfg.socket_id);
+	if (h->e == NULL) {
+		SOFT_LOG(ERR, "%s: delay: no memory for %u held frames", dev->name, SOFT_WIRE_HOLD);
+		return -ENOMEM;
+	}
+	h->delay_tsc = rte_get_tsc_hz() / 1000000u * us;
+	return 0;
+}
+
+static void hold_close(struct soft_wire_hold *h)
+{
+	for (; h->n != 0; h->n--, h->head = (h->head + 1) % SOFT_WIRE_HOLD)
+		rte_pktmbuf_free(h->e[h->head].m);
+	rte_free(h->e);
+	h->e = NULL;
+}
+
+/* Holds m until its time; false when the ring is full (the frame goes on undelayed). */
+static bool hold_put(struct soft_wire_hold *h, struct rte_mbuf *m, struct soft_wire *dst)
+{
+	struct soft_wire_held *e;
+
+	if (h->n == SOFT_WIRE_HOLD)
+		return false;
+	e = &h->e[(h->head + h->n++) % SOFT_WIRE_HOLD];
+	e->m = m;
+	e->dst = dst;
+	e->gen = __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE);
+	e->due_tsc = rte_get_tsc_cycles() + h->delay_tsc;
+	return true;
+}
+
+/* The oldest held frame if its time has come (then taken off), else NULL. */
+static struct soft_wire_held *hold_due(struct soft_wire_hold *h, uint64_t tsc)
+{
+	struct soft_wire_held *e;
+
+	if (h->n == 0 || h->e[h->head].due_tsc > tsc)
+		return NULL;
+	e = &h->e[h->head];
+	h->head = (h->head + 1) % SOFT_WIRE_HOLD;
+	h->n--;
+	return e;
+}
+
 #define SOFT_POOL_MBUFS 4095u
 #define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
 
@@ -121,11 +188,19 @@ int soft_wire_open(struct soft_dev *dev)
 		return -ENOMEM;
 	w->dev = dev;
 	w->rng = dev->args.seed ? dev->args.seed : 0x9E3779B97F4A7C15ull;
+	if (hold_open(dev, &w->tx_hold, dev->args.delay_ppm, dev->args.delay_us) != 0 ||
+	    hold_open(dev, &w->rx_hold, dev->args.rx_delay_ppm, dev->args.rx_delay_us) != 0) {
+		rte_free(w->tx_hold.e);
+		rte_free(w);
+		return -ENOMEM;
+	}
 	snprintf(name, sizeof(name), "irdma_mb_%p", (void *)w);
 	dev->pool = rte_pktmbuf_pool_create(name, SOFT_POOL_MBUFS, 128, 0, SOFT_MBUF_DATA,
 					    dev->cfg.socket_id);
 	if (dev->pool == NULL) {
 		SOFT_LOG(ERR, "%s: mbuf pool: %s", dev->name, rte_strerror(rte_errno));
+		hold_close(&w->tx_hold);
+		hold_close(&w->rx_hold);
 		rte_free(w);
 		return -ENOMEM;
 	}
@@ -134,6 +209,8 @@ int soft_wire_open(struct soft_dev *dev)
 		if (rc) {
 			rte_mempool_free(dev->pool);
 			dev->pool = NULL;
+			hold_close(&w->tx_hold);
+			hold_close(&w->rx_hold);
 			rte_free(w);
 			return rc;
 		}
@@ -146,6 +223,8 @@ int soft_wire_open(struct soft_dev *dev)
 	if (w->rx_ring == NULL) {
 		rte_mempool_free(dev->pool);
 		dev->pool = NULL;
+		hold_close(&w->tx_hold);
+		hold_close(&w->rx_hold);
 		rte_free(w);
 		return -ENOMEM;
 	}
@@ -168,6 +247,8 @@ void soft_wire_close(struct soft_dev *dev)
 		return;
 	rte_pktmbuf_free_bulk(w->backlog, w->n_backlog);
 	rte_pktmbuf_free_bulk(w->stash, w->n_stash);
+	hold_close(&w->tx_hold); /* frames the delay fault still held */
+	hold_close(&w->rx_hold);
 	if (w->port_priv != NULL) {
 		soft_port_eth_close(w->port_priv); /* before the pool goes */
 		soft_tx_zc_close(dev); /* the port released every chain it held */
@@ -387,7 +468,34 @@ static __rte_noinline bool wire_faults(struct soft_dev *dev, struct soft_wire *w
 		dev->st.tx_fault_reorders++;
 		return true;
 	}
+	if (c->delay_ppm && wire_rand_ppm(w) < c->delay_ppm) {
+		if (hold_put(&w->tx_hold, m, dst)) {
+			dev->st.tx_fault_delayed++;
+			dev->wire_dirty = true; /* the engine steps until it went out */
+			return true;
+		}
+		dev->st.tx_fault_delay_full++;
+	}
 	return false;
+}
+
+/* Delayed frames whose time has come into the backlog (room for two kept, as for the
+ * transport), oldest first. A frame for the loop whose device list changed meanwhile is
+ * lost like on a wire: its destination may be gone. */
+static inline void wire_tx_release(struct soft_dev *dev, struct soft_wire *w)
+{
+	uint64_t tsc = rte_get_tsc_cycles();
+	struct soft_wire_held *e;
+
+	while (w->n_backlog + 2 < SOFT_WIRE_BACKLOG && (e = hold_due(&w->tx_hold, tsc)) != NULL) {
+		if (w->port == &loop_port &&
+		    e->gen != __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE)) {
+			rte_pktmbuf_free(e->m);
+			dev->st.tx_fault_drops++;
+		} else {
+			backlog_add(w, e->m, e->dst);
+		}
+	}
 }
 
 /* A finished frame (pkt_len and segment lengths final) into the backlog. */
@@ -475,10 +583,26 @@ static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, stru
 	return done;
 }
 
+/* Frames held by the delay fault: the due ones go out, and the engine keeps stepping (not
+ * idle: wire_dirty) until none is held in either direction. */
+static __rte_noinline unsigned int wire_flush_held(struct soft_dev *dev, struct soft_wire *w)
+{
+	unsigned int done = 0;
+
+	if (w->tx_hold.n != 0)
+		wire_tx_release(dev, w);
+	if (w->n_backlog != 0)
+		done = wire_flush_backlog(dev, w);
+	dev->wire_dirty = w->n_backlog != 0 || w->tx_hold.n != 0 || w->rx_hold.n != 0;
+	return done;
+}
+
 unsigned int soft_wire_flush(struct soft_dev *dev)
 {
 	struct soft_wire *w = dev->wire;
 
+	if (unlikely((w->tx_hold.n | w->rx_hold.n) != 0))
+		return wire_flush_held(dev, w);
 	if (w->n_backlog == 0) {
 		dev->wire_dirty = false;
 		return 0;
@@ -539,6 +663,14 @@ static __rte_noinline unsigned int wire_rx_faults(struct soft_dev *dev, struct s
 				dev->st.rx_fault_corrupts++;
 			}
 		}
+		if (c->rx_delay_ppm && wire_rand_ppm(w) < c->rx_delay_ppm) {
+			if (hold_put(&w->rx_hold, m, NULL)) {
+				dev->st.rx_fault_delayed++;
+				dev->wire_dirty = true; /* the engine steps until it was handled */
+				continue;
+			}
+			dev->st.rx_fault_delay_full++;
+		}
 		pkts[k++] = m;
 		if (c->rx_reorder_ppm && k >= 2 && wire_rand_ppm(w) < c->rx_reorder_ppm) {
 			pkts[k - 1] = pkts[k - 2]; /* handled after the frame that came before it */
@@ -597,22 +729,14 @@ static inline void wire_free_burst(struct rte_mbuf **pkts, unsigned int n)
 		rte_mempool_put_bulk(pool, (void **)&pkts[from], k);
 }
 
-/* Out of line, like wire_flush_backlog(): the idle check in soft_wire_rx() stays cheap. */
-static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct soft_wire *w,
-						 unsigned int budget)
+/* Checks and delivers a burst of received frames, then frees it. */
+static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_mbuf **pkts,
+					       unsigned int n)
 {
-	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
-	unsigned int n, i;
+	unsigned int i;
 	uint64_t now;
 	bool marked;
 
-	if (budget > SOFT_WIRE_RX_BURST)
-		budget = SOFT_WIRE_RX_BURST;
-	n = w->port->rx(w, pkts, budget);
-	if (unlikely(dev->rx_faults) && n != 0)
-		n = wire_rx_faults(dev, w, pkts, n, SOFT_WIRE_RX_BURST);
-	if (n == 0)
-		return 0;
 	now = soft_now_ns(dev);
 	marked = w->rx_marked;
 	for (i = 0; i < n; i++) {
@@ -646,7 +770,54 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 	}
 	/* The transport copied what it keeps: the burst back in one put */
 	wire_free_burst(pkts, n);
+}
+
+/* Received frames the delay fault held whose time has come, oldest first (past the receive
+ * faults already). */
+static unsigned int wire_rx_held(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+{
+	uint64_t tsc = rte_get_tsc_cycles();
+	struct soft_wire_held *e;
+	unsigned int k = 0;
+
+	while (k < n && (e = hold_due(&w->rx_hold, tsc)) != NULL)
+		pkts[k++] = e->m;
+	return k;
+}
+
+/* Out of line, like wire_flush_backlog(): the idle check in soft_wire_rx() stays cheap.
+ * held: the burst is frames the delay fault held, not the port's. */
+static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct soft_wire *w,
+						 unsigned int budget, bool held)
+{
+	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
+	unsigned int n;
+
+	if (budget > SOFT_WIRE_RX_BURST)
+		budget = SOFT_WIRE_RX_BURST;
+	if (unlikely(held)) {
+		n = wire_rx_held(w, pkts, budget);
+	} else {
+		n = w->port->rx(w, pkts, budget);
+		if (unlikely(dev->rx_faults) && n != 0)
+			n = wire_rx_faults(dev, w, pkts, n, SOFT_WIRE_RX_BURST);
+	}
+	if (n == 0)
+		return 0;
+	wire_rx_handle(dev, pkts, n);
 	return n;
+}
+
+/* The due frames the delay fault held, then the port's: out of line, so that the step
+ * without held frames tail-calls the burst as before. */
+static __rte_noinline unsigned int wire_rx_with_held(struct soft_dev *dev, struct soft_wire *w,
+						     unsigned int budget)
+{
+	unsigned int n = wire_rx_burst(dev, w, budget, true);
+
+	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
+		return n;
+	return n + wire_rx_burst(dev, w, budget, false);
 }
 
 unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
@@ -655,9 +826,11 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 
 	/* port=loop: an empty ring (every idle step) costs two loads, not a burst call, and
 	 * no registers saved (the burst is out of line) */
+	if (unlikely(w->rx_hold.n != 0))
+		return wire_rx_with_held(dev, w, budget);
 	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
 		return 0;
-	return wire_rx_burst(dev, w, budget);
+	return wire_rx_burst(dev, w, budget, false);
 }
 
 struct rte_ring *soft_wire_loop_ring(struct soft_dev *dev)
