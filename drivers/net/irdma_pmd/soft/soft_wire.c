@@ -738,7 +738,7 @@ static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_
 	bool marked;
 
 	now = soft_now_ns(dev);
-	marked = w->rx_marked;
+	marked = dev->wire->rx_marked;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
