@@ -46,10 +46,10 @@ static struct soft_wqe *wqe_of(struct soft_qp *qp, uint32_t slot)
 	return &qp->cur;
 }
 
-int soft_comp_read_place(struct roce_qp *rq, uint64_t wr_id, uint32_t off, const void *data,
+int soft_comp_read_place(struct roce_qp *xq, uint64_t wr_id, uint32_t off, const void *data,
 			   uint32_t len)
 {
-	struct soft_qp *qp = rq->user;
+	struct soft_qp *qp = xq->user;
 	struct soft_wqe *w = wqe_of(qp, (uint32_t)wr_id);
 	enum soft_mr_err e;
 
@@ -60,9 +60,9 @@ int soft_comp_read_place(struct roce_qp *rq, uint64_t wr_id, uint32_t off, const
 	return e ? -EACCES : 0;
 }
 
-void soft_comp_send_done(struct roce_qp *rq, const struct roce_send_done *d)
+void soft_comp_send_done(struct roce_qp *xq, const struct roce_send_done *d)
 {
-	struct soft_qp *qp = rq->user;
+	struct soft_qp *qp = xq->user;
 	uint32_t slot = (uint32_t)d->id;
 	struct soft_swqe *s = &qp->swq[slot];
 	uint8_t status = likely(d->status == ROCE_WC_SUCCESS) ? 0 : soft_wc_to_flush(d->status);

@@ -627,7 +627,7 @@ static int soft_qp_query(struct irdma_hw_dev *hw, uint32_t qp_id, struct irdma_h
 	if (qp == NULL || attr == NULL)
 		return -EINVAL;
 	rte_spinlock_lock(&dev->engine_lock);
-	roce_qp_query(&qp->rq, &st);
+	roce_qp_query(&qp->xport, &st);
 	*attr = qp->attr;
 	/* lib/roce may have failed the QP a moment ago; the device applies it next step */
 	attr->state = st.state == ROCE_QPS_ERR ? IRDMA_HW_QPS_ERR : qp->state;
@@ -759,7 +759,7 @@ static size_t soft_qp_state_bytes(struct irdma_hw_dev *hw, uint32_t qp_id)
 
 	if (qp == NULL)
 		return 0;
-	return sizeof(*qp) + (size_t)qp->sq_depth * sizeof(*qp->swq) + qp->rq_mem_bytes;
+	return sizeof(*qp) + (size_t)qp->sq_depth * sizeof(*qp->swq) + qp->xport_mem_bytes;
 }
 
 static int soft_progress(struct irdma_hw_dev *hw, unsigned int budget)
@@ -836,9 +836,9 @@ RTE_INIT(soft_reason_xstat_names)
 
 /* Per-QP counters: the device's own, then lib/roce's transport counters. */
 #define QP_STAT(n) { #n, offsetof(struct soft_qp, st) + offsetof(struct soft_qp_stats, n) }
-#define QP_DROP(r) { soft_reason_xstat_name[r], offsetof(struct soft_qp, rq) + \
+#define QP_DROP(r) { soft_reason_xstat_name[r], offsetof(struct soft_qp, xport) + \
 			offsetof(struct roce_qp, stats) + offsetof(struct roce_qp_stats, drops[r]) }
-#define RQ_STAT(name, f) { name, offsetof(struct soft_qp, rq) + offsetof(struct roce_qp, stats) + \
+#define RQ_STAT(name, f) { name, offsetof(struct soft_qp, xport) + offsetof(struct roce_qp, stats) + \
 				 offsetof(struct roce_qp_stats, f) }
 static const struct {
 	const char *name;
@@ -938,7 +938,7 @@ static int soft_xstats_reset(struct irdma_hw_dev *hw, int64_t qp_id)
 	if (qp == NULL)
 		return -EINVAL;
 	memset(&qp->st, 0, sizeof(qp->st));
-	memset(&qp->rq.stats, 0, sizeof(qp->rq.stats));
+	memset(&qp->xport.stats, 0, sizeof(qp->xport.stats));
 	return 0;
 }
 

@@ -90,7 +90,7 @@ static void timer_remove(struct soft_dev *dev, uint32_t id)
 /* After a QP's step or a frame: keep the timer list in line with its lib/roce deadline. */
 void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp)
 {
-	uint64_t d = roce_qp_next_deadline(&qp->rq);
+	uint64_t d = roce_qp_next_deadline(&qp->xport);
 	uint8_t *f = &dev->qp_sched[qp->id];
 
 	if (d == ROCE_TIME_NEVER) {
@@ -126,7 +126,7 @@ static __rte_noinline void timers_expire(struct soft_dev *dev, uint64_t now)
 	while (i < dev->n_timers) {
 		uint32_t id = dev->timers[i];
 		struct soft_qp *qp = dev->qp[id];
-		uint64_t d = qp != NULL ? roce_qp_next_deadline(&qp->rq) : ROCE_TIME_NEVER;
+		uint64_t d = qp != NULL ? roce_qp_next_deadline(&qp->xport) : ROCE_TIME_NEVER;
 
 		if (d == ROCE_TIME_NEVER) {
 			timer_remove(dev, id); /* moves the last one to i */
@@ -150,9 +150,9 @@ static unsigned int qp_step(struct soft_qp *qp, unsigned int share, uint64_t now
 
 	if (qp->sq_kick || qp->swq_send != qp->swq_head)
 		work += soft_req_run(qp, share, now);
-	if (unlikely(now >= roce_qp_next_deadline(&qp->rq)))
+	if (unlikely(now >= roce_qp_next_deadline(&qp->xport)))
 		soft_xport_timers(qp, now);
-	if (roce_qp_wants_tx(&qp->rq, now))
+	if (roce_qp_wants_tx(&qp->xport, now))
 		work += soft_xport_tx(qp, share, now);
 	/* settle only when there is something to apply or retire (a WQE in flight is not) */
 	if (qp->wire_err || (qp->swq_done != qp->swq_head &&

@@ -230,7 +230,7 @@ static void flush_rq(struct soft_qp *qp)
 void soft_qp_flush(struct soft_qp *qp)
 {
 	/* The transport gives back what it holds (send WRs complete flushed). */
-	roce_qp_set_error(&qp->rq, ROCE_WC_WR_FLUSH_ERR); /* nothing when already in ERR */
+	roce_qp_set_error(&qp->xport, ROCE_WC_WR_FLUSH_ERR); /* nothing when already in ERR */
 	qp->wire_err = false;
 	flush_sq(qp);
 	flush_rq(qp);

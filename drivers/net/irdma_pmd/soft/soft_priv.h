@@ -260,9 +260,9 @@ struct soft_qp {
 	struct soft_wqe cur;       /* decoded copy of swq[cur_slot] (payload source) */
 
 	/* The RoCEv2 transport (lib/roce state machines). */
-	struct roce_qp rq;
-	void *rq_mem;
-	size_t rq_mem_bytes;       /* roce_qp_mem_size() */
+	struct roce_qp xport;     /* the transport QP (lib/roce), not a receive queue */
+	void *xport_mem;
+	size_t xport_mem_bytes;     /* roce_qp_mem_size() */
 
 	/* Cold. */
 	struct soft_recv_ctx rctx;
@@ -504,24 +504,24 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now)
 unsigned int soft_comp_retire(struct soft_qp *qp);
 uint8_t soft_wc_to_flush(uint8_t roce_status);
 int soft_sq_cqe(struct soft_qp *qp, const struct soft_swqe *s, uint8_t minor, bool error);
-int soft_comp_read_place(struct roce_qp *rq, uint64_t wr_id, uint32_t off, const void *data,
+int soft_comp_read_place(struct roce_qp *xq, uint64_t wr_id, uint32_t off, const void *data,
 			 uint32_t len);
-void soft_comp_send_done(struct roce_qp *rq, const struct roce_send_done *d);
+void soft_comp_send_done(struct roce_qp *xq, const struct roce_send_done *d);
 
 /* soft_resp.c: lib/roce's responder callbacks */
-int soft_resp_recv_begin(struct roce_qp *rq, uint32_t min_len, uint64_t *cookie);
-int soft_resp_recv_place(struct roce_qp *rq, uint64_t cookie, uint32_t off, const void *data,
+int soft_resp_recv_begin(struct roce_qp *xq, uint32_t min_len, uint64_t *cookie);
+int soft_resp_recv_place(struct roce_qp *xq, uint64_t cookie, uint32_t off, const void *data,
 			 uint32_t len);
-void soft_resp_recv_end(struct roce_qp *rq, uint64_t cookie, const struct roce_recv_done *d);
-int soft_resp_mr_check(struct roce_qp *rq, uint32_t rkey, uint64_t va, uint32_t len,
+void soft_resp_recv_end(struct roce_qp *xq, uint64_t cookie, const struct roce_recv_done *d);
+int soft_resp_mr_check(struct roce_qp *xq, uint32_t rkey, uint64_t va, uint32_t len,
 		       unsigned int access);
-int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
+int soft_resp_mem_write(struct roce_qp *xq, uint32_t rkey, uint64_t va, const void *data,
 			uint32_t len);
-int soft_resp_mem_write_checked(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
+int soft_resp_mem_write_checked(struct roce_qp *xq, uint32_t rkey, uint64_t va, const void *data,
 				uint32_t len);
-int soft_resp_atomic(struct roce_qp *rq, uint32_t rkey, uint64_t va, int cmp_swap,
+int soft_resp_atomic(struct roce_qp *xq, uint32_t rkey, uint64_t va, int cmp_swap,
 		     uint64_t swap_add, uint64_t cmp, uint64_t *orig);
-void soft_resp_qp_error(struct roce_qp *rq, uint8_t status);
+void soft_resp_qp_error(struct roce_qp *xq, uint8_t status);
 
 /* soft_transport.c: the binding to lib/roce */
 int soft_xport_init(struct soft_qp *qp);
@@ -536,7 +536,7 @@ static inline void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, u
 {
 	qp->st.rx_packets++;
 	qp->st.rx_bytes += p->paylen;
-	roce_qp_rx(&qp->rq, p, now); /* drops are counted in qp->rq.stats */
+	roce_qp_rx(&qp->xport, p, now); /* drops are counted in qp->xport.stats */
 	qp->rctx.wchk_len = 0; /* a key check holds for the frame it was made for only */
 	qp->rctx.fuse_pl = NULL; /* so does a fused ICRC check left to mem_write */
 }
@@ -584,7 +584,7 @@ static inline bool soft_engine_qp_pending(const struct soft_qp *qp, uint64_t now
 {
 	return qp->wire_err ||
 	       (qp->swq_done != qp->swq_head && qp->swq[qp->swq_done].state == SOFT_SWQE_DONE) ||
-	       roce_qp_wants_tx(&qp->rq, now);
+	       roce_qp_wants_tx(&qp->xport, now);
 }
 
 /* Send work the front end has not handed to the transport: WQEs to fetch, or fetched
@@ -601,7 +601,7 @@ void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp);
  * list, or its deadline is the new earliest. */
 static inline void soft_engine_timer_follow(struct soft_dev *dev, const struct soft_qp *qp)
 {
-	uint64_t d = roce_qp_next_deadline(&qp->rq);
+	uint64_t d = roce_qp_next_deadline(&qp->xport);
 
 	if ((d != ROCE_TIME_NEVER) != !!(dev->qp_sched[qp->id] & SOFT_SCHED_TIMER) ||
 	    d < dev->timer_ns)

@@ -198,7 +198,7 @@ static int req_step(struct soft_qp *qp, uint64_t now)
 	/* Posted before the fast path runs: a failure inside it completes the WQE. */
 	s->state = SOFT_SWQE_POSTED;
 	if (!soft_xport_post_fast(qp, qp->swq_send, &wr, now)) {
-		rc = roce_qp_post_send(&qp->rq, &wr);
+		rc = roce_qp_post_send(&qp->xport, &wr);
 		if (rc == -ENOMEM) {
 			s->state = SOFT_SWQE_PENDING;
 			return -1;

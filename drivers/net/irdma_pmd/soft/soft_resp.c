@@ -11,9 +11,9 @@
 #include "soft_priv.h"
 #include "soft_rx_fuse.h"
 
-static inline struct soft_qp *qp_of(struct roce_qp *rq)
+static inline struct soft_qp *qp_of(struct roce_qp *xq)
 {
-	return rq->user;
+	return xq->user;
 }
 
 int soft_mr_err_errno(enum soft_mr_err e)
@@ -21,9 +21,9 @@ int soft_mr_err_errno(enum soft_mr_err e)
 	return e == SOFT_MR_OK ? 0 : -EACCES;
 }
 
-int soft_resp_recv_begin(struct roce_qp *rq, uint32_t min_len, uint64_t *cookie)
+int soft_resp_recv_begin(struct roce_qp *xq, uint32_t min_len, uint64_t *cookie)
 {
-	struct soft_qp *qp = qp_of(rq);
+	struct soft_qp *qp = qp_of(xq);
 	struct soft_recv_ctx *rc = &qp->rctx;
 	int r;
 
@@ -56,10 +56,10 @@ int soft_resp_recv_begin(struct roce_qp *rq, uint32_t min_len, uint64_t *cookie)
 	return 0;
 }
 
-int soft_resp_recv_place(struct roce_qp *rq, uint64_t cookie, uint32_t off, const void *data,
+int soft_resp_recv_place(struct roce_qp *xq, uint64_t cookie, uint32_t off, const void *data,
 			 uint32_t len)
 {
-	struct soft_qp *qp = qp_of(rq);
+	struct soft_qp *qp = qp_of(xq);
 	struct soft_recv_ctx *rc = &qp->rctx;
 
 	RTE_SET_USED(cookie);
@@ -87,9 +87,9 @@ static uint8_t rq_cqe_op(const struct soft_qp *qp, const struct roce_recv_done *
 	return se ? IRDMAQP_OP_RDMA_SEND_SOL_EVENT : IRDMAQP_OP_RDMA_SEND;
 }
 
-void soft_resp_recv_end(struct roce_qp *rq, uint64_t cookie, const struct roce_recv_done *d)
+void soft_resp_recv_end(struct roce_qp *xq, uint64_t cookie, const struct roce_recv_done *d)
 {
-	struct soft_qp *qp = qp_of(rq);
+	struct soft_qp *qp = qp_of(xq);
 	struct soft_recv_ctx *rc = &qp->rctx;
 	uint8_t status = soft_wc_to_flush(d->status);
 	struct soft_cqe c;
@@ -140,10 +140,10 @@ void soft_resp_recv_end(struct roce_qp *rq, uint64_t cookie, const struct roce_r
 	}
 }
 
-int soft_resp_mr_check(struct roce_qp *rq, uint32_t rkey, uint64_t va, uint32_t len,
+int soft_resp_mr_check(struct roce_qp *xq, uint32_t rkey, uint64_t va, uint32_t len,
 		       unsigned int access)
 {
-	struct soft_qp *qp = qp_of(rq);
+	struct soft_qp *qp = qp_of(xq);
 	uint8_t *host;
 	enum soft_mr_err e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, access, &host);
 
@@ -159,10 +159,10 @@ int soft_resp_mr_check(struct roce_qp *rq, uint32_t rkey, uint64_t va, uint32_t 
 	return soft_mr_err_errno(e);
 }
 
-int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
+int soft_resp_mem_write(struct roce_qp *xq, uint32_t rkey, uint64_t va, const void *data,
 			uint32_t len)
 {
-	struct soft_qp *qp = qp_of(rq);
+	struct soft_qp *qp = qp_of(xq);
 	uint8_t *host;
 	enum soft_mr_err e;
 
@@ -182,10 +182,10 @@ int soft_resp_mem_write(struct roce_qp *rq, uint32_t rkey, uint64_t va, const vo
 	return soft_rx_fuse_copy(qp, host, data, len); /* the ICRC too when left to it */
 }
 
-int soft_resp_mem_write_checked(struct roce_qp *rq, uint32_t rkey, uint64_t va, const void *data,
+int soft_resp_mem_write_checked(struct roce_qp *xq, uint32_t rkey, uint64_t va, const void *data,
 				uint32_t len)
 {
-	struct soft_qp *qp = qp_of(rq);
+	struct soft_qp *qp = qp_of(xq);
 	uint8_t *host;
 	enum soft_mr_err e = soft_mr_check_remote(qp->dev, qp, rkey, va, len,
 						  IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
@@ -199,10 +199,10 @@ int soft_resp_mem_write_checked(struct roce_qp *rq, uint32_t rkey, uint64_t va, 
 	return 0;
 }
 
-int soft_resp_atomic(struct roce_qp *rq, uint32_t rkey, uint64_t va, int cmp_swap,
+int soft_resp_atomic(struct roce_qp *xq, uint32_t rkey, uint64_t va, int cmp_swap,
 		     uint64_t swap_add, uint64_t cmp, uint64_t *orig)
 {
-	struct soft_qp *qp = qp_of(rq);
+	struct soft_qp *qp = qp_of(xq);
 	enum soft_mr_err e;
 	uint8_t *host;
 
@@ -222,9 +222,9 @@ int soft_resp_atomic(struct roce_qp *rq, uint32_t rkey, uint64_t va, int cmp_swa
 
 /* lib/roce moved the QP to ERR (its send queue is flushed already): the device applies
  * it once lib/roce has returned (soft_xport_settle). */
-void soft_resp_qp_error(struct roce_qp *rq, uint8_t status)
+void soft_resp_qp_error(struct roce_qp *xq, uint8_t status)
 {
-	struct soft_qp *qp = qp_of(rq);
+	struct soft_qp *qp = qp_of(xq);
 
 	if (!qp->wire_err) {
 		qp->wire_err = true;

@@ -29,7 +29,7 @@ int soft_rx_fuse_arm(struct soft_dev *dev, const struct roce_pkt *p)
 	struct soft_qp *qp = soft_qp_get(dev, p->dqpn);
 	uint32_t pre;
 
-	if (qp == NULL || qp->type != IRDMA_HW_QP_RC || !roce_resp_fusable(&qp->rq, p))
+	if (qp == NULL || qp->type != IRDMA_HW_QP_RC || !roce_resp_fusable(&qp->xport, p))
 		return 0;
 	/* IP + UDP + BTH (masked), then the extension headers */
 	pre = (p->ipv6 ? ROCE_IPV6_HLEN : ROCE_IPV4_HLEN) + ROCE_UDP_HLEN + ROCE_BTH_LEN;

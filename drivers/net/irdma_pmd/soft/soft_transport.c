@@ -81,18 +81,18 @@ int soft_xport_init(struct soft_qp *qp)
 		.user = qp,
 	};
 
-	qp->rq_mem_bytes = roce_qp_mem_size(&ia);
-	qp->rq_mem = rte_zmalloc_socket("soft_roce_qp", qp->rq_mem_bytes, 8,
+	qp->xport_mem_bytes = roce_qp_mem_size(&ia);
+	qp->xport_mem = rte_zmalloc_socket("soft_roce_qp", qp->xport_mem_bytes, 8,
 					qp->dev->cfg.socket_id);
-	if (qp->rq_mem == NULL)
+	if (qp->xport_mem == NULL)
 		return -ENOMEM;
-	return roce_qp_init(&qp->rq, &ia, qp->rq_mem);
+	return roce_qp_init(&qp->xport, &ia, qp->xport_mem);
 }
 
 void soft_xport_fini(struct soft_qp *qp)
 {
-	rte_free(qp->rq_mem);
-	qp->rq_mem = NULL;
+	rte_free(qp->xport_mem);
+	qp->xport_mem = NULL;
 }
 
 static uint8_t roce_state(enum irdma_hw_qp_state s)
@@ -177,7 +177,7 @@ int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint
 		r.max_rd_atomic = a->max_rd_atomic ? a->max_rd_atomic : 1;
 		m |= ROCE_QP_MAX_RD_ATOMIC;
 	}
-	return roce_qp_modify(&qp->rq, &r, m);
+	return roce_qp_modify(&qp->xport, &r, m);
 }
 
 /* Payload of a request packet: bytes [off, off + len) of send WQE swq[slot]; folded
@@ -225,7 +225,7 @@ static void tx_payload_failed(struct soft_qp *qp, struct rte_mbuf *m, uint32_t s
 {
 	rte_pktmbuf_free(m);
 	qp->swq[slot].fail = (uint8_t)fail;
-	roce_qp_set_error(&qp->rq, ROCE_WC_LOC_PROT_ERR);
+	roce_qp_set_error(&qp->xport, ROCE_WC_LOC_PROT_ERR);
 }
 
 /*
@@ -244,13 +244,13 @@ int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_se
 	uint8_t *buf;
 	int hl;
 
-	if (!qp->rq.tmpl.valid)
+	if (!qp->xport.tmpl.valid)
 		return 0;
 	m = soft_wire_frame(dev, &ip_id);
 	if (unlikely(m == NULL))
 		return 0;
 	buf = rte_pktmbuf_mtod(m, uint8_t *);
-	hl = roce_qp_post_send_fast(&qp->rq, wr, now, ip_id, buf, rte_pktmbuf_tailroom(m));
+	hl = roce_qp_post_send_fast(&qp->xport, wr, now, ip_id, buf, rte_pktmbuf_tailroom(m));
 	if (hl <= 0) {
 		soft_wire_mbuf_unget(dev, m);
 		return 0;
@@ -274,7 +274,7 @@ int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_se
 			}
 		}
 	}
-	soft_wire_send_tmpl(dev, m, &qp->rq.tmpl, (uint32_t)hl + len, len);
+	soft_wire_send_tmpl(dev, m, &qp->xport.tmpl, (uint32_t)hl + len, len);
 	qp->st.tx_packets++;
 	qp->st.tx_bytes += len;
 	return 1;
@@ -306,7 +306,7 @@ static inline int tx_payload(struct soft_qp *qp, const struct roce_tx *tx, struc
 							  IRDMA_HW_ACCESS_REMOTE_READ, &host);
 		if (unlikely(e)) { /* region invalidated while the READ was served */
 			rte_pktmbuf_free(m);
-			roce_qp_set_error(&qp->rq, ROCE_WC_REM_ACCESS_ERR);
+			roce_qp_set_error(&qp->xport, ROCE_WC_REM_ACCESS_ERR);
 			return -1;
 		}
 		if (zsrc != NULL)
@@ -356,17 +356,17 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 
 		if (unlikely(m == NULL))
 			break; /* no room (the next step pushes), or lost like on a wire */
-		hl = roce_qp_tx_ack_fast(&qp->rq, ip_id, rte_pktmbuf_mtod(m, uint8_t *),
+		hl = roce_qp_tx_ack_fast(&qp->xport, ip_id, rte_pktmbuf_mtod(m, uint8_t *),
 					 rte_pktmbuf_tailroom(m));
 		if (hl > 0) {
-			soft_wire_send_tmpl(dev, m, &qp->rq.tmpl, (uint32_t)hl, 0);
+			soft_wire_send_tmpl(dev, m, &qp->xport.tmpl, (uint32_t)hl, 0);
 			qp->st.tx_packets++;
 			sent++;
-			if (!roce_qp_wants_tx(&qp->rq, now))
+			if (!roce_qp_wants_tx(&qp->xport, now))
 				break;
 			continue;
 		}
-		if (roce_qp_tx(&qp->rq, now, &tx) != 1) {
+		if (roce_qp_tx(&qp->xport, now, &tx) != 1) {
 			soft_wire_mbuf_unget(dev, m);
 			break;
 		}
@@ -387,7 +387,7 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 		qp->st.tx_bytes += len;
 		sent++;
 		/* most steps build one frame: skip the roce_qp_tx() call that finds nothing */
-		if (!roce_qp_wants_tx(&qp->rq, now))
+		if (!roce_qp_wants_tx(&qp->xport, now))
 			break;
 	}
 	return sent;
@@ -395,8 +395,8 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 
 void soft_xport_timers(struct soft_qp *qp, uint64_t now)
 {
-	if (now >= roce_qp_next_deadline(&qp->rq))
-		roce_qp_timer(&qp->rq, now);
+	if (now >= roce_qp_next_deadline(&qp->xport))
+		roce_qp_timer(&qp->xport, now);
 }
 
 /* After lib/roce returned: apply an error it raised, retire completed send WQEs. */
