@@ -12,6 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <rte_common.h>
 #include <rte_eal.h>
 #include <rte_errno.h>
 #include <rte_lcore.h>
@@ -33,6 +34,24 @@ static bool has_arg(int n, char **argv, const char *name)
 	for (i = 1; i < n; i++)
 		if (strcmp(argv[i], name) == 0)
 			return true;
+	return false;
+}
+
+/* Did the user say which PCI devices EAL may probe (-a/--allow, -b/--block, --no-pci)? */
+static bool pci_named(int n, char **argv)
+{
+	static const char *const opts[] = { "-a", "-b", "--allow", "--block", "--no-pci" };
+	size_t k, l;
+	int i;
+
+	for (i = 1; i < n; i++)
+		for (k = 0; k < RTE_DIM(opts); k++) {
+			l = strlen(opts[k]);
+			/* "-a", "-a0000:3b:00.0", "--allow", "--allow=0000:3b:00.0" */
+			if (strncmp(argv[i], opts[k], l) == 0 &&
+			    (argv[i][l] == '\0' || opts[k][1] != '-' || argv[i][l] == '='))
+				return true;
+		}
 	return false;
 }
 
@@ -202,7 +221,8 @@ static void warn_other_processes(const char *tool, const char *prefix, bool no_s
 int tool_eal_init(const char *tool, int argc, char **argv, int sep, const struct cli_opt *defs,
 		  size_t n_defs)
 {
-	int n = sep < 0 ? argc : sep, i, rc, err;
+	int n = sep < 0 ? argc : sep, i, rc, err, ac;
+	static char no_pci[] = "--no-pci";
 	bool no_huge = has_arg(n, argv, "--no-huge") || has_arg(n, argv, "--in-memory");
 	char **eal_argv;
 
@@ -218,13 +238,19 @@ int tool_eal_init(const char *tool, int argc, char **argv, int sep, const struct
 		}
 	}
 
-	/* EAL permutes its vector: give it a copy, so argv stays what the user typed. */
-	eal_argv = calloc((size_t)n + 1, sizeof(*eal_argv));
+	/* EAL permutes its vector: give it a copy, so argv stays what the user typed. A tool
+	 * probes PCI devices only when told which (-a <NIC> for port=<PCI address>): without an
+	 * allow- or block-list EAL would take over every NIC bound to a DPDK driver, so the copy
+	 * gets --no-pci then (vdevs such as net_memif need no PCI). */
+	eal_argv = calloc((size_t)n + 2, sizeof(*eal_argv));
 	if (!eal_argv)
 		return -1;
 	memcpy(eal_argv, argv, (size_t)n * sizeof(*eal_argv));
+	ac = n;
+	if (!pci_named(n, argv))
+		eal_argv[ac++] = no_pci;
 	rte_errno = 0;
-	rc = rte_eal_init(n, eal_argv);
+	rc = rte_eal_init(ac, eal_argv);
 	if (rc < 0) {
 		err = rte_errno;
 		if (err == EINVAL)
@@ -243,7 +269,7 @@ int tool_eal_init(const char *tool, int argc, char **argv, int sep, const struct
 		return -1;
 	}
 	/* rc arguments were EAL's; what is left of eal_argv[rc + 1 ..] nobody took. */
-	if (rc + 1 < n) {
+	if (rc + 1 < ac) {
 		fprintf(stderr, "%s: '%s' is not an EAL option and comes before \"--\": tool options "
 			"go after \"--\" (%s [EAL options] -- [options] [server host])\n", tool,
 			eal_argv[rc + 1], tool);

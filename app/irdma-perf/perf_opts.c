@@ -84,7 +84,8 @@ void perf_opts_usage(const char *prog)
 {
 	printf("Usage: %s [EAL options] -- [options] [server host]\n"
 	       "perftest-compatible RDMA benchmarks on the irdma PMD (see irdma-perf(1)).\n"
-	       "Tool options go after \"--\"; before it, EAL's (-l, --no-huge, --vdev, ...).\n\n"
+	       "Tool options go after \"--\"; before it, EAL's (-l, --no-huge, --vdev, ...).\n"
+	       "PCI devices are probed only when named (-a <PCI address>); else EAL gets --no-pci.\n\n"
 	       "Test (or run the tool through a link named irdma_write_lat, irdma_read_bw, ...):\n"
 	       "  --test <mode>            write_lat read_lat send_lat atomic_lat write_bw read_bw\n"
 	       "                           send_bw atomic_bw (default: write_lat)\n"

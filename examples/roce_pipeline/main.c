@@ -437,6 +437,8 @@ static int parse_args(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
+	/* EAL arguments come from the command line: run with --no-pci unless a real NIC is meant
+	 * to be probed (-a <PCI address>; tests/examples passes --no-pci and net_ring vdevs). */
 	int ret = rte_eal_init(argc, argv);
 
 	if (ret < 0) {
