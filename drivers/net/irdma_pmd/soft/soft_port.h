@@ -102,12 +102,12 @@ struct soft_wire_stats {
 
 /*
  * xstats names of the lib/roce drop reasons: "rx_drop_" + roce_reason_name(r), built once
- * (soft_dev.c), so the reason table of lib/roce is the only spelling.
+ * (soft_xstats.c), so the reason table of lib/roce is the only spelling.
  */
 #define SOFT_XSTAT_NAME_LEN 48
 extern char soft_reason_xstat_name[ROCE_R_NUM][SOFT_XSTAT_NAME_LEN];
 
-/* xstats entries for struct soft_dev_stats.wire (used in soft_dev.c's table). */
+/* xstats entries for struct soft_dev_stats.wire (used in soft_xstats.c's table). */
 #define SOFT_WIRE_STAT(n) { #n, offsetof(struct soft_dev_stats, wire.n) }
 #define SOFT_WIRE_RSTAT(r) { soft_reason_xstat_name[r], offsetof(struct soft_dev_stats, wire.rx_drop_reason[r]) }
 #define SOFT_WIRE_XSTATS                                                                   \

@@ -375,6 +375,18 @@ static inline struct soft_qp *soft_qp_get(struct soft_dev *dev, uint32_t qp_id)
 	return dev->qp[qp_id];
 }
 
+static inline bool soft_pd_valid(const struct soft_dev *dev, uint32_t pd_id)
+{
+	return pd_id < dev->max_pd && dev->pd_used[pd_id];
+}
+
+static inline struct soft_cq *soft_cq_get(struct soft_dev *dev, uint32_t cq_id)
+{
+	if (cq_id >= dev->max_cq || !dev->cq[cq_id].in_use)
+		return NULL;
+	return &dev->cq[cq_id];
+}
+
 /* soft_doorbell.c */
 int soft_db_page_init(struct soft_dev *dev, struct soft_db_page *p, uint32_t n_ids,
 		      uint64_t *top);
@@ -483,17 +495,19 @@ int soft_cqe_write_sq_ok(struct soft_dev *dev, struct soft_cq *cq, uint32_t qp_i
 			 uint8_t op, uint32_t wqe_idx);
 void soft_cq_arm_doorbell(struct soft_dev *dev, struct soft_cq *cq);
 
-/* soft_exec.c: data movement and errors */
+/* soft_sge.c: checked data movement */
 enum soft_mr_err soft_sges_check(struct soft_dev *dev, uint32_t pd_id,
 				 const struct soft_sge *sge, uint32_t n, uint32_t access);
 enum soft_mr_err soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
 				uint32_t n, uint64_t off, uint8_t *buf, uint32_t len,
 				bool to_sges);
 uint8_t soft_mr_err_to_flush(enum soft_mr_err e);
+/* soft_flush.c: QP to ERR, flush */
 void soft_qp_to_error(struct soft_qp *qp, enum irdma_hw_event_type ev, uint16_t ae);
 void soft_qp_flush(struct soft_qp *qp);
 void soft_async_event(struct soft_dev *dev, enum irdma_hw_event_type t, uint32_t id,
 		      uint16_t ae);
+/* soft_rq.c: the CQE of a receive WQE (success, error or flush) */
 int soft_rq_complete(struct soft_qp *qp, struct soft_cqe *c, bool from_srq,
 		     const struct soft_rwqe *r);
 

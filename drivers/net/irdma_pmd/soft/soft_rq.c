@@ -106,3 +106,26 @@ int soft_rq_fetch(struct soft_qp *qp, struct soft_rwqe *r, bool *from_srq, bool 
 	}
 	return rc ? rc : 1;
 }
+
+/* Receive completion (success or error) of the WQE r. */
+int soft_rq_complete(struct soft_qp *qp, struct soft_cqe *c, bool from_srq,
+		     const struct soft_rwqe *r)
+{
+	int rc;
+
+	c->sq = false;
+	c->qp_id = qp->id;
+	if (from_srq) {
+		c->srq = true;
+		c->ctx = r->wr_id;
+		c->srq_qp_ctx = qp->compl_ctx;
+		c->wqe_idx = r->idx << qp->srq->shift;
+	} else {
+		c->ctx = qp->compl_ctx;
+		c->wqe_idx = r->idx << qp->rq_shift;
+	}
+	rc = soft_cqe_write(qp->dev, qp->rcq, c);
+	if (rc == 0)
+		qp->st.completions++;
+	return rc;
+}

@@ -1,0 +1,104 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * Checked data movement between SGE lists and flat buffers (frames), shared by the
+ * requester, responder and completer: every piece checked against the key table right
+ * before its bytes move, optionally folded into the ICRC as it is copied; and the status
+ * a local key error completes with.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "roce_icrc.h"
+
+#include "soft_priv.h"
+#include "soft_tx_payload.h"
+
+/* Local key errors all complete as "local protection" (the irdma flush code PROT). */
+uint8_t soft_mr_err_to_flush(enum soft_mr_err e)
+{
+	return e == SOFT_MR_OK ? 0 : FLUSH_PROT_ERR;
+}
+
+enum soft_mr_err soft_sges_check(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
+				 uint32_t n, uint32_t access)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		uint8_t *host;
+		enum soft_mr_err e;
+
+		if (sge[i].len == 0)
+			continue;
+		e = soft_mr_check_local(dev, pd_id, sge[i].stag, sge[i].addr, sge[i].len, access,
+					&host);
+		if (e)
+			return e;
+	}
+	return SOFT_MR_OK;
+}
+
+/*
+ * Moves len bytes between a flat buffer and the SGE list, starting at logical offset off
+ * of the list. Every SGE piece is checked against the key table right before its bytes
+ * move (the region may have been invalidated since the WQE was accepted). With reg !=
+ * NULL the bytes are folded into the CRC register *reg as they are copied
+ * (roce_crc32_copy: the copies fused with the ICRC, soft_tx_payload.c, soft_rx_fuse.c).
+ */
+static inline enum soft_mr_err sges_move(struct soft_dev *dev, uint32_t pd_id,
+					 const struct soft_sge *sge, uint32_t n, uint64_t off,
+					 uint8_t *buf, uint32_t len, bool to_sges, uint32_t *reg)
+{
+	uint32_t i;
+
+	for (i = 0; i < n && len; i++) {
+		uint64_t take;
+		uint8_t *host;
+		enum soft_mr_err e;
+
+		if (off >= sge[i].len) {
+			off -= sge[i].len;
+			continue;
+		}
+		take = sge[i].len - off;
+		if (take > len)
+			take = len;
+		e = soft_mr_check_local(dev, pd_id, sge[i].stag, sge[i].addr + off, take,
+					to_sges ? IRDMA_HW_ACCESS_LOCAL_WRITE : 0, &host);
+		if (unlikely(e))
+			return e;
+		if (to_sges && reg != NULL)
+			*reg = roce_crc32_copy(*reg, host, buf, take);
+		else if (to_sges)
+			memcpy(host, buf, take);
+		else if (reg != NULL)
+			*reg = roce_crc32_copy(*reg, buf, host, take);
+		else
+			memcpy(buf, host, take);
+		buf += take;
+		len -= (uint32_t)take;
+		off = 0;
+	}
+	return len ? SOFT_MR_BOUNDS : SOFT_MR_OK;
+}
+
+enum soft_mr_err soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
+				uint32_t n, uint64_t off, uint8_t *buf, uint32_t len,
+				bool to_sges)
+{
+	return sges_move(dev, pd_id, sge, n, off, buf, len, to_sges, NULL);
+}
+
+enum soft_mr_err soft_sges_scatter_crc(struct soft_dev *dev, uint32_t pd_id,
+				       const struct soft_sge *sge, uint32_t n, uint64_t off,
+				       const uint8_t *buf, uint32_t len, uint32_t *reg)
+{
+	return sges_move(dev, pd_id, sge, n, off, (uint8_t *)(uintptr_t)buf, len, true, reg);
+}
+
+enum soft_mr_err soft_sges_gather_crc(struct soft_dev *dev, uint32_t pd_id,
+				      const struct soft_sge *sge, uint32_t n, uint64_t off,
+				      uint8_t *buf, uint32_t len, uint32_t *reg)
+{
+	return sges_move(dev, pd_id, sge, n, off, buf, len, false, reg);
+}
