@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * IB CM connection state machines (doc/spec/rdma-cm.md §9). Every handler first
+ * IB CM connection state machines (doc/spec/rdma-cm.md §6). Every handler first
  * updates the connection, then sends, and reports its event last, so that the event
  * callback may act on the connection (accept, reject, disconnect, destroy).
  */
@@ -375,7 +375,7 @@ static int rx_rep(struct irdma_cm *cm, const struct irdma_cm_msg *m, uint64_t no
 	c->state = IRDMA_CM_REP_RCVD;
 	c->av_timeout = cm_ack_timeout(rep->target_ack_delay, cm->cfg.packet_life_time);
 
-	/* RTR: the peer sends from our REQ PSN; RTS: we send from its REP PSN (§10.3). */
+	/* RTR: the peer sends from our REQ PSN; RTS: we send from its REP PSN (§7). */
 	a = (struct irdma_cm_qp_attr){ .state = IRDMA_CM_QPS_RTR, .qpn = c->local_qpn,
 		.pkey = IRDMA_CM_PKEY_DEFAULT, .dest_qpn = rep->local_qpn,
 		.rq_psn = c->req.starting_psn, .path_mtu = c->req.path_mtu,
@@ -543,7 +543,7 @@ int irdma_cm_accept(struct irdma_cm *cm, int id, const struct irdma_cm_accept_pa
 	rc = cm->ops->qp_modify(cm->ctx, id, c->user, &a);
 	if (rc < 0)
 		return rc;
-	/* RTR: the peer sends from our REP PSN; RTS: we send from its REQ PSN (§10.3). */
+	/* RTR: the peer sends from our REP PSN; RTS: we send from its REQ PSN (§7). */
 	a.state = IRDMA_CM_QPS_RTR;
 	a.dest_qpn = req->local_qpn;
 	a.rq_psn = psn;

@@ -7,7 +7,7 @@
  * nanoseconds from any monotonic clock, and retransmissions and timewait are deadlines
  * the caller polls with irdma_cm_next_deadline() / irdma_cm_timer(). The CM sends MADs,
  * asks for QP transitions and reports events through the callbacks of struct
- * irdma_cm_ops. States, timers and QP attributes: doc/spec/rdma-cm.md §6, §9, §10.
+ * irdma_cm_ops. States, timers and QP attributes: doc/spec/rdma-cm.md §5, §6, §7.
  *
  * Callbacks run inside the call that caused them. From the event callback the
  * application may call irdma_cm_accept(), irdma_cm_reject(), irdma_cm_disconnect() and

@@ -5,7 +5,7 @@
  * A CM field is (byte offset, container size, high bit, low bit): the container is a
  * big-endian integer of 1..8 bytes at that offset of the CM payload (the 232 bytes after
  * the MAD header), and the field is bits hi..lo of it, exactly as the layout tables of
- * doc/spec/rdma-cm.md §4 give them. A container of more than 8 bytes is a byte string
+ * doc/spec/rdma-cm.md §3 give them. A container of more than 8 bytes is a byte string
  * (GIDs, private data). The container is read with lib/roce's big-endian accessors and
  * the bits are taken with an IRDMA_GENMASK-style mask, so one definition serves build and
  * parse. Nothing on the wire is assumed to be aligned.

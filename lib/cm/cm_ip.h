@@ -2,7 +2,7 @@
 /*
  * The RDMA-CM IP layer on the wire: port spaces and their service IDs, the 36-byte IP
  * header at the head of the REQ private data, and the RoCEv2 flow label Linux derives
- * from the ports. Facts: doc/spec/rdma-cm.md §5.2, §8.
+ * from the ports. Facts: doc/spec/rdma-cm.md §4 (flow label), §8.
  */
 #ifndef CM_IP_H
 #define CM_IP_H

@@ -3,7 +3,7 @@
  * IB CM messages in MADs: the 24-byte MAD header and the CM messages REQ, MRA, REJ, REP,
  * RTU, DREQ and DREP, as C structures, with one parser and one builder. LAP/APR and SIDR
  * are recognised and refused (RoCE has no alternate paths; RC needs no SIDR). Layouts:
- * doc/spec/rdma-cm.md §3-§4.
+ * doc/spec/rdma-cm.md §2-§3.
  */
 #ifndef CM_MSG_H
 #define CM_MSG_H

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * RDMA-CM over the IB CM: the IP header in the REQ, listeners by address and port
- * (doc/spec/rdma-cm.md §8.2-§8.4). Every REQ that the IB CM hands up is either matched
+ * (doc/spec/rdma-cm.md §8). Every REQ that the IB CM hands up is either matched
  * to a listener and reported as CONNECT_REQUEST, or refused with REJ 28 as Linux does.
  */
 #include <errno.h>

@@ -2,7 +2,7 @@
 /*
  * CM time codes (private to lib/cm). A time code T means 4.096 us x 2^T; for CM timers
  * Linux rounds it to 2^max(T-8, 0) ms and we do the same, so that our retransmission
- * intervals are the ones a Linux peer expects (doc/spec/rdma-cm.md §6.1).
+ * intervals are the ones a Linux peer expects (doc/spec/rdma-cm.md §5).
  */
 #ifndef CM_TIME_H
 #define CM_TIME_H

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Field positions of the MAD header and of every CM message (private to lib/cm), in the
- * idiom of cm_field.h. Offsets are those of doc/spec/rdma-cm.md §3 (MAD header, relative
- * to the MAD) and §4 (CM messages, relative to the CM payload at MAD offset 24).
+ * idiom of cm_field.h. Offsets are those of doc/spec/rdma-cm.md §2 (MAD header, relative
+ * to the MAD) and §3 (CM messages, relative to the CM payload at MAD offset 24).
  */
 #ifndef CM_WIRE_H
 #define CM_WIRE_H

@@ -2,7 +2,7 @@
 /*
  * lib/cm state machines: active and passive side back to back, through loss,
  * duplicates, timeouts, MRA, rejects and disconnects, with injected time. Expected
- * values come from doc/spec/rdma-cm.md §6 (timers), §9 (states) and §10 (QP attributes).
+ * values come from doc/spec/rdma-cm.md §5 (timers), §6 (states) and §7 (QP attributes).
  */
 #include "irdma_test.h"
 #include "cm_link.h"
@@ -80,7 +80,7 @@ T_CASE(handshake_qp_attributes_and_disconnect)
 	T_EQ(ep_sent_msg(&B, IRDMA_CM_ATTR_REP, 0, &rep), 0);
 	T_EQ(ep_sent_msg(&A, IRDMA_CM_ATTR_RTU, 0, &rtu), 0);
 
-	/* REQ as Linux fills it for RoCEv2 (§5.1). */
+	/* REQ as Linux fills it for RoCEv2 (§4). */
 	T_EQ(req.hdr.tid >> 32, 2);
 	T_EQ((uint32_t)req.hdr.tid, req.req.local_comm_id);
 	T_CHECK(req.req.local_comm_id != 0);
@@ -140,7 +140,7 @@ T_CASE(handshake_qp_attributes_and_disconnect)
 				     IRDMA_CM_ACCESS_REMOTE_ATOMIC);
 	T_EQ(b_init->access, IRDMA_CM_ACCESS_REMOTE_WRITE | IRDMA_CM_ACCESS_REMOTE_READ |
 				     IRDMA_CM_ACCESS_REMOTE_ATOMIC);
-	/* PSNs (§10.3): each side receives from the PSN it announced. */
+	/* PSNs (§7): each side receives from the PSN it announced. */
 	T_EQ(a_rtr->rq_psn, req.req.starting_psn);
 	T_EQ(b_rts->sq_psn, req.req.starting_psn);
 	T_EQ(b_rtr->rq_psn, rep.rep.starting_psn);
@@ -151,7 +151,7 @@ T_CASE(handshake_qp_attributes_and_disconnect)
 	T_EQ(b_rtr->dest_qpn, QPN_A);
 	T_EQ(a_rtr->path_mtu, 3);
 	T_EQ(b_rtr->path_mtu, 3);
-	/* Read/atomic depths swap across the wire (§10.4). */
+	/* Read/atomic depths swap across the wire (§7). */
 	T_EQ(b_rtr->max_dest_rd_atomic, 2);
 	T_EQ(b_rts->max_rd_atomic, 1);
 	T_EQ(a_rtr->max_dest_rd_atomic, 1); /* REP initiator depth */

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lib/cm codec: every CM MAD of the rxe captures parsed, its fields checked against the
- * decode in doc/spec/rdma-cm.md §13, and rebuilt byte for byte; the RDMA-CM IP header
+ * decode in doc/spec/rdma-cm.md §9, and rebuilt byte for byte; the RDMA-CM IP header
  * and service IDs; malformed MADs refused with their reason.
  */
 #include <errno.h>

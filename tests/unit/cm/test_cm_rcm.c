@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * lib/cm RDMA-CM layer. Against the rxe capture (doc/spec/rdma-cm.md §13): the REQ our
+ * lib/cm RDMA-CM layer. Against the rxe capture (doc/spec/rdma-cm.md §9): the REQ our
  * active side builds for the same parameters is Linux's REQ byte for byte once the
  * random fields (comm ID, TID, PSN) are copied over; fed Linux's REQ, RTU and DREQ, our
  * passive side answers with Linux's REP and DREP. Then two endpoints back to back through
@@ -325,7 +325,7 @@ T_CASE(passive_answers_linux_req_rtu_dreq_like_linux)
 	rep.rep.starting_psn = 0x5a1d1e;
 	T_EQ(irdma_cm_msg_build(&rep, mad, sizeof(mad)), IRDMA_CM_MAD_LEN);
 	T_MEMEQ(mad, cap[1].mad, IRDMA_CM_MAD_LEN);
-	/* The passive QP, from the REQ: it sends from the REQ's PSN (§10.3). */
+	/* The passive QP, from the REQ: it sends from the REQ's PSN (§7). */
 	T_EQ(rtr->state, IRDMA_CM_QPS_RTR);
 	T_EQ(rtr->dest_qpn, 0x1d);
 	T_EQ(rtr->path_mtu, 3);
