@@ -14,6 +14,7 @@
 #include <rte_malloc.h>
 #include <rte_random.h>
 
+#include "roce_hdr.h" /* the big-endian field readers and writers */
 #include "tool_gid.h"
 
 #define CM_BUF_HALF 256u
@@ -34,33 +35,20 @@ static int cm_fail(struct perf_cm *c, int rc, const char *fmt, ...)
 	return rc;
 }
 
-static void put32(uint8_t *p, uint32_t v)
-{
-	p[0] = (uint8_t)(v >> 24);
-	p[1] = (uint8_t)(v >> 16);
-	p[2] = (uint8_t)(v >> 8);
-	p[3] = (uint8_t)v;
-}
-
-static uint32_t get32(const uint8_t *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
 /* lid, out_reads, qpn, psn, rkey at 0..19, 4 bytes of padding, vaddr at 24, the GID at
  * 32, srqn at 48, gid_index at 52 (not read by the peer). */
 void perf_cm_dest_encode(const struct perftest_dest *d, uint8_t out[PERF_CM_DEST_LEN])
 {
 	memset(out, 0, PERF_CM_DEST_LEN);
-	put32(out + 0, d->lid);
-	put32(out + 4, d->out_reads);
-	put32(out + 8, d->qpn);
-	put32(out + 12, d->psn);
-	put32(out + 16, d->rkey);
-	put32(out + 24, (uint32_t)(d->vaddr >> 32));
-	put32(out + 28, (uint32_t)d->vaddr);
+	roce_put_be32(out + 0, d->lid);
+	roce_put_be32(out + 4, d->out_reads);
+	roce_put_be32(out + 8, d->qpn);
+	roce_put_be32(out + 12, d->psn);
+	roce_put_be32(out + 16, d->rkey);
+	roce_put_be32(out + 24, (uint32_t)(d->vaddr >> 32));
+	roce_put_be32(out + 28, (uint32_t)d->vaddr);
 	memcpy(out + 32, d->gid, 16);
-	put32(out + 48, d->srqn);
+	roce_put_be32(out + 48, d->srqn);
 }
 
 int perf_cm_dest_decode(const uint8_t *in, size_t len, struct perftest_dest *d)
@@ -68,14 +56,14 @@ int perf_cm_dest_decode(const uint8_t *in, size_t len, struct perftest_dest *d)
 	if (len < PERF_CM_DEST_LEN)
 		return -EPROTO;
 	memset(d, 0, sizeof(*d));
-	d->lid = (uint16_t)get32(in);
-	d->out_reads = (uint16_t)get32(in + 4);
-	d->qpn = get32(in + 8) & 0xffffff;
-	d->psn = get32(in + 12) & 0xffffff;
-	d->rkey = get32(in + 16);
-	d->vaddr = (uint64_t)get32(in + 24) << 32 | get32(in + 28);
+	d->lid = (uint16_t)roce_get_be32(in);
+	d->out_reads = (uint16_t)roce_get_be32(in + 4);
+	d->qpn = roce_get_be32(in + 8) & 0xffffff;
+	d->psn = roce_get_be32(in + 12) & 0xffffff;
+	d->rkey = roce_get_be32(in + 16);
+	d->vaddr = (uint64_t)roce_get_be32(in + 24) << 32 | roce_get_be32(in + 28);
 	memcpy(d->gid, in + 32, 16);
-	d->srqn = get32(in + 48);
+	d->srqn = roce_get_be32(in + 48);
 	return 0;
 }
 

@@ -15,6 +15,7 @@
 
 #include "irdma_log.h"
 #include "irdma_pmd.h"
+#include "roce_hdr.h" /* the big-endian field readers */
 
 #define ETH_HLEN   14u
 #define VLAN_HLEN  4u
@@ -23,11 +24,6 @@
 #define ARP_LEN    28u
 #define ND_LEN     24u  /* ICMPv6 header + reserved/flags + target */
 #define ROCE_PORT  4791u
-
-static inline uint16_t rd16(const uint8_t *p)
-{
-	return (uint16_t)(p[0] << 8 | p[1]);
-}
 
 static int is_v4_mapped(const uint8_t *g)
 {
@@ -64,9 +60,9 @@ rte_pmd_irdma_frame_is_mine(const struct rte_pmd_irdma_dev *dev, const struct rt
 	len = m->data_len;
 	if (len < ETH_HLEN + VLAN_HLEN)
 		return 0;
-	type = rd16(f + 12);
+	type = roce_get_be16(f + 12);
 	if (type == RTE_ETHER_TYPE_VLAN) {
-		type = rd16(f + 16);
+		type = roce_get_be16(f + 16);
 		l3 += VLAN_HLEN;
 	}
 	/* to our MAC, or broadcast (ARP) or IPv6 multicast (solicitations) */
@@ -79,13 +75,13 @@ rte_pmd_irdma_frame_is_mine(const struct rte_pmd_irdma_dev *dev, const struct rt
 		if (len < l3 + IP4_HLEN || f[l3 + 9] != IPPROTO_UDP || (f[0] & 1))
 			return 0;
 		l4 = l3 + (f[l3] & 0x0fu) * 4u;
-		return len >= l4 + 4 && rd16(f + l4 + 2) == ROCE_PORT && our_ip(dev, f + l3 + 16, 1);
+		return len >= l4 + 4 && roce_get_be16(f + l4 + 2) == ROCE_PORT && our_ip(dev, f + l3 + 16, 1);
 	case RTE_ETHER_TYPE_IPV6:
 		if (len < l3 + IP6_HLEN + 4)
 			return 0;
 		l4 = l3 + IP6_HLEN;
 		if (f[l3 + 6] == IPPROTO_UDP)
-			return !(f[0] & 1) && rd16(f + l4 + 2) == ROCE_PORT &&
+			return !(f[0] & 1) && roce_get_be16(f + l4 + 2) == ROCE_PORT &&
 			       our_ip(dev, f + l3 + 24, 0);
 		/* neighbour solicitation (135) or advertisement (136) about our address */
 		return f[l3 + 6] == IPPROTO_ICMPV6 && (f[l4] == 135 || f[l4] == 136) &&
