@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * lib/uk internals: the helpers the kernel keeps static in uk.c (exported here so that unit tests can call
- * them directly; applications reach them through qp->wqe_ops), and inline fast-path pieces shared by the
+ * them directly; the posting functions pick one by a test of hw_rev), and inline fast-path pieces shared by the
  * source files. Not installed.
  */
 #ifndef UK_INTERNAL_H
@@ -33,10 +33,6 @@ uint16_t irdma_inline_data_size_to_quanta_gen_1(uint32_t data_size);
 int irdma_nop_1(struct irdma_qp_uk *qp);
 uint64_t irdma_round_up_wq(uint64_t wqdepth);
 void irdma_setup_connection_wqes(struct irdma_qp_uk *qp, struct irdma_qp_uk_init_info *info);
-
-/* The two WQE-format operation tables (GEN_1, GEN_2 and later). */
-extern const struct irdma_wqe_uk_ops irdma_wqe_uk_ops_gen_1;
-extern const struct irdma_wqe_uk_ops irdma_wqe_uk_ops_gen_2;
 
 /* NOP padding up to the next chunk boundary (cold part of the SQ slot allocation). */
 void irdma_sq_pad_nops(struct irdma_qp_uk *qp, uint32_t count);

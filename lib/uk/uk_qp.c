@@ -89,14 +89,8 @@ int irdma_uk_qp_init(struct irdma_qp_uk *qp, struct irdma_qp_uk_init_info *info)
 	/* A QP without RQ (SRQ users) gets a 1-entry ring, which is always full (posts are refused anyway). */
 	IRDMA_RING_INIT(qp->rq_ring, qp->rq_size ? qp->rq_size : 1);
 	qp->rq_wqe_size_multiplier = (uint8_t)(1u << info->rq_shift);
-	/*
-	 * Format dispatch has one idiom inside lib/uk: a test of hw_rev at the point of use, which
-	 * the compiler folds into the inlined one-SGE fast paths (an indirect call through wqe_ops
-	 * there would cost a call per fragment and stop that inlining). wqe_ops is still filled:
-	 * it is the kernel's struct member and the way a caller outside lib/uk reaches the
-	 * per-format helpers.
-	 */
-	qp->wqe_ops = attrs->hw_rev == IRDMA_GEN_1 ? irdma_wqe_uk_ops_gen_1 : irdma_wqe_uk_ops_gen_2;
+	/* No wqe_ops to fill: the posting functions test hw_rev where the format differs
+	 * (irdma_user.h says why). */
 	qp->srq_uk = info->srq_uk;
 	return 0;
 }

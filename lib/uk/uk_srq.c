@@ -36,7 +36,6 @@ int irdma_uk_srq_init(struct irdma_srq_uk *srq, struct irdma_srq_uk_init_info *i
 	fits = (2u << shift) - 1;
 	srq->max_srq_frag_cnt = fits < info->uk_attrs->max_hw_wq_frags ? fits : info->uk_attrs->max_hw_wq_frags;
 	IRDMA_RING_INIT(srq->srq_ring, srq->srq_size);
-	srq->wqe_ops = irdma_wqe_uk_ops_gen_2;
 	return 0;
 }
 

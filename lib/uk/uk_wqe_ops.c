@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The per-format WQE helpers behind qp->wqe_ops: fragments, MW bind bodies, inline data placement and the
- * inline size -> quanta rule, for GEN_1 and for GEN_2 and later.
+ * The per-format WQE helpers: fragments, MW bind bodies, inline data placement and the inline size ->
+ * quanta rule, for GEN_1 and for GEN_2 and later. The posting functions choose between them by a test of
+ * hw_rev (no wqe_ops table: irdma_user.h says why).
  * Facts: doc/spec/irdma-uk.md §3.2-§3.4, §5.1.
  */
 #include "uk_internal.h"
@@ -140,17 +141,3 @@ uint16_t irdma_inline_data_size_to_quanta_gen_1(uint32_t data_size)
 {
 	return data_size <= IRDMA_INLINE_FIRST_CHUNK_GEN1 ? 1 : 2;
 }
-
-const struct irdma_wqe_uk_ops irdma_wqe_uk_ops_gen_1 = {
-	.iw_copy_inline_data = irdma_copy_inline_data_gen_1,
-	.iw_inline_data_size_to_quanta = irdma_inline_data_size_to_quanta_gen_1,
-	.iw_set_fragment = irdma_set_fragment_gen_1,
-	.iw_set_mw_bind_wqe = irdma_set_mw_bind_wqe_gen_1,
-};
-
-const struct irdma_wqe_uk_ops irdma_wqe_uk_ops_gen_2 = {
-	.iw_copy_inline_data = irdma_copy_inline_data,
-	.iw_inline_data_size_to_quanta = irdma_inline_data_size_to_quanta,
-	.iw_set_fragment = irdma_set_fragment,
-	.iw_set_mw_bind_wqe = irdma_set_mw_bind_wqe,
-};

@@ -277,14 +277,13 @@ struct irdma_uk_attrs {
 	uint8_t hw_rev;          /* enum irdma_vers */
 };
 
-/* The fragment / inline / bind helpers of one WQE format (GEN_1 or GEN_2+), chosen at init. */
-struct irdma_wqe_uk_ops {
-	void (*iw_copy_inline_data)(uint8_t *dest, struct irdma_sge *sge_list, uint32_t num_sges,
-				    uint8_t polarity);
-	uint16_t (*iw_inline_data_size_to_quanta)(uint32_t data_size);
-	void (*iw_set_fragment)(uint64_t *wqe, uint32_t offset, struct irdma_sge *sge, uint8_t valid);
-	void (*iw_set_mw_bind_wqe)(uint64_t *wqe, struct irdma_bind_window *op_info);
-};
+/*
+ * The kernel's struct irdma_wqe_uk_ops (per-format fragment, inline and bind helpers called
+ * through qp->wqe_ops) has no counterpart here: lib/uk dispatches on the WQE format with one
+ * idiom, a test of hw_rev at the point of use, which the compiler folds into the inlined
+ * one-SGE fast paths; a call through a table there would cost an indirect call per fragment
+ * and stop that inlining. A second, unused way to the same helpers would only mislead.
+ */
 
 /* One entry per SQ quantum index; filled at the first quantum of every WQE. */
 struct irdma_sq_uk_wr_trk_info {
@@ -304,7 +303,6 @@ struct irdma_srq_uk {
 	uint32_t srq_id;
 	uint32_t srq_size;
 	uint32_t max_srq_frag_cnt;
-	struct irdma_wqe_uk_ops wqe_ops;
 	uint8_t srwqe_polarity;
 	uint8_t wqe_size;            /* shift */
 	uint8_t wqe_size_multiplier; /* quanta per WQE */
@@ -341,7 +339,11 @@ struct irdma_qp_uk {
 	uint32_t max_sq_frag_cnt;
 	uint32_t max_rq_frag_cnt;
 	uint32_t max_inline_data;
-	struct irdma_wqe_uk_ops wqe_ops;
+	/* lib/uk: copies of uk_attrs fields the post path reads on every WR. Here they also keep
+	 * first_sq_wq and destroy_pending in one aligned qword, which the fast poll tests with one
+	 * load (with the two flags split across qwords a poll costs an instruction more). */
+	uint8_t hw_rev;
+	uint16_t max_hw_sq_chunk;
 	uint16_t conn_wqes;
 	uint8_t qp_type;
 	uint8_t swqe_polarity;
@@ -359,9 +361,6 @@ struct irdma_qp_uk {
 	uint8_t sq_flush_seen;
 	uint8_t rq_flush_seen;
 	struct irdma_srq_uk *srq_uk;
-	/* lib/uk: copies of uk_attrs fields the post path reads on every WR */
-	uint8_t hw_rev;
-	uint16_t max_hw_sq_chunk;
 };
 
 struct irdma_qp_uk_init_info {

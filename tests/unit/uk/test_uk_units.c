@@ -191,18 +191,6 @@ T_CASE(inline_size_to_quanta_tables)
 	T_EQ(irdma_inline_data_size_to_quanta_gen_1(UINT32_MAX), 2);
 }
 
-T_CASE(wqe_ops_tables_by_gen)
-{
-	T_CHECK(irdma_wqe_uk_ops_gen_1.iw_set_fragment == irdma_set_fragment_gen_1);
-	T_CHECK(irdma_wqe_uk_ops_gen_1.iw_copy_inline_data == irdma_copy_inline_data_gen_1);
-	T_CHECK(irdma_wqe_uk_ops_gen_1.iw_inline_data_size_to_quanta == irdma_inline_data_size_to_quanta_gen_1);
-	T_CHECK(irdma_wqe_uk_ops_gen_1.iw_set_mw_bind_wqe == irdma_set_mw_bind_wqe_gen_1);
-	T_CHECK(irdma_wqe_uk_ops_gen_2.iw_set_fragment == irdma_set_fragment);
-	T_CHECK(irdma_wqe_uk_ops_gen_2.iw_copy_inline_data == irdma_copy_inline_data);
-	T_CHECK(irdma_wqe_uk_ops_gen_2.iw_inline_data_size_to_quanta == irdma_inline_data_size_to_quanta);
-	T_CHECK(irdma_wqe_uk_ops_gen_2.iw_set_mw_bind_wqe == irdma_set_mw_bind_wqe);
-}
-
 /* ---- sizing ---- */
 
 T_CASE(fragcnt_tables)
