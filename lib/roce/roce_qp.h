@@ -35,6 +35,9 @@
 
 struct roce_qp;
 
+/* A field that holds one of these enums has its enum type, as an 8-bit bit-field: the type
+ * says what the field holds (and lets the compiler check switches over it), the width keeps
+ * the structures as small as a uint8_t would. */
 enum roce_qp_type {
 	ROCE_QPT_RC,
 	ROCE_QPT_UC,
@@ -103,7 +106,7 @@ struct roce_av {
 
 struct roce_send_wr {
 	uint64_t id;       /* the device's cookie: echoed in completions and payload requests */
-	uint8_t op;        /* enum roce_wr_op */
+	enum roce_wr_op op : 8;
 	uint8_t flags;     /* ROCE_WR_F_* */
 	uint32_t len;      /* message length; atomics: 8 */
 	uint64_t raddr;    /* WRITE/READ/atomics */
@@ -119,8 +122,8 @@ struct roce_send_wr {
 
 struct roce_send_done {
 	uint64_t id;
-	uint8_t status;       /* enum roce_wc_status */
-	uint8_t op;           /* enum roce_wr_op */
+	enum roce_wc_status status : 8;
+	enum roce_wr_op op : 8;
 	uint32_t byte_len;
 	uint64_t atomic_orig; /* atomics: the remote value before the operation */
 };
@@ -136,8 +139,8 @@ enum roce_recv_opcode {
 #define ROCE_RECV_F_SOLICITED (1u << 3)
 
 struct roce_recv_done {
-	uint8_t status;     /* enum roce_wc_status */
-	uint8_t opcode;     /* enum roce_recv_opcode */
+	enum roce_wc_status status : 8;
+	enum roce_recv_opcode opcode : 8;
 	uint8_t flags;      /* ROCE_RECV_F_* */
 	uint32_t byte_len;  /* UD: includes the 40-byte GRH area */
 	uint32_t imm;       /* immediate data, or the R_Key to invalidate with ROCE_RECV_F_INV */
@@ -197,7 +200,7 @@ struct roce_qp_ops {
 
 /* Creation-time sizing; memory comes from the caller (roce_qp_mem_size()). */
 struct roce_qp_init_attr {
-	uint8_t type;             /* enum roce_qp_type */
+	enum roce_qp_type type : 8;
 	uint32_t qpn;
 	uint32_t sq_depth;        /* outstanding send WRs, rounded up to a power of two */
 	uint32_t max_rd_res;      /* upper bound for max_dest_rd_atomic (responder resources) */
@@ -228,7 +231,7 @@ enum roce_qp_attr_mask {
 #define ROCE_QP_F_RETRY7_INFINITE (1u << 0) /* rxe: retry_cnt 7 never exhausts */
 
 struct roce_qp_attr {
-	uint8_t state;              /* enum roce_qp_state */
+	enum roce_qp_state state : 8;
 	uint8_t access;             /* ROCE_ACCESS_* allowed to the peer */
 	uint32_t qkey;              /* UD */
 	struct roce_av av;          /* RC/UC */
@@ -255,7 +258,7 @@ enum roce_pl_src {
 
 struct roce_tx {
 	struct roce_pkt pkt; /* every field final except ip_id; pkt.payload is NULL */
-	uint8_t pl_src;      /* enum roce_pl_src */
+	enum roce_pl_src pl_src : 8;
 	uint8_t retransmit;  /* this request packet was sent before */
 	uint64_t wr_id;
 	uint32_t offset;
@@ -376,7 +379,7 @@ struct roce_qp {
 		uint32_t epsn;     /* next expected PSN */
 		uint32_t msn;
 		uint32_t ack_psn;  /* PSN of the last executed SEND/WRITE/atomic */
-		uint8_t ctx;       /* enum roce_resp_ctx */
+		enum roce_resp_ctx ctx : 8;
 		uint8_t nak_sent;  /* one NAK per gap */
 		uint8_t have_wqe;
 		uint64_t wqe;      /* receive WQE cookie of the message in progress */
