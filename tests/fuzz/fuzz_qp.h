@@ -1,5 +1,7 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
-/* Connecting the QPs of the PMD fuzz targets (fuzz_pmd_post, fuzz_pmd_rx). */
+/* Connecting the QPs of the PMD fuzz targets (fuzz_pmd_post, fuzz_pmd_rx). Not the tools'
+ * tool_qp.c: the fuzz build (-Dfuzz=true) compiles the code under test into each target and
+ * builds no app/, and these QPs start from any state (a RESET first). */
 #ifndef FUZZ_QP_H
 #define FUZZ_QP_H
 

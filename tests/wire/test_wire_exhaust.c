@@ -13,6 +13,7 @@
 #include <rte_mempool.h>
 
 #include "roce_pkt.h"
+#include "tool_qp.h"
 #include "wire_harness.h"
 #include "wire_peer.h"
 
@@ -67,44 +68,24 @@ static int open_dev(unsigned int ring_size, const char *extra)
 
 static int qp_open(unsigned int i, uint8_t timeout)
 {
-	struct rte_pmd_irdma_qp_init_attr qa;
-	struct rte_pmd_irdma_qp_attr a;
 	static const uint8_t peer[16] = { [10] = 0xff, [11] = 0xff, 198, 18, 0, 9 };
+	struct rte_pmd_irdma_qp_cap cap = { 8, 8, 1, 1, 0 };
+	struct tool_qp_conn c;
 
-	memset(&qa, 0, sizeof(qa));
-	qa.send_cq = cq;
-	qa.recv_cq = cq;
-	qa.qp_type = RTE_PMD_IRDMA_QPT_RC;
-	qa.cap = (struct rte_pmd_irdma_qp_cap){ 8, 8, 1, 1, 0 };
-	qps[i] = rte_pmd_irdma_qp_create(pd, &qa);
+	qps[i] = tool_qp_create(pd, cq, NULL, RTE_PMD_IRDMA_QPT_RC, &cap);
 	if (qps[i] == NULL)
 		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	a.port_num = 1;
-	if (rte_pmd_irdma_qp_modify(qps[i], &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-				    RTE_PMD_IRDMA_QP_PORT | RTE_PMD_IRDMA_QP_ACCESS_FLAGS))
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
-	a.dest_qp_num = 0x100 + i;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 64;
-	memcpy(&a.ah_attr.grh.dgid, peer, 16);
-	if (rte_pmd_irdma_qp_modify(qps[i], &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
-				    RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
-				    RTE_PMD_IRDMA_QP_RQ_PSN | RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
-				    RTE_PMD_IRDMA_QP_MIN_RNR_TIMER))
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.timeout = timeout;
-	a.retry_cnt = 7;
-	return rte_pmd_irdma_qp_modify(qps[i], &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN |
-				       RTE_PMD_IRDMA_QP_TIMEOUT | RTE_PMD_IRDMA_QP_RETRY_CNT |
-				       RTE_PMD_IRDMA_QP_RNR_RETRY |
-				       RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
+	/* No remote access, PSNs 0, no reads, RNR retry 0: only the window of WRITEs matters. */
+	tool_qp_conn_init(&c);
+	c.dest_qpn = 0x100 + i;
+	c.max_dest_rd_atomic = 0;
+	c.min_rnr_timer = 0;
+	c.sgid_index = 1;
+	memcpy(c.dgid, peer, 16);
+	c.timeout = timeout;
+	c.rnr_retry = 0;
+	c.max_rd_atomic = 0;
+	return tool_qp_connect(qps[i], &c, NULL, 0);
 }
 
 /* Two WRITEs of 64 KiB: 128 packets, the requester's whole window. */

@@ -26,6 +26,7 @@
 #include <rte_malloc.h>
 
 #include "roce_pkt.h"
+#include "tool_qp.h"
 #include "wire_harness.h"
 #include "wire_peer.h"
 
@@ -78,54 +79,28 @@ static void step(unsigned int n)
 
 static int victim_open(uint8_t retry_cnt)
 {
-	struct rte_pmd_irdma_qp_init_attr qa;
-	struct rte_pmd_irdma_qp_attr a;
+	struct rte_pmd_irdma_qp_cap cap = { .max_send_wr = 16, .max_recv_wr = 16, .max_send_sge = 1,
+					    .max_recv_sge = 1 };
+	struct tool_qp_conn c;
 
-	memset(&qa, 0, sizeof(qa));
-	qa.send_cq = cq;
-	qa.recv_cq = cq;
-	qa.qp_type = RTE_PMD_IRDMA_QPT_RC;
-	qa.cap.max_send_wr = 16;
-	qa.cap.max_recv_wr = 16;
-	qa.cap.max_send_sge = 1;
-	qa.cap.max_recv_sge = 1;
-	qp = rte_pmd_irdma_qp_create(pd, &qa);
+	qp = tool_qp_create(pd, cq, NULL, RTE_PMD_IRDMA_QPT_RC, &cap);
 	if (qp == NULL)
 		return -1;
-	memset(&a, 0, sizeof(a));
-	a.qp_state = RTE_PMD_IRDMA_QPS_INIT;
-	a.port_num = 1;
-	a.qp_access_flags = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_READ |
-			    RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC;
-	if (rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_PKEY_INDEX |
-				    RTE_PMD_IRDMA_QP_PORT | RTE_PMD_IRDMA_QP_ACCESS_FLAGS))
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTR;
-	a.path_mtu = RTE_PMD_IRDMA_MTU_1024;
-	a.rq_psn = EPSN;
-	a.dest_qp_num = PEER_QPN;
-	a.max_dest_rd_atomic = 4;
-	a.min_rnr_timer = 1;
-	a.ah_attr.is_global = 1;
-	a.ah_attr.port_num = 1;
-	a.ah_attr.grh.sgid_index = 1;
-	a.ah_attr.grh.hop_limit = 64;
-	memcpy(&a.ah_attr.grh.dgid, gid_peer, 16);
-	if (rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_AV |
-				    RTE_PMD_IRDMA_QP_PATH_MTU | RTE_PMD_IRDMA_QP_DEST_QPN |
-				    RTE_PMD_IRDMA_QP_RQ_PSN | RTE_PMD_IRDMA_QP_MAX_DEST_RD_ATOMIC |
-				    RTE_PMD_IRDMA_QP_MIN_RNR_TIMER))
-		return -1;
-	a.qp_state = RTE_PMD_IRDMA_QPS_RTS;
-	a.sq_psn = SQPSN;
-	a.timeout = 20;   /* ~4 s: no ACK timeout fires while a case runs */
-	a.retry_cnt = retry_cnt;
-	a.rnr_retry = 0;
-	a.max_rd_atomic = 4;
-	return rte_pmd_irdma_qp_modify(qp, &a, RTE_PMD_IRDMA_QP_STATE | RTE_PMD_IRDMA_QP_SQ_PSN |
-				       RTE_PMD_IRDMA_QP_TIMEOUT | RTE_PMD_IRDMA_QP_RETRY_CNT |
-				       RTE_PMD_IRDMA_QP_RNR_RETRY |
-				       RTE_PMD_IRDMA_QP_MAX_QP_RD_ATOMIC);
+	tool_qp_conn_init(&c);
+	c.access = RTE_PMD_IRDMA_ACCESS_REMOTE_WRITE | RTE_PMD_IRDMA_ACCESS_REMOTE_READ |
+		   RTE_PMD_IRDMA_ACCESS_REMOTE_ATOMIC;
+	c.rq_psn = EPSN;
+	c.dest_qpn = PEER_QPN;
+	c.max_dest_rd_atomic = 4;
+	c.min_rnr_timer = 1;
+	c.sgid_index = 1;
+	memcpy(c.dgid, gid_peer, 16);
+	c.sq_psn = SQPSN;
+	c.timeout = 20;   /* ~4 s: no ACK timeout fires while a case runs */
+	c.retry_cnt = retry_cnt;
+	c.rnr_retry = 0;
+	c.max_rd_atomic = 4;
+	return tool_qp_connect(qp, &c, NULL, 0);
 }
 
 static int victim_state(void)
