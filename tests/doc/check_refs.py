@@ -10,9 +10,10 @@ Two checks, each over the files named on the command line:
                         in doc/spec/ and carry a heading numbered N (or N.M). A "NAME.md §N" of a
                         document that is not in the repository is reported as such.
   --names FILE...       every `backticked` path and symbol of a guide exists: a token with a slash
-                        or a file suffix is a path (relative to the top of the tree, or a file name
-                        that some tracked file carries); a C identifier with an underscore (or each
-                        part of a.b, a->b, a()) must occur as a word in the tracked sources.
+                        or a file suffix is a path (relative to the top of the tree or to the guide,
+                        or the end of a tracked path: `soft/soft_mr.c`, `irdma_hw.h`); a C
+                        identifier with an underscore (or each part of a.b, a->b, a(), and each
+                        of a_b/a_c) must occur as a word in the tracked sources.
                         Devargs (key=value), commands (with a space), placeholders (<x>, ...) and
                         fenced code blocks are not names.
 
@@ -126,7 +127,8 @@ def check_names(root, path, files, basenames, words):
                 p = tok.rstrip('/')
                 if (os.path.exists(os.path.join(root, p)) or p in basenames
                         or os.path.exists(os.path.join(os.path.dirname(path), p))
-                        or any(d == p or d.endswith('/' + p) for d in dirs)):
+                        or any(d == p or d.endswith('/' + p) for d in dirs)
+                        or any(f.endswith('/' + p) for f in files)):
                     continue
                 yield n, f'`{tok}`: no such path'
                 continue
