@@ -53,7 +53,8 @@ enum roce_qp_state {
 	ROCE_QPS_ERR,
 };
 
-/* Completion status, numerically equal to enum ibv_wc_status. */
+/* Completion status, numerically equal to enum ibv_wc_status (the PMD checks it against its public
+ * enum at build time: irdma_value_checks.c). */
 enum roce_wc_status {
 	ROCE_WC_SUCCESS = 0,
 	ROCE_WC_LOC_LEN_ERR = 1,

@@ -50,7 +50,8 @@ enum irdma_hw_engine {
 	IRDMA_HW_ENGINE_SERVICE, /* an rte_service the application maps to a service lcore */
 };
 
-/* Memory access rights (same values as enum ibv_access_flags). */
+/* Memory access rights: the values of enum ibv_access_flags, as the public RTE_PMD_IRDMA_ACCESS_*
+ * flags (equality checked at build time in irdma_value_checks.c). */
 #define IRDMA_HW_ACCESS_LOCAL_WRITE   0x01u
 #define IRDMA_HW_ACCESS_REMOTE_WRITE  0x02u
 #define IRDMA_HW_ACCESS_REMOTE_READ   0x04u
