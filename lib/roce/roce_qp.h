@@ -298,9 +298,11 @@ struct roce_swqe {
 	uint8_t started;
 };
 
+enum roce_res_type { ROCE_RES_FREE, ROCE_RES_READ, ROCE_RES_ATOMIC };
+
 /* Responder resource: what a READ or atomic needs for replay. */
 struct roce_rd_res {
-	uint8_t type;       /* 0 free, ROCE_RES_READ, ROCE_RES_ATOMIC */
+	enum roce_res_type type : 8;
 	uint32_t first_psn;
 	uint32_t last_psn;
 	uint64_t va;
@@ -309,9 +311,11 @@ struct roce_rd_res {
 	uint64_t orig;      /* atomic: value returned */
 };
 
+enum roce_job_type { ROCE_JOB_ACK, ROCE_JOB_READ, ROCE_JOB_ATOMIC };
+
 /* A response waiting for transmission (ACK, NAK, READ response stream, atomic ACK). */
 struct roce_job {
-	uint8_t type;
+	enum roce_job_type type : 8;
 	uint8_t syndrome;
 	uint32_t psn;
 	uint32_t msn;

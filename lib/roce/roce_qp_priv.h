@@ -8,9 +8,6 @@
 #define likely(x) __builtin_expect(!!(x), 1)
 #define unlikely(x) __builtin_expect(!!(x), 0)
 
-enum { ROCE_RES_FREE, ROCE_RES_READ, ROCE_RES_ATOMIC };
-enum { ROCE_JOB_ACK, ROCE_JOB_READ, ROCE_JOB_ATOMIC };
-
 /* AckReq at least every this many packets of a long message (as rxe). */
 #define ROCE_MAX_PKT_PER_ACK 64
 /* Default requester window of unacknowledged PSNs (rxe: 128). */
