@@ -76,7 +76,14 @@ struct irdma_hw_event {
 	uint16_t ae_code;  /* async-event code if any (doc/spec/irdma-uk.md §3.10), else 0 */
 };
 
-/* Device configuration, derived from devargs by the PMD. */
+/*
+ * Device configuration, derived from devargs by the PMD: the generic keys. Each field is one
+ * the PMD itself needs or that any backend has: engine decides whether poll_cq drives the
+ * device (a hardware backend takes the default and has no progress op), port names the
+ * device's wire (the soft device's ethdev or "loop"; a hardware backend would check that it
+ * names its own), addresses, MTU and limits describe any RoCE device. Keys only one backend
+ * understands travel unparsed in backend_args.
+ */
 struct irdma_hw_dev_config {
 	const char *name;          /* device name, used in logs, service and memzone names */
 	enum irdma_hw_gen gen;
