@@ -53,6 +53,18 @@ iop_tap_rxe_guest() {
 	ok "guest 1 with rxe0 ACTIVE ($(iop_elapsed "$t_start")s)"
 }
 
+# iop_tap_rxe_session TAG: how a suite on one rxe guest begins (after its usage check): the
+# skip where QEMU cannot run, our tools' EAL directories watched (iop_eal_watch TAG), the
+# clock (t_start), the session with its teardown on exit, and guest 1 with rxe0 up.
+iop_tap_rxe_session() {
+	iop_tap_skip_unless_qemu
+	iop_eal_watch "$1"
+	t_start=$(iop_now)
+	iop_session_begin || exit 1
+	trap 'eal_cleanup; iop_session_end' EXIT
+	iop_tap_rxe_guest
+}
+
 # iop_eal_watch TAG: our tools' EAL runtime directories are /var/run/dpdk/TAG_<case>_<pid of
 # the script> (eal_prefix_glob); eal_cleanup removes them, and so does a watchdog once the
 # script is gone, if the runner kills it before its traps run.

@@ -45,16 +45,8 @@ case_no=0
 
 [ -x "$pingpong" ] && [ -x "$perf" ] ||
 	{ echo "pmd-interop.sh: usage: pmd-interop.sh PATH/TO/irdma-pingpong PATH/TO/irdma-perf" >&2; exit 2; }
-iop_tap_skip_unless_qemu
-
 # EAL runtime directories of this script's processes: irdma_iop_<case>_<script pid>.
-iop_eal_watch irdma_iop
-
-t_start=$(iop_now)
-iop_session_begin || exit 1
-trap 'eal_cleanup; iop_session_end' EXIT
-
-iop_tap_rxe_guest
+iop_tap_rxe_session irdma_iop
 guest=$(iop_guest_ip 1)
 dev_base="soft,port=net_af_packet0,ip=$IOP_RAW_IP"
 # Atomics need GEN_3; everything else runs on the default generation.

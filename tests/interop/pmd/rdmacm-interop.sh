@@ -31,15 +31,8 @@ case_no=0
 
 [ -x "$rping_bin" ] ||
 	{ echo "usage: rdmacm-interop.sh PATH/TO/irdma-rping [PATH/TO/irdma-perf]" >&2; exit 2; }
-iop_tap_skip_unless_qemu
-
-iop_eal_watch irdma_iopcm
-
-t_start=$(iop_now)
-iop_session_begin || exit 1
-trap 'eal_cleanup; iop_session_end' EXIT
-
-iop_tap_rxe_guest
+# EAL runtime directories of this script's processes: irdma_iopcm_<case>_<script pid>.
+iop_tap_rxe_session irdma_iopcm
 guest=$(iop_guest_ip 1)
 ours_ip=$IOP_RAW_IP
 dev_base="soft,port=net_af_packet0,ip=$ours_ip"
