@@ -4,20 +4,18 @@
  *
  *   irdma-rping [EAL options] -- --devargs soft,port=...,ip=... -s|-c [rping options]
  *
- * Options are parsed before EAL starts: a bad one costs nothing and is named in one line.
+ * Options are parsed before EAL starts: a bad one costs nothing and is named in one line
+ * (tool_start.h).
  */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
 
 #include <rte_eal.h>
 
 #include "rp_opts.h"
 #include "rp_session.h"
-#include "tool_eal.h"
-
-#define PROG "irdma-rping"
+#include "tool_start.h"
 
 static volatile sig_atomic_t stop;
 
@@ -27,46 +25,30 @@ static void on_signal(int sig)
 	stop = 1;
 }
 
+static int parse(void *o, const char *prog, int argc, char **argv, char *err, size_t errlen)
+{
+	(void)prog;
+	return rp_opts_parse(o, argc, argv, err, errlen);
+}
+
+static void usage(const char *prog, const void *o)
+{
+	(void)o;
+	rp_opts_usage(prog);
+}
+
 int main(int argc, char **argv)
 {
-	const struct cli_opt *defs;
+	struct tool_cli cli = { .prog = "irdma-rping", .parse = parse, .usage = usage };
 	struct rp_session s;
 	struct rp_opts o;
-	char err[256];
-	size_t n_defs;
-	int i, sep, rc, status = EXIT_FAILURE;
+	int status;
 
-	sep = tool_eal_separator(argc, argv);
-	if (sep < 0)
-		for (i = 1; i < argc; i++)
-			if (!strcmp(argv[i], "-h") || !strcmp(argv[i], "--help")) {
-				rp_opts_usage(argv[0]);
-				return EXIT_SUCCESS;
-			}
-	defs = rp_opts_table(&n_defs);
-	for (i = 1; i < (sep < 0 ? argc : sep); i++)
-		if (!strncmp(argv[i], "--devargs", 9) || !strncmp(argv[i], "--timeout", 9)) {
-			fprintf(stderr, PROG ": '%s' is an " PROG " option: tool options go "
-				"after \"--\" (" PROG " [EAL options] -- [options])\n", argv[i]);
-			return EXIT_FAILURE;
-		}
-	rc = rp_opts_parse(&o, sep < 0 ? 1 : argc - sep, sep < 0 ? argv : argv + sep, err,
-			   sizeof(err));
-	if (rc == 1) {
-		rp_opts_usage(argv[0]);
-		return EXIT_SUCCESS;
-	}
-	if (rc < 0 && sep < 0 && argc > 1) {
-		if (tool_eal_init(PROG, argc, argv, sep, defs, n_defs) < 0)
-			return EXIT_FAILURE;
-		rte_eal_cleanup();
-	}
-	if (rc < 0) {
-		fprintf(stderr, PROG ": %s\n", err);
-		return EXIT_FAILURE;
-	}
-	if (tool_eal_init(PROG, argc, argv, sep, defs, n_defs) < 0)
-		return EXIT_FAILURE;
+	cli.defs = rp_opts_table(&cli.n_defs);
+	status = tool_start(&cli, &o, argc, argv);
+	if (status != TOOL_START_RUN)
+		return status;
+	status = EXIT_FAILURE;
 	/* rping's lines arrive in order with its stderr ones even into a file */
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	signal(SIGINT, on_signal);

@@ -74,8 +74,8 @@ static int apply(void *ctx, const struct cli_opt *d, const char *name, const cha
 		o->src_addr = val;
 		break;
 	case 'p':
-		if (cli_parse_u64(val, 1, 65535, &v))
-			return cli_errf(err, errlen, "%s: port '%s' is not 1..65535", name, val);
+		if (cli_opt_u64(name, val, 1, 65535, "port", &v, err, errlen))
+			return -EINVAL;
 		o->port = (uint16_t)v;
 		break;
 	case 'C':
@@ -104,8 +104,8 @@ static int apply(void *ctx, const struct cli_opt *d, const char *name, const cha
 	case 'q':
 		break;
 	case 't':
-		if (cli_parse_u64(val, 0, 255, &v))
-			return cli_errf(err, errlen, "%s: type of service '%s' is not 0..255", name, val);
+		if (cli_opt_u64(name, val, 0, 255, "type of service", &v, err, errlen))
+			return -EINVAL;
 		o->tos = (uint8_t)v;
 		break;
 	case 'h':

@@ -19,6 +19,7 @@
 #include <rte_malloc.h>
 
 #include "irdma_test.h"
+#include "test_capture.h"
 #include "oob_sock.h"
 #include "perf_run.h"
 #include "pingpong_exchange.h"
@@ -70,48 +71,7 @@ static uint16_t free_port(void)
 
 /* Tool output (stdout and stderr) goes to a file while the sessions run, so TAP stays
  * clean. */
-static int saved_stdout = -1, saved_stderr = -1, capture_fd = -1;
-static char captured[65536];
-
-static void quiet(void)
-{
-	char tmpl[] = "/tmp/irdma_app_inprocXXXXXX";
-
-	fflush(stdout);
-	capture_fd = mkstemp(tmpl);
-	unlink(tmpl);
-	saved_stdout = dup(1);
-	saved_stderr = dup(2);
-	dup2(capture_fd, 1);
-	dup2(capture_fd, 2);
-}
-
-static void loud(void)
-{
-	ssize_t n;
-
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved_stdout, 1);
-	dup2(saved_stderr, 2);
-	close(saved_stdout);
-	close(saved_stderr);
-	lseek(capture_fd, 0, SEEK_SET);
-	n = read(capture_fd, captured, sizeof(captured) - 1);
-	captured[n > 0 ? n : 0] = '\0';
-	close(capture_fd);
-}
-
-static unsigned int count(const char *hay, const char *needle)
-{
-	unsigned int n = 0;
-
-	while ((hay = strstr(hay, needle)) != NULL) {
-		n++;
-		hay++;
-	}
-	return n;
-}
+static struct t_capture output;
 
 struct pp_arg {
 	struct pp_ctx *c;
@@ -154,7 +114,7 @@ static void pingpong(bool ud, bool events, uint32_t size, struct pp_ctx *srv, st
 	*crc = -1;
 	sa->c = srv;
 	sa->rc = -1;
-	quiet();
+	t_capture_start(&output);
 	if (pp_session_init(srv, &so) == 0 && pp_session_init(cli, &co) == 0 &&
 	    (!corrupt_client || (cli->buf[ud ? PINGPONG_GRH_LEN : 0] = 0x5a)) &&
 	    rte_eal_remote_launch(pp_server_main, sa, worker) == 0) {
@@ -162,7 +122,7 @@ static void pingpong(bool ud, bool events, uint32_t size, struct pp_ctx *srv, st
 			*crc = pp_session_run(cli);
 		rte_eal_wait_lcore(worker);
 	}
-	loud();
+	t_capture_stop(&output);
 }
 
 T_CASE(pingpong_rc_over_the_path_mtu)
@@ -175,12 +135,12 @@ T_CASE(pingpong_rc_over_the_path_mtu)
 	T_EQ(sa.rc, 0);
 	T_EQ(crc, 0);
 	/* ibv_rc_pingpong's report, from both sides */
-	T_EQ(count(captured, "300000 bytes in "), 2);
-	T_EQ(count(captured, "50 iters in "), 2);
-	T_EQ(count(captured, "GID ::ffff:198.18.0.2"), 2);
+	T_EQ(t_count(output.text, "300000 bytes in "), 2);
+	T_EQ(t_count(output.text, "50 iters in "), 2);
+	T_EQ(t_count(output.text, "GID ::ffff:198.18.0.2"), 2);
 	/* rdma-core's layout, spaces included */
-	T_EQ(count(captured, "  local address:  LID 0x0000, QPN 0x"), 2);
-	T_EQ(count(captured, "  remote address: LID 0x0000, QPN 0x"), 2);
+	T_EQ(t_count(output.text, "  local address:  LID 0x0000, QPN 0x"), 2);
+	T_EQ(t_count(output.text, "  remote address: LID 0x0000, QPN 0x"), 2);
 	pp_session_fini(&cli);
 	pp_session_fini(&srv);
 }
@@ -195,7 +155,7 @@ T_CASE(pingpong_rc_with_completion_events)
 	pingpong(false, true, 64, &srv, &cli, &sa, &crc);
 	T_EQ(sa.rc, 0);
 	T_EQ(crc, 0);
-	T_EQ(count(captured, "6400 bytes in "), 2);
+	T_EQ(t_count(output.text, "6400 bytes in "), 2);
 	pp_session_fini(&cli);
 	pp_session_fini(&srv);
 }
@@ -212,8 +172,8 @@ T_CASE(pingpong_check_catches_a_bad_payload)
 	corrupt_client = false;
 	T_EQ(sa.rc, -1);
 	T_EQ(crc, -1);
-	T_EQ(count(captured, "irdma-pingpong: -c: invalid data in page 0 of message 0"), 2);
-	T_EQ(count(captured, "page(s) of the received messages held unexpected data"), 2);
+	T_EQ(t_count(output.text, "irdma-pingpong: -c: invalid data in page 0 of message 0"), 2);
+	T_EQ(t_count(output.text, "page(s) of the received messages held unexpected data"), 2);
 	pp_session_fini(&cli);
 	pp_session_fini(&srv);
 }
@@ -229,8 +189,8 @@ T_CASE(pingpong_ud_with_grh_area)
 	pingpong(true, false, 512, &srv, &cli, &sa, &crc);
 	T_EQ(sa.rc, 0);
 	T_EQ(crc, 0);
-	T_EQ(count(captured, ": GID ::ffff:198.18.0."), 2); /* ud_pingpong's local line */
-	T_EQ(count(captured, "51200 bytes in "), 2);
+	T_EQ(t_count(output.text, ": GID ::ffff:198.18.0."), 2); /* ud_pingpong's local line */
+	T_EQ(t_count(output.text, "51200 bytes in "), 2);
 	/* The client's last receive came from the server (198.18.0.1): RoCEv2/IPv4 leaves
 	 * the first 20 bytes of the GRH area zero and puts the IPv4 header in the last 20. */
 	g = cli.buf;
@@ -288,32 +248,32 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 	if (!s.dev || !c.dev)
 		goto out;
 	s.rc = c.rc = -1;
-	quiet();
+	t_capture_start(&output);
 	if (rte_eal_remote_launch(perf_server_main, &s, worker) == 0) {
 		if (wait_listening(s.o.tcp_port, 5000))
 			c.rc = perf_run_remote(&c.o, c.dev);
 		rte_eal_wait_lcore(worker);
 	}
-	loud();
+	t_capture_stop(&output);
 	T_CHECK_MSG(s.rc == 0 && c.rc == 0, "%s: server %d, client %d; output:\n%s", mode, s.rc,
-		    c.rc, s.rc || c.rc ? captured : "");
+		    c.rc, s.rc || c.rc ? output.text : "");
 	/* Both print the header and addresses; the tables: both sides of the ping-pongs, the
 	 * client of read/atomic, and for bandwidth the client and the server (the client's
 	 * results, received through the exchange). */
-	T_EQ(count(captured, " local address: LID 0000"), 2 * nq);
-	T_EQ(count(captured, "remote address: LID 0000"), 2 * nq);
-	T_EQ(count(captured, "#bytes"), one_table ? 1 : 2);
+	T_EQ(t_count(output.text, " local address: LID 0000"), 2 * nq);
+	T_EQ(t_count(output.text, "remote address: LID 0000"), 2 * nq);
+	T_EQ(t_count(output.text, "#bytes"), one_table ? 1 : 2);
 	if (nq > 1) {
 		/* one row per side: the WRs of all QPs (-n, 20, on each), their bandwidth together */
 		char row[32], head[64];
 
 		snprintf(head, sizeof(head), " Number of qps   : %u\t\tTransport type : IB\n", nq);
-		T_EQ(count(captured, head), 2);
+		T_EQ(t_count(output.text, head), 2);
 		snprintf(row, sizeof(row), "\n %-7u    %u ", strstr(mode, "atomic") ? 8 : 65536,
 			 20 * nq);
-		T_EQ(count(captured, row), 2);
+		T_EQ(t_count(output.text, row), 2);
 	}
-	T_EQ(count(captured, "Data ex. method : Ethernet"), 2);
+	T_EQ(t_count(output.text, "Data ex. method : Ethernet"), 2);
 	if (all) {
 		/* every size from 2 B to 8 MiB on the measuring side(s); the server of the
 		 * client-driven bandwidth tests prints the last size it was sent */
@@ -328,20 +288,20 @@ static void perf_client_server_opt(const char *mode, bool all, const char *extra
 				snprintf(row, sizeof(row), "\n %-7lu    5 ", sz);
 			else
 				snprintf(row, sizeof(row), "\n %-7lu 5 ", sz);
-			T_CHECK_MSG(count(captured, row) == (both ? 2 : 1), "%s -a: size %lu printed %d "
-				    "times", mode, sz, count(captured, row));
+			T_CHECK_MSG(t_count(output.text, row) == (both ? 2 : 1), "%s -a: size %lu printed %d "
+				    "times", mode, sz, t_count(output.text, row));
 		}
 	}
 	/* perftest prints the RX depth on the receiving side(s) of the send tests only */
-	T_EQ(count(captured, " RX depth        : "),
+	T_EQ(t_count(output.text, " RX depth        : "),
 	     strstr(mode, "send") ? (extra && !strcmp(extra, "-b") ? 2 : 1) : 0);
 	if (extra && !strncmp(extra, "-D", 2) && strstr(mode, "_lat"))
-		T_EQ(count(captured, " #bytes        #iterations       t_avg[usec]    tps average\n"),
+		T_EQ(t_count(output.text, " #bytes        #iterations       t_avg[usec]    tps average\n"),
 		     one_table ? 1 : 2);
 	if (extra && (!strcmp(extra, "-cUD") || !strcmp(extra, "--connection=UD")))
-		T_EQ(count(captured, " Connection type : UD"), 2);
+		T_EQ(t_count(output.text, " Connection type : UD"), 2);
 	if (extra && !strcmp(extra, "--use-srq"))
-		T_EQ(count(captured, "Using SRQ      : ON\n"), 2);
+		T_EQ(t_count(output.text, "Using SRQ      : ON\n"), 2);
 out:
 	if (c.dev)
 		T_EQ(rte_pmd_irdma_dev_close(c.dev), 0);
@@ -405,15 +365,15 @@ T_CASE(perf_server_waits_out_a_client_run_longer_than_its_timeout)
 	if (!s.dev || !c.dev)
 		goto out;
 	s.rc = c.rc = -1;
-	quiet();
+	t_capture_start(&output);
 	if (rte_eal_remote_launch(perf_server_main, &s, worker) == 0) {
 		if (wait_listening(s.o.tcp_port, 5000))
 			c.rc = perf_run_remote(&c.o, c.dev);
 		rte_eal_wait_lcore(worker);
 	}
-	loud();
+	t_capture_stop(&output);
 	T_CHECK_MSG(s.rc == 0 && c.rc == 0, "server %d, client %d", s.rc, c.rc);
-	T_EQ(count(captured, "#bytes"), 2);
+	T_EQ(t_count(output.text, "#bytes"), 2);
 out:
 	if (c.dev)
 		T_EQ(rte_pmd_irdma_dev_close(c.dev), 0);
@@ -476,25 +436,25 @@ T_CASE(servers_waiting_for_a_client_keep_serving_their_device)
 	T_CHECK(s.dev != NULL);
 	if (!s.dev)
 		return;
-	quiet();
+	t_capture_start(&output);
 	if (rte_eal_remote_launch(perf_server_main, &s, worker) == 0) {
 		wait_listening(s.o.tcp_port, 5000);
 		a = xstat(s.dev, "progress_calls");
 		usleep(300 * 1000);
 		b = xstat(s.dev, "progress_calls");
 		rte_eal_wait_lcore(worker);
-		loud();
+		t_capture_stop(&output);
 		T_CHECK_MSG(a != UINT64_MAX && b > a + 100, "irdma-perf: progress_calls %" PRIu64 " -> %" PRIu64
 			    " while waiting in accept", a, b);
 		T_EQ(s.rc, -ETIMEDOUT);
 	} else {
-		loud();
+		t_capture_stop(&output);
 	}
 	T_EQ(rte_pmd_irdma_dev_close(s.dev), 0);
 
 	T_EQ(pp_opts_parse(&so, "irdma-pingpong", 7, qargv, err, sizeof(err)), 0);
 	sa.c = &srv;
-	quiet();
+	t_capture_start(&output);
 	if (pp_session_init(&srv, &so) == 0 &&
 	    rte_eal_remote_launch(pp_server_main, &sa, worker) == 0) {
 		wait_listening(so.tcp_port, 5000);
@@ -502,12 +462,12 @@ T_CASE(servers_waiting_for_a_client_keep_serving_their_device)
 		usleep(300 * 1000);
 		b = xstat(srv.dev, "progress_calls");
 		rte_eal_wait_lcore(worker);
-		loud();
+		t_capture_stop(&output);
 		T_CHECK_MSG(a != UINT64_MAX && b > a + 100, "irdma-pingpong: progress_calls %" PRIu64 " -> %"
 			    PRIu64 " while waiting in accept", a, b);
 		T_EQ(sa.rc, -1);
 	} else {
-		loud();
+		t_capture_stop(&output);
 	}
 	pp_session_fini(&srv);
 }

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "irdma_test.h"
+#include "test_capture.h"
 #include "oob_sock.h"
 #include "run_tool.h"
 #include "scripted_peer.h"
@@ -39,18 +40,6 @@ static void check_one_line_error(const char *prog, const char *needle)
 	T_CHECK(!r.timed_out);
 	T_CHECK_MSG(strncmp(line, prog, strlen(prog)) == 0 && strstr(line, needle),
 		    "last stderr line '%s' lacks '%s: ...%s...'", line, prog, needle);
-}
-
-/* How often @p needle occurs in @p hay. */
-static unsigned int count_of(const char *hay, const char *needle)
-{
-	unsigned int n = 0;
-
-	while ((hay = strstr(hay, needle)) != NULL) {
-		n++;
-		hay++;
-	}
-	return n;
 }
 
 /* The run lasted at least @p ms (a lower bound only: timings are noisy). */
@@ -283,8 +272,8 @@ static void lat_duration(const char *mode, const char *lcores)
 		      &r), 0);
 	T_CHECK_MSG(r.status == 0, "%s: exit %d, stderr:\n%s", mode, r.status, r.err);
 	T_CHECK(elapsed_at_least(2000));
-	T_EQ(count_of(r.err, "irdma-perf: 1 s: "), 1);
-	T_EQ(count_of(r.err, " iterations so far\n"), count_of(r.err, " s: "));
+	T_EQ(t_count(r.err, "irdma-perf: 1 s: "), 1);
+	T_EQ(t_count(r.err, " iterations so far\n"), t_count(r.err, " s: "));
 	h = strstr(r.out, " #bytes        #iterations       t_avg[usec]    tps average\n");
 	T_CHECK_MSG(h != NULL, "%s", r.out);
 	if (h)
@@ -569,7 +558,7 @@ T_CASE(server_write_bw_on_two_qps_swaps_a_record_per_qp_like_perftest)
 	const char *l0, *r0, *r1;
 
 	perf_server_vs_script_opt("srv_wbq", "write_bw", "-q2", cli, sizeof(cli) / sizeof(cli[0]));
-	T_EQ(count_of(r.out, " local address: LID 0000 QPN "), 2);
+	T_EQ(t_count(r.out, " local address: LID 0000 QPN "), 2);
 	l0 = strstr(r.out, " local address: LID 0000 QPN ");
 	r0 = strstr(r.out, " remote address: LID 0000 QPN 0x0018 PSN 0xa2917f RKey 0x000b37 "
 			   "VAddr 0x0055e801552000\n");
@@ -699,8 +688,8 @@ static void loop_qps(const char *mode, const char *lcores, const char *q, unsign
 						   "--timeout", "10", q), 60000, &r), 0);
 	T_CHECK_MSG(r.status == 0, "%s: exit %d, stderr:\n%s", mode, r.status, r.err);
 	check_table(" #bytes     #iterations", 5, size, 20 * nq);
-	T_EQ(count_of(r.out, " local address: LID 0000"), nq);
-	T_EQ(count_of(r.out, "remote address: LID 0000"), nq);
+	T_EQ(t_count(r.out, " local address: LID 0000"), nq);
+	T_EQ(t_count(r.out, "remote address: LID 0000"), nq);
 	snprintf(passed, sizeof(passed), "1 test passed (%s), data verified", mode);
 	T_CHECK(strstr(r.out, passed) != NULL);
 }
@@ -716,7 +705,7 @@ T_CASE(loop_atomic_bw_on_two_qps)
 						     "-n", "2000"), 60000, &r), 0);
 	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
 	check_table(" #bytes     #iterations", 5, 8, 4000);
-	T_EQ(count_of(r.out, " local address: LID 0000"), 2);
+	T_EQ(t_count(r.out, " local address: LID 0000"), 2);
 	T_CHECK(strstr(r.out, "1 test passed (atomic_bw), data verified") != NULL);
 }
 /* -q with -D: one progress line per second for all QPs together */
@@ -725,8 +714,8 @@ T_CASE(loop_duration_on_three_qps_has_one_progress_line_a_second)
 	T_EQ(run_tool(perf_exe, "qdur", "0-1", ARGS("--loop", "--test", "write_bw", "-q", "3", "-D",
 						    "2", "-s", "1024"), 60000, &r), 0);
 	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
-	T_EQ(count_of(r.err, "irdma-perf: 1 s: "), 1);
-	T_EQ(count_of(r.err, " s: "), count_of(r.err, " messages so far\n"));
+	T_EQ(t_count(r.err, "irdma-perf: 1 s: "), 1);
+	T_EQ(t_count(r.err, " s: "), t_count(r.err, " messages so far\n"));
 	T_CHECK(strstr(r.out, "1 test passed (write_bw), data verified") != NULL);
 }
 
@@ -746,7 +735,7 @@ T_CASE(loop_send_bw_over_ud_and_for_a_duration)
 						    "4096"), 60000, &r), 0);
 	T_CHECK_MSG(r.status == 0, "exit %d, stderr:\n%s", r.status, r.err);
 	T_CHECK(elapsed_at_least(2000));
-	T_EQ(count_of(r.err, "irdma-perf: 1 s: "), 1);
+	T_EQ(t_count(r.err, "irdma-perf: 1 s: "), 1);
 	T_CHECK(strstr(r.out, "1 test passed (send_bw), data verified") != NULL);
 }
 

@@ -15,52 +15,12 @@
 #include <rte_lcore.h>
 
 #include "irdma_test.h"
+#include "test_capture.h"
 #include "perf_run.h"
 
 static unsigned int worker;
 static char prefix[64];
-static int saved_out = -1, saved_err = -1, cap_fd = -1;
-static char captured[65536];
-
-static void quiet(void)
-{
-	char tmpl[] = "/tmp/irdma_perf_cmXXXXXX";
-
-	fflush(stdout);
-	cap_fd = mkstemp(tmpl);
-	unlink(tmpl);
-	saved_out = dup(1);
-	saved_err = dup(2);
-	dup2(cap_fd, 1);
-	dup2(cap_fd, 2);
-}
-
-static void loud(void)
-{
-	ssize_t n;
-
-	fflush(stdout);
-	fflush(stderr);
-	dup2(saved_out, 1);
-	dup2(saved_err, 2);
-	close(saved_out);
-	close(saved_err);
-	lseek(cap_fd, 0, SEEK_SET);
-	n = read(cap_fd, captured, sizeof(captured) - 1);
-	captured[n > 0 ? n : 0] = '\0';
-	close(cap_fd);
-}
-
-static unsigned int count(const char *hay, const char *needle)
-{
-	unsigned int n = 0;
-
-	while ((hay = strstr(hay, needle)) != NULL) {
-		n++;
-		hay++;
-	}
-	return n;
-}
+static struct t_capture output;
 
 struct side {
 	struct perf_opts o;
@@ -94,21 +54,21 @@ static void run(const char *mode, unsigned int tables)
 	if (!s.dev || !c.dev)
 		goto out;
 	s.rc = c.rc = -1;
-	quiet();
+	t_capture_start(&output);
 	/* no wait for the server: the client's refused REQs are retried every 100 ms */
 	if (rte_eal_remote_launch(server_main, &s, worker) == 0) {
 		c.rc = perf_run_remote(&c.o, c.dev);
 		rte_eal_wait_lcore(worker);
 	}
-	loud();
+	t_capture_stop(&output);
 	T_CHECK_MSG(s.rc == 0 && c.rc == 0, "%s: server %d, client %d", mode, s.rc, c.rc);
 	if (s.rc || c.rc)
-		printf("# %s\n", captured);
-	T_EQ(count(captured, "Data ex. method : rdma_cm"), 2);
-	T_EQ(count(captured, " local address: LID 0000"), 2);
-	T_EQ(count(captured, " remote address: LID 0000"), 2);
-	T_EQ(count(captured, "#bytes"), tables);
-	T_EQ(count(captured, "irdma-perf:"), 0); /* no error or warning line */
+		printf("# %s\n", output.text);
+	T_EQ(t_count(output.text, "Data ex. method : rdma_cm"), 2);
+	T_EQ(t_count(output.text, " local address: LID 0000"), 2);
+	T_EQ(t_count(output.text, " remote address: LID 0000"), 2);
+	T_EQ(t_count(output.text, "#bytes"), tables);
+	T_EQ(t_count(output.text, "irdma-perf:"), 0); /* no error or warning line */
 out:
 	if (c.dev)
 		T_EQ(rte_pmd_irdma_dev_close(c.dev), 0);
@@ -143,11 +103,11 @@ T_CASE(rdma_cm_client_without_server)
 	T_CHECK(d && peer);
 	if (!d || !peer)
 		return;
-	quiet();
+	t_capture_start(&output);
 	rc = perf_run_remote(&o, d);
-	loud();
+	t_capture_stop(&output);
 	T_EQ(rc, -ETIMEDOUT);
-	T_CHECK(strstr(captured, "irdma-perf: rdma_cm: exchange connection: no answer from "
+	T_CHECK(strstr(output.text, "irdma-perf: rdma_cm: exchange connection: no answer from "
 			"198.18.0.1 port 18515 within 1 s\n") != NULL);
 	T_EQ(rte_pmd_irdma_dev_close(d), 0);
 	T_EQ(rte_pmd_irdma_dev_close(peer), 0);

@@ -21,29 +21,12 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/lib/iop.sh"
+. "$here/lib/iop-tap.sh"
 
 peer_bin=${1:-}
-step=0 failed=0
-
-ok() { step=$((step + 1)); echo "ok $step - $*"; }
-not_ok() { step=$((step + 1)); failed=$((failed + 1)); echo "not ok $step - $*"; }
-# check DESCRIPTION COMMAND...: one numbered result per check
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-bail() {
-	not_ok "$*"
-	echo "Bail out! $*"
-	exit 1
-}
 
 [ -x "$peer_bin" ] || { echo "selftest.sh: usage: selftest.sh PATH/TO/iop-roce-peer" >&2; exit 2; }
-if why=$(iop_cannot_run); then
-	echo "1..0 # SKIP QEMU cannot run here: $why"
-	exit 0  # TAP: the "1..0 # SKIP" plan makes meson count a skip
-fi
+iop_tap_skip_unless_qemu
 
 t_start=$(iop_now)
 iop_session_begin || exit 1
@@ -204,6 +187,4 @@ ip netns list | awk '{ print $1 }' | grep -qx "$ns" && leftover="namespace $ns"
 [ -d "/tmp/$ns" ] && [ "${IRDMA_INTEROP_KEEP:-0}" != 1 ] && leftover="$leftover /tmp/$ns"
 check "teardown leaves nothing behind${leftover:+ (left: $leftover)}" [ -z "$leftover" ]
 
-echo "1..$step"
-echo "# interop self-test: $((step - failed))/$step passed in $(iop_elapsed "$t_start")s"
-[ $failed -eq 0 ]
+iop_tap_end "interop self-test"

@@ -24,28 +24,18 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../interop/lib/iop.sh"
+. "$here/../interop/lib/iop-tap.sh"
 . "$here/lib/vfio-image.sh"
 . "$here/lib/vfio-guest.sh"
 
 pingpong=${1:-}
 perf=${2:-}
 bindnic=${3:-}
-step=0 failed=0 case_no=0
-
-ok() { step=$((step + 1)); echo "ok $step - $*"; }
-not_ok() { step=$((step + 1)); failed=$((failed + 1)); echo "not ok $step - $*"; }
-bail() {
-	not_ok "$*"
-	echo "Bail out! $*"
-	exit 1
-}
+case_no=0
 
 [ -x "$pingpong" ] && [ -x "$perf" ] && [ -x "$bindnic" ] ||
 	{ echo "vfio-test.sh: usage: vfio-test.sh irdma-pingpong irdma-perf bind-nic.sh" >&2; exit 2; }
-if why=$(iop_cannot_run); then
-	echo "1..0 # SKIP QEMU cannot run here: $why"
-	exit 0
-fi
+iop_tap_skip_unless_qemu
 
 t_start=$(iop_now)
 iop_session_begin || exit 1
@@ -161,19 +151,6 @@ run_case() {
 	case_ours=$(grep -v -e '^EAL: ' -e '^TELEMETRY: ' <<<"$case_ours")
 }
 
-report() {
-	local title=$1 ours_re=$2 guest_re=$3 ours_re2=${4:-.}
-	if [ "$case_rc" -eq 0 ] && [ "$case_grc" -eq 0 ] && grep -qE "$ours_re" <<<"$case_ours" &&
-		grep -qE "$ours_re2" <<<"$case_ours" && grep -qE "$guest_re" <<<"$case_guest"; then
-		grep -E "$ours_re" <<<"$case_ours" | head -n 1 | sed 's/^/#   ours:  /'
-		ok "$title"
-	else
-		sed 's/^/#   ours:  /' <<<"$case_ours"
-		sed 's/^/#   guest: /' <<<"$case_guest"
-		not_ok "$title (our status $case_rc, guest status $case_grc)"
-	fi
-}
-
 pp_case() {
 	local t=$1 role=$2 size=$3 iters=$4 flag=() gm=(-m "$pmtu") title
 	# ibv_ud_pingpong has no -m: UD uses the port's active MTU
@@ -255,6 +232,4 @@ ip netns list | awk '{ print $1 }' | grep -qx "$ns" && leftover="namespace $ns"
 for q in $q1 $q2; do kill -0 "$q" 2>/dev/null && leftover="$leftover qemu $q"; done
 [ -z "$leftover" ] && ok "teardown leaves nothing behind" || not_ok "teardown leaves nothing behind (left: $leftover)"
 
-echo "1..$step"
-echo "# vfio: $((step - failed))/$step passed in $(iop_elapsed "$t_start")s"
-[ $failed -eq 0 ]
+iop_tap_end vfio

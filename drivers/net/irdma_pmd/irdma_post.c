@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_branch_prediction.h>
 #include <rte_byteorder.h>
 
@@ -407,7 +408,14 @@ post_one(struct irdma_pmd_qp *qp, const struct rte_pmd_irdma_send_wr *wr)
  *    forever; the PMD asks the device to flush with a modify to ERR (the verbs provider
  *    asks the kernel the same way). It takes the control-path lock, on this path only in ERR.
  * The state read here is the PMD's word (irdma_qp_state): ERR once modify, the device's
- * async event or an error completion said so.
+ * async event or an error completion said so. The device moves to ERR on its own before
+ * the word does, so a receive written while the word still reads RTS must be found by the
+ * device: it publishes ERR (the event, whose callback sets the word) and then scans the RQ
+ * once more, and the post writes its WQEs and then reads the word, each side with a full
+ * fence between its write and its read (soft_qp_to_error has the argument). Either the
+ * post reads ERR and asks, or the device's scan sees the WQE. A modify to ERR is the same
+ * pair: the word, a fence, then one more flush request (irdma_qp.c). The fence is one
+ * locked instruction per post_recv call, with no lock and no call.
  */
 static __rte_noinline __rte_cold void
 rq_flush_request(struct irdma_pmd_qp *qp)
@@ -537,8 +545,12 @@ rte_pmd_irdma_post_recv(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 			break;
 	}
 	qp->stats.rx_wrs += i;
-	if (unlikely(i > 0 && irdma_qp_state(qp) == RTE_PMD_IRDMA_QPS_ERR))
-		rq_flush_request(qp);
+	if (likely(i > 0)) {
+		/* The WQEs before the state word: a full fence (see rq_flush_request). */
+		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+		if (unlikely(irdma_qp_state(qp) == RTE_PMD_IRDMA_QPS_ERR))
+			rq_flush_request(qp);
+	}
 	if (unlikely(ret < 0)) {
 		if (ret == -ENOMEM)
 			qp->stats.rx_rq_full++;

@@ -11,6 +11,7 @@
 #include <inttypes.h>
 #include <string.h>
 
+#include <rte_atomic.h>
 #include <rte_errno.h>
 #include <rte_malloc.h>
 
@@ -633,6 +634,14 @@ rte_pmd_irdma_qp_modify(struct rte_pmd_irdma_qp *pub, struct rte_pmd_irdma_qp_at
 		/* The device is there already: publish it first, so posts see RESET (refused)
 		 * before the rings start over. */
 		irdma_qp_state_set(qp, next);
+		if (next == RTE_PMD_IRDMA_QPS_ERR) {
+			/* A receive another lcore wrote after the device's flush while the
+			 * word still read the old state: one more flush, after the word and a
+			 * full fence, finds it (the pair is explained at rq_flush_request). */
+			rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+			hw.state = IRDMA_HW_QPS_ERR;
+			dev->ops->qp_modify(dev->hw, pub->qp_num, &hw, IRDMA_HW_QP_ATTR_STATE);
+		}
 		if (next == RTE_PMD_IRDMA_QPS_RESET && cur != RTE_PMD_IRDMA_QPS_RESET) {
 			ret = qp_reset(qp);
 			if (ret < 0)

@@ -37,48 +37,16 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/iop.sh"
+. "$here/../lib/iop-tap.sh"
 
 pingpong=${1:-}
 perf=${2:-}
-step=0 failed=0
 case_no=0
-
-ok() { step=$((step + 1)); echo "ok $step - $*"; }
-not_ok() { step=$((step + 1)); failed=$((failed + 1)); echo "not ok $step - $*"; }
-check() {
-	local what=$1
-	shift
-	if "$@"; then ok "$what"; else not_ok "$what"; fi
-}
-bail() {
-	not_ok "$*"
-	echo "Bail out! $*"
-	exit 1
-}
 
 [ -x "$pingpong" ] && [ -x "$perf" ] ||
 	{ echo "pmd-interop.sh: usage: pmd-interop.sh PATH/TO/irdma-pingpong PATH/TO/irdma-perf" >&2; exit 2; }
-if why=$(iop_cannot_run); then
-	echo "1..0 # SKIP QEMU cannot run here: $why"
-	exit 0
-fi
-
 # EAL runtime directories of this script's processes: irdma_iop_<case>_<script pid>.
-# Removed at teardown, and by a watchdog if the runner kills us before the traps run.
-eal_prefix_glob="/var/run/dpdk/irdma_iop_*_$$"
-eal_cleanup() { rm -rf $eal_prefix_glob; }
-setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 0.5; done; sleep 3; rm -rf /var/run/dpdk/irdma_iop_*_"$1"' \
-	_ "$$" </dev/null >/dev/null 2>&1 &
-
-t_start=$(iop_now)
-iop_session_begin || exit 1
-trap 'eal_cleanup; iop_session_end' EXIT
-
-iop_image_build || bail "guest image builds (see the messages above)"
-iop_net_up || bail "namespace $IOP_NS wired"
-iop_guest_start 1 || bail "guest 1 boots"
-rxe=$(iop_guest_wait_rxe 1 60) || { echo "$rxe"; bail "rxe0 comes up in guest 1"; }
-ok "guest 1 with rxe0 ACTIVE ($(iop_elapsed "$t_start")s)"
+iop_tap_rxe_session irdma_iop
 guest=$(iop_guest_ip 1)
 dev_base="soft,port=net_af_packet0,ip=$IOP_RAW_IP"
 # Atomics need GEN_3; everything else runs on the default generation.
@@ -87,17 +55,8 @@ dev_gen3="$dev_base,gen=3"
 capture=$IOP_RUN/bridge.pcap
 iop_capture_start "$capture" || bail "tcpdump captures the bridge"
 
-# ours NAME BIN ARGS...: one of our tools in the namespace on the raw port, bounded; its EAL
-# runtime directory goes when it ends.
-ours() {
-	local name=$1 bin=$2 rc=0
-	shift 2
-	iop_ns timeout -k 2 60 "$bin" --no-pci --no-huge -m 512 --no-shconf \
-		--file-prefix="irdma_iop_${name}_$$" -l 0 --vdev="net_af_packet0,iface=$IOP_RAW_IF" \
-		-- "$@" || rc=$?
-	rm -rf "/var/run/dpdk/irdma_iop_${name}_$$"
-	return $rc
-}
+# ours NAME BIN ARGS...: one of our tools in the namespace on the raw port, bounded.
+ours() { iop_ours 512 60 "$@"; }
 
 # Waits until something in the namespace listens on the exchange port.
 listening() { iop_ns ss -Hltn 'sport = :18515' | grep -q LISTEN; }
@@ -138,20 +97,6 @@ run_case() {
 		wait "$pid" || case_rc=$?
 	fi
 	case_ours=$(grep -v -e '^EAL: ' -e '^TELEMETRY: ' "$log")
-}
-
-# report TITLE OURS_RE GUEST_RE [OURS_RE2]: ok when both exit 0 and both outputs match.
-report() {
-	local title=$1 ours_re=$2 guest_re=$3 ours_re2=${4:-.}
-	if [ "$case_rc" -eq 0 ] && [ "$case_grc" -eq 0 ] && grep -qE "$ours_re" <<<"$case_ours" &&
-		grep -qE "$ours_re2" <<<"$case_ours" && grep -qE "$guest_re" <<<"$case_guest"; then
-		grep -E "$ours_re" <<<"$case_ours" | head -n 1 | sed 's/^/#   ours:  /'
-		ok "$title"
-	else
-		sed 's/^/#   ours:  /' <<<"$case_ours"
-		sed 's/^/#   guest: /' <<<"$case_guest"
-		not_ok "$title (our status $case_rc, guest status $case_grc)"
-	fi
 }
 
 # --- 1 and 2: ibv_rc_pingpong and ibv_ud_pingpong (-c: both sides validate what they got)
@@ -425,6 +370,4 @@ ip netns list | awk '{ print $1 }' | grep -qx "$ns" && leftover="namespace $ns"
 compgen -G "$eal_prefix_glob" >/dev/null && leftover="$leftover $(echo $eal_prefix_glob)"
 check "teardown leaves nothing behind${leftover:+ (left: $leftover)}" [ -z "$leftover" ]
 
-echo "1..$step"
-echo "# PMD interop with rxe: $((step - failed))/$step passed in $(iop_elapsed "$t_start")s"
-[ $failed -eq 0 ]
+iop_tap_end "PMD interop with rxe"

@@ -23,53 +23,25 @@
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 . "$here/../lib/iop.sh"
+. "$here/../lib/iop-tap.sh"
 
 rping_bin=${1:-}
 perf=${2:-}
-step=0 failed=0 case_no=0
-
-ok() { step=$((step + 1)); echo "ok $step - $*"; }
-not_ok() { step=$((step + 1)); failed=$((failed + 1)); echo "not ok $step - $*"; }
-bail() {
-	not_ok "$*"
-	echo "Bail out! $*"
-	exit 1
-}
+case_no=0
 
 [ -x "$rping_bin" ] ||
 	{ echo "usage: rdmacm-interop.sh PATH/TO/irdma-rping [PATH/TO/irdma-perf]" >&2; exit 2; }
-if why=$(iop_cannot_run); then
-	echo "1..0 # SKIP QEMU cannot run here: $why"
-	exit 0
-fi
-
-eal_prefix_glob="/var/run/dpdk/irdma_iopcm_*_$$"
-eal_cleanup() { rm -rf $eal_prefix_glob; }
-setsid bash -c 'while kill -0 "$1" 2>/dev/null; do sleep 0.5; done; sleep 3; rm -rf /var/run/dpdk/irdma_iopcm_*_"$1"' \
-	_ "$$" </dev/null >/dev/null 2>&1 &
-
-t_start=$(iop_now)
-iop_session_begin || exit 1
-trap 'eal_cleanup; iop_session_end' EXIT
-
-iop_image_build || bail "guest image builds (see the messages above)"
-iop_net_up || bail "namespace $IOP_NS wired"
-iop_guest_start 1 || bail "guest 1 boots"
-rxe=$(iop_guest_wait_rxe 1 60) || { echo "$rxe"; bail "rxe0 comes up in guest 1"; }
-ok "guest 1 with rxe0 ACTIVE ($(iop_elapsed "$t_start")s)"
+# EAL runtime directories of this script's processes: irdma_iopcm_<case>_<script pid>.
+iop_tap_rxe_session irdma_iopcm
 guest=$(iop_guest_ip 1)
 ours_ip=$IOP_RAW_IP
 dev_base="soft,port=net_af_packet0,ip=$ours_ip"
 
 # ours NAME LIMIT BIN ARGS...: one of our tools in the namespace on the raw port.
 ours() {
-	local name=$1 limit=$2 bin=$3 rc=0
-	shift 3
-	iop_ns timeout -k 2 "$limit" "$bin" --no-pci --no-huge -m 256 --no-shconf \
-		--file-prefix="irdma_iopcm_${name}_$$" -l 0 --vdev="net_af_packet0,iface=$IOP_RAW_IF" \
-		-- "$@" || rc=$?
-	rm -rf "/var/run/dpdk/irdma_iopcm_${name}_$$"
-	return $rc
+	local name=$1 limit=$2
+	shift 2
+	iop_ours 256 "$limit" "$name" "$@"
 }
 
 # A guest command in the background (rping has no TCP port to wait on): its output and
@@ -171,5 +143,4 @@ eal_cleanup
 iop_session_end
 left=$(ls -d $eal_prefix_glob 2>/dev/null; ip netns list | grep -F "$IOP_NS")
 if [ -z "$left" ]; then ok "nothing left behind ($(iop_elapsed "$t_start")s in all)"; else not_ok "left: $left"; fi
-echo "1..$step"
-[ $failed -eq 0 ]
+iop_tap_end

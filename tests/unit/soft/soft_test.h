@@ -73,12 +73,18 @@ static inline void *t_zalloc(size_t len)
 struct t_event_log {
 	unsigned int n;
 	struct irdma_hw_event ev[64];
+	/* Called first, in the engine's context: what software does before it has seen the
+	 * event (a test sets it after the open). */
+	void (*before)(void *ctx, const struct irdma_hw_event *ev);
+	void *before_ctx;
 };
 
 static inline void t_async_cb(void *arg, const struct irdma_hw_event *ev)
 {
 	struct t_event_log *log = arg;
 
+	if (log->before)
+		log->before(log->before_ctx, ev);
 	if (log->n < 64)
 		log->ev[log->n] = *ev;
 	log->n++;

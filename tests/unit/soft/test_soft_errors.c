@@ -349,6 +349,75 @@ T_CASE(flush_on_error_all_gens)
 	flush_on_error(3);
 }
 
+/*
+ * The device takes the QP to ERR on its own (a bad lkey on a send) and software posts a
+ * receive after the device's flush but before it has seen the event, so its state word
+ * still reads RTS and it sends no flush request. The receive completes flushed anyway,
+ * once (the device scans the RQ again after the event), after the ones posted before.
+ */
+struct late_recv {
+	struct t_qp *qp;
+	struct irdma_sge sge;
+	unsigned int posted;
+};
+
+static void post_before_the_event(void *ctx, const struct irdma_hw_event *ev)
+{
+	struct late_recv *l = ctx;
+
+	if (ev->type != IRDMA_HW_EVENT_QP_FATAL || ev->id != l->qp->id || l->posted)
+		return;
+	T_EQ(t_post_recv(l->qp, 90, &l->sge, 1), 0);
+	l->posted++;
+}
+
+static void receive_posted_before_the_error_event(uint8_t gen, bool earlier)
+{
+	uint8_t *src = t_zalloc(64), *rb = t_zalloc(64);
+	struct irdma_sge s, bad;
+	struct late_recv l;
+	struct t_pair p;
+	uint32_t ls;
+
+	T_EQ(t_pair_open(&p, gen, 1024, &t_default_caps, T_ACC_ALL), 0);
+	ls = t_mr(&p.da, src, 64, 0);
+	l.qp = &p.qa;
+	l.sge = (struct irdma_sge){ (uintptr_t)rb, 64,
+				    t_mr(&p.da, rb, 64, IRDMA_HW_ACCESS_LOCAL_WRITE) };
+	l.posted = 0;
+	if (earlier)
+		T_EQ(t_post_recv(&p.qa, 70, &l.sge, 1), 0);
+	p.da.events.before = post_before_the_event;
+	p.da.events.before_ctx = &l;
+	s = (struct irdma_sge){ (uintptr_t)src, 8, ls };
+	bad = (struct irdma_sge){ (uintptr_t)src, 8, ls ^ 0x1 };
+	T_EQ(t_send(&p.qa, 1, IRDMA_OP_TYPE_SEND, &bad, 1, false), 0);
+	T_EQ(t_send(&p.qa, 2, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
+	expect_cqe(&p.ca, 1, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_PROT_ERR);
+	expect_cqe(&p.ca, 2, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	T_EQ(l.posted, 1u);
+	if (earlier)
+		expect_cqe(&p.ca, 70, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	expect_cqe(&p.ca, 90, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_GENERAL_ERR);
+	T_CHECK(t_cq_quiet(&p.ca));
+	T_EQ(t_qp_get_state(&p.qa), IRDMA_HW_QPS_ERR);
+	T_CHECK(has_event(&p.da, IRDMA_HW_EVENT_QP_FATAL, p.qa.id));
+	p.da.events.before = NULL;
+	t_pair_close(&p);
+	free(src);
+	free(rb);
+}
+
+T_CASE(receive_posted_before_the_error_event_is_flushed)
+{
+	uint8_t gen;
+
+	for (gen = 1; gen <= 3; gen++) {
+		receive_posted_before_the_error_event(gen, false);
+		receive_posted_before_the_error_event(gen, true);
+	}
+}
+
 /* More completions than the CQ holds: an error event, the QP in ERR, no byte outside the
  * ring (the guard page after it is intact, checked at destroy). NOPs complete in the front
  * end; RDMA WRITEs (writes) as their ACK is taken, where the CQE is written at once while

@@ -7,6 +7,8 @@
  */
 #include <string.h>
 
+#include <rte_atomic.h>
+
 #include "soft_priv.h"
 
 void soft_async_event(struct soft_dev *dev, enum irdma_hw_event_type t, uint32_t id, uint16_t ae)
@@ -86,10 +88,23 @@ static void flush_sq(struct soft_qp *qp)
 	qp->sq_stalled = false;
 }
 
-static void flush_rq(struct soft_qp *qp)
+/* The receives posted to the QP's own RQ (GEN_1/2: one CQE after @p any, the CQE already
+ * written for the receive in progress, if there was one). */
+static void flush_rq_posted(struct soft_qp *qp, bool any)
 {
 	struct soft_rwqe r;
-	bool from_srq, any = false;
+	bool from_srq;
+
+	while (soft_rq_fetch(qp, &r, &from_srq, true) != 0) {
+		if (qp->dev->gen >= IRDMA_GEN_3 || !any)
+			rq_flush_cqe(qp, &r, false);
+		any = true;
+	}
+}
+
+static void flush_rq(struct soft_qp *qp)
+{
+	bool any = false;
 
 	if (qp->rctx.active) {
 		qp->rctx.active = false;
@@ -101,11 +116,7 @@ static void flush_rq(struct soft_qp *qp)
 		soft_async_event(qp->dev, IRDMA_HW_EVENT_QP_LAST_WQE, qp->id, 0);
 		return;
 	}
-	while (soft_rq_fetch(qp, &r, &from_srq, true) != 0) {
-		if (qp->dev->gen >= IRDMA_GEN_3 || !any)
-			rq_flush_cqe(qp, &r, false);
-		any = true;
-	}
+	flush_rq_posted(qp, any);
 }
 
 /* Flushes everything outstanding (the QP is in ERR). Also used as the flush request
@@ -119,6 +130,22 @@ void soft_qp_flush(struct soft_qp *qp)
 	flush_rq(qp);
 }
 
+/*
+ * The device's own move to ERR (an error completion, a peer's NAK, retries exhausted),
+ * from the engine. An RQ has no doorbell: a receive posted after the flush below is
+ * flushed only because software, seeing ERR in its state word, asks for it (the flush
+ * request, qp_modify to ERR). Software learns of ERR from the event, so a receive posted
+ * between this flush and the event would stay in the RQ for ever with no CQE. Hence the
+ * second scan, after the event, and the ordering argument (a store-buffer pair: each
+ * side writes, a full fence, then reads what the other wrote):
+ *   device:   state word ERR (the event; the PMD's CAS)  fence  scan the RQ
+ *   software: write the receive WQE                      fence  read the state word
+ * In the single total order of the two fences, either the device's comes first and
+ * software reads ERR and asks for a flush, or software's comes first and the second scan
+ * finds the WQE. Both may happen: the request and this scan serialize on engine_lock and
+ * each WQE is fetched once. The receives posted before the first scan complete before the
+ * event, as they always did.
+ */
 void soft_qp_to_error(struct soft_qp *qp, enum irdma_hw_event_type ev, uint16_t ae)
 {
 	bool was_err = qp->state == IRDMA_HW_QPS_ERR;
@@ -126,6 +153,11 @@ void soft_qp_to_error(struct soft_qp *qp, enum irdma_hw_event_type ev, uint16_t 
 	qp->state = IRDMA_HW_QPS_ERR;
 	qp->st.errors++;
 	soft_qp_flush(qp);
-	if (!was_err)
-		soft_async_event(qp->dev, ev, qp->id, ae);
+	if (was_err)
+		return;
+	soft_async_event(qp->dev, ev, qp->id, ae);
+	if (qp->srq == NULL) {
+		rte_atomic_thread_fence(__ATOMIC_SEQ_CST);
+		flush_rq_posted(qp, false);
+	}
 }
