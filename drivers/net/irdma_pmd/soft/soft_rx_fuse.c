@@ -21,7 +21,7 @@
 static void count_icrc_drop(struct soft_dev *dev)
 {
 	/* the only count: rx_icrc_errors is the sum xstats makes of it (soft_port.h) */
-	soft_wire_stats_parse_drop(&dev->st.wire, -ROCE_R_ICRC);
+	soft_wire_stats_parse_drop(&dev->st.wire, ROCE_R_ICRC);
 }
 
 int soft_rx_fuse_arm(struct soft_dev *dev, const struct roce_pkt *p)
