@@ -57,7 +57,7 @@ int soft_rx_fuse_copy(struct soft_qp *qp, uint8_t *host, const void *data, uint3
 
 /* recv_place's copy of len bytes from data to offset off of the receive WQE's SGEs (pd_id's
  * keys): fused with the ICRC check when data is the armed payload. 0, -EBADMSG, or the
- * key check's error as soft_mr_err_errno() (the ICRC settled first). */
+ * key check's refusal as soft_mr_err_roce() (the ICRC settled first). */
 int soft_rx_fuse_scatter(struct soft_qp *qp, uint32_t pd_id, const struct soft_sge *sge,
 			 uint32_t n, uint32_t off, const void *data, uint32_t len);
 
