@@ -44,10 +44,6 @@ static inline uint32_t roce_wr_npkts(const struct roce_qp *qp, const struct roce
 	return (wr->len + qp->pmtu - 1) / qp->pmtu;
 }
 
-/* What a receive fast path returns for a packet it leaves to the general path: outside the
- * reasons, never returned by roce_qp_rx(). */
-#define ROCE_R_GENERAL ROCE_R_NUM
-
 static inline enum roce_reason roce_drop(struct roce_qp *qp, enum roce_reason reason)
 {
 	qp->stats.drops[reason]++;

@@ -209,7 +209,7 @@ int soft_mr_check_remote(struct soft_dev *dev, const struct soft_qp *qp, uint32_
 	}
 	if (unlikely((k->access & access) != access))
 		return -EACCES;
-	if ((access & IRDMA_HW_ACCESS_REMOTE_ATOMIC) && (va & 7))
+	if (unlikely((access & IRDMA_HW_ACCESS_REMOTE_ATOMIC) && (va & 7)))
 		return -EINVAL;
 	return bounds(k, va, len, host);
 }

@@ -424,14 +424,14 @@ const char *soft_mr_err_str(int e);
  * mem_write and atomic NAK any refusal with remote access). */
 static inline int soft_mr_err_roce(int e)
 {
-	return e ? -EACCES : 0;
+	return e < 0 ? -EACCES : 0;
 }
 
 /* A refused local key check as a completion reports it: local protection (the irdma flush
  * code PROT), whatever the cause. */
 static inline uint8_t soft_mr_err_to_flush(int e)
 {
-	return e ? FLUSH_PROT_ERR : 0;
+	return e < 0 ? FLUSH_PROT_ERR : 0;
 }
 
 /* soft_sq.c */

@@ -148,13 +148,13 @@ int soft_resp_mr_check(struct roce_qp *xq, uint32_t rkey, uint64_t va, uint32_t 
 	uint8_t *host;
 	int e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, access, &host);
 
-	if (e == 0 && access == ROCE_ACCESS_REMOTE_WRITE) {
+	if (e >= 0 && access == ROCE_ACCESS_REMOTE_WRITE) {
 		qp->rctx.wchk_rkey = rkey;
 		qp->rctx.wchk_va = va;
 		qp->rctx.wchk_len = len;
 		qp->rctx.wchk_host = host;
 	}
-	if (e)
+	if (e < 0)
 		SOFT_LOG(DEBUG, "%s: QP %u: rkey 0x%x [0x%" PRIx64 ", +%u) access 0x%x: %s",
 			 qp->dev->name, qp->id, rkey, va, len, access, soft_mr_err_str(e));
 	return soft_mr_err_roce(e);
@@ -178,7 +178,7 @@ int soft_resp_mem_write(struct roce_qp *xq, uint32_t rkey, uint64_t va, const vo
 		return 0;
 	}
 	e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
-	if (e) /* a damaged frame is dropped, not answered (its ICRC first, if not checked) */
+	if (e < 0) /* a damaged frame is dropped, not answered (its ICRC first, if not checked) */
 		return soft_rx_fuse_settle(qp, data, len) ? -EBADMSG : soft_mr_err_roce(e);
 	return soft_rx_fuse_copy(qp, host, data, len); /* the ICRC too when left to it */
 }
@@ -191,7 +191,7 @@ int soft_resp_mem_write_checked(struct roce_qp *xq, uint32_t rkey, uint64_t va, 
 	int e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE,
 				     &host);
 
-	if (unlikely(e)) {
+	if (unlikely(e < 0)) {
 		SOFT_LOG(DEBUG, "%s: QP %u: rkey 0x%x [0x%" PRIx64 ", +%u) write: %s",
 			 qp->dev->name, qp->id, rkey, va, len, soft_mr_err_str(e));
 		return soft_mr_err_roce(e);
@@ -208,7 +208,7 @@ int soft_resp_atomic(struct roce_qp *xq, uint32_t rkey, uint64_t va, int cmp_swa
 	int e;
 
 	e = soft_mr_check_remote(qp->dev, qp, rkey, va, 8, IRDMA_HW_ACCESS_REMOTE_ATOMIC, &host);
-	if (e)
+	if (e < 0)
 		return soft_mr_err_roce(e);
 	/* Aligned (checked): atomic against CPU users of the same memory as well. */
 	if (cmp_swap) {
