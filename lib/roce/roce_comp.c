@@ -93,14 +93,14 @@ static void advance(struct roce_qp *qp, uint32_t una, uint64_t now)
 	}
 }
 
-/* Decrements the transport retry budget; fails the head WR when it is spent. */
+/* Decrements the transport retry budget; fails the head WR when it is spent (1). */
 static int use_retry(struct roce_qp *qp)
 {
 	if (qp->retry_cnt == 7 && (qp->flags & ROCE_QP_F_RETRY7_INFINITE))
 		return 0;
 	if (!qp->req.retry_left) {
 		roce_req_fail(qp, ROCE_WC_RETRY_EXC_ERR);
-		return -1;
+		return 1;
 	}
 	qp->req.retry_left--;
 	return 0;
@@ -131,7 +131,7 @@ static uint8_t nak_status(uint8_t syndrome)
 	}
 }
 
-static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+static enum roce_reason on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t p = pkt->psn;
 	uint8_t syn = pkt->aeth.syndrome;
@@ -153,7 +153,7 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 			qp->stats.implicit_naks++;
 			go_back(qp, qp->req.una);
 		}
-		return 0;
+		return ROCE_R_OK;
 
 	case ROCE_AETH_RNR_NAK:
 		if (roce_psn_lt(p, qp->req.una))
@@ -165,14 +165,14 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 			/* A READ/atomic response before p went missing: resend from it. */
 			qp->stats.implicit_naks++;
 			go_back(qp, qp->req.una);
-			return 0;
+			return ROCE_R_OK;
 		}
 		if (qp->req.rnr_wait && qp->req.nak_psn == p)
-			return 0; /* same episode */
+			return ROCE_R_OK; /* same episode */
 		if (qp->rnr_retry != 7) {
 			if (!qp->req.rnr_left) {
 				roce_req_fail(qp, ROCE_WC_RNR_RETRY_EXC_ERR);
-				return 0;
+				return ROCE_R_OK;
 			}
 			qp->req.rnr_left--;
 		}
@@ -184,7 +184,7 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 		qp->req.nak_psn = p;
 		qp->req.rnr_episode = 1;
 		qp->req.rnr_psn = p;
-		return 0;
+		return ROCE_R_OK;
 
 	case ROCE_AETH_NAK:
 		if (roce_psn_lt(p, qp->req.una))
@@ -198,7 +198,7 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 				 * not from p (p is past it). */
 				qp->stats.implicit_naks++;
 				go_back(qp, qp->req.una);
-				return 0;
+				return ROCE_R_OK;
 			}
 			/*
 			 * A responder that RNR-NAKed p NAKs the packets after p out of sequence,
@@ -210,13 +210,13 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 			 */
 			if ((qp->req.rnr_wait && qp->req.nak_psn == p) ||
 			    (qp->req.rnr_episode && qp->req.rnr_psn == p))
-				return 0;
+				return ROCE_R_OK;
 			go_back(qp, p);
-			return 0;
+			return ROCE_R_OK;
 		}
 		qp->stats.err_naks_rx++;
 		roce_req_fail(qp, nak_status(syn));
-		return 0;
+		return ROCE_R_OK;
 
 	default:
 		return roce_drop(qp, ROCE_R_RESP_UNEXPECTED);
@@ -224,7 +224,7 @@ static int on_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 }
 
 /* The head WR for a READ response / atomic ACK at psn p, after implicit ACKs below p. */
-static struct roce_swqe *resp_target(struct roce_qp *qp, uint32_t p, int *reason,
+static struct roce_swqe *resp_target(struct roce_qp *qp, uint32_t p, enum roce_reason *reason,
 				     uint64_t now)
 {
 	uint32_t prev = roce_psn_add(p, ROCE_PSN_MASK);
@@ -253,11 +253,13 @@ static struct roce_swqe *resp_target(struct roce_qp *qp, uint32_t p, int *reason
 	return w;
 }
 
-static int on_read_resp(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+static enum roce_reason on_read_resp(struct roce_qp *qp, const struct roce_pkt *pkt,
+				     uint64_t now)
 {
 	uint32_t f = pkt->oi->flags, p = pkt->psn, left, seg;
 	struct roce_swqe *w;
-	int reason = 0, r, final;
+	enum roce_reason reason = ROCE_R_OK;
+	int r, final;
 
 	w = resp_target(qp, p, &reason, now);
 	if (!w)
@@ -286,7 +288,7 @@ static int on_read_resp(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t
 		r = qp->ops->read_place(qp, w->wr.id, w->done, pkt->payload, seg);
 		if (unlikely(r)) {
 			roce_req_fail(qp, r == -EACCES ? ROCE_WC_LOC_PROT_ERR : ROCE_WC_LOC_ACCESS_ERR);
-			return 0;
+			return ROCE_R_OK;
 		}
 	}
 	w->done += seg;
@@ -295,14 +297,15 @@ static int on_read_resp(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t
 		roce_send_complete(qp, w, ROCE_WC_SUCCESS);
 	}
 	advance(qp, roce_psn_add(p, 1), now);
-	return 0;
+	return ROCE_R_OK;
 }
 
-static int on_atomic_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+static enum roce_reason on_atomic_ack(struct roce_qp *qp, const struct roce_pkt *pkt,
+				      uint64_t now)
 {
 	uint32_t p = pkt->psn;
 	struct roce_swqe *w;
-	int reason = 0;
+	enum roce_reason reason = ROCE_R_OK;
 
 	w = resp_target(qp, p, &reason, now);
 	if (!w)
@@ -324,10 +327,10 @@ static int on_atomic_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_
 	retire_head(qp, w);
 	roce_send_complete(qp, w, ROCE_WC_SUCCESS);
 	advance(qp, roce_psn_add(p, 1), now);
-	return 0;
+	return ROCE_R_OK;
 }
 
-int roce_comp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+enum roce_reason roce_comp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t f = pkt->oi->flags;
 

@@ -333,7 +333,8 @@ static uint16_t udp_csum_check(const uint8_t *l3, int ipv6, const uint8_t *udp, 
 	return (uint16_t)~sum;
 }
 
-int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce_pkt *p)
+enum roce_reason roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags,
+				struct roce_pkt *p)
 {
 	const struct roce_opcode_info *oi;
 	const uint8_t *l3, *udp, *bth;
@@ -341,7 +342,7 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 	uint16_t etype;
 
 	if (unlikely(len < ROCE_ETH_HLEN))
-		return -ROCE_R_TRUNC;
+		return ROCE_R_TRUNC;
 	/* dmac and smac in one copy: they are adjacent in struct roce_pkt too */
 	_Static_assert(offsetof(struct roce_pkt, smac) == offsetof(struct roce_pkt, dmac) + 6,
 		       "smac follows dmac");
@@ -351,7 +352,7 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 	p->vlan_tci = 0;
 	if (etype == ROCE_ETHERTYPE_VLAN) {
 		if (unlikely(len < ROCE_ETH_HLEN + ROCE_VLAN_HLEN))
-			return -ROCE_R_TRUNC;
+			return ROCE_R_TRUNC;
 		p->has_vlan = 1;
 		p->vlan_tci = roce_get_be16(f + 14);
 		etype = roce_get_be16(f + 16);
@@ -365,18 +366,18 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 		uint32_t tot;
 
 		if (unlikely(len < off + ROCE_IPV4_HLEN))
-			return -ROCE_R_TRUNC;
+			return ROCE_R_TRUNC;
 		if (unlikely(l3[0] != 0x45 || (roce_get_be16(l3 + 6) & 0x3FFFu)))
-			return (l3[0] >> 4) != 4 ? -ROCE_R_IP_VERSION : -ROCE_R_IP_HDR;
+			return (l3[0] >> 4) != 4 ? ROCE_R_IP_VERSION : ROCE_R_IP_HDR;
 		if (unlikely(l3[9] != ROCE_IPPROTO_UDP))
-			return -ROCE_R_NOT_UDP;
+			return ROCE_R_NOT_UDP;
 		tot = roce_get_be16(l3 + 2);
 		if (unlikely(tot < ROCE_IPV4_HLEN + ROCE_UDP_HLEN))
-			return -ROCE_R_IP_LEN;
+			return ROCE_R_IP_LEN;
 		if (unlikely(len < off + tot))
-			return -ROCE_R_TRUNC;
+			return ROCE_R_TRUNC;
 		if (!(flags & ROCE_PARSE_NO_CSUM) && unlikely(!ipv4_csum_ok(l3)))
-			return -ROCE_R_IP_CSUM;
+			return ROCE_R_IP_CSUM;
 		p->ipv6 = 0;
 		p->tclass = l3[1];
 		p->ip_id = roce_get_be16(l3 + 4);
@@ -391,17 +392,17 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 		uint32_t w;
 
 		if (unlikely(len < off + ROCE_IPV6_HLEN))
-			return -ROCE_R_TRUNC;
+			return ROCE_R_TRUNC;
 		w = roce_get_be32(l3);
 		if (unlikely((w >> 28) != 6))
-			return -ROCE_R_IP_VERSION;
+			return ROCE_R_IP_VERSION;
 		if (unlikely(l3[6] != ROCE_IPPROTO_UDP))
-			return -ROCE_R_NOT_UDP;
+			return ROCE_R_NOT_UDP;
 		avail = roce_get_be16(l3 + 4);
 		if (unlikely(avail < ROCE_UDP_HLEN))
-			return -ROCE_R_IP_LEN;
+			return ROCE_R_IP_LEN;
 		if (unlikely(len < off + ROCE_IPV6_HLEN + avail))
-			return -ROCE_R_TRUNC;
+			return ROCE_R_TRUNC;
 		p->ipv6 = 1;
 		p->tclass = (uint8_t)(w >> 20);
 		p->flow_label = w & 0xFFFFFu;
@@ -412,18 +413,18 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 		memcpy(p->dgid, l3 + 24, 16);
 		off += ROCE_IPV6_HLEN;
 	} else {
-		return -ROCE_R_ETHERTYPE;
+		return ROCE_R_ETHERTYPE;
 	}
 
 	/* UDP */
 	udp = f + off;
 	if (unlikely(roce_get_be16(udp + 2) != ROCE_UDP_PORT))
-		return -ROCE_R_UDP_PORT;
+		return ROCE_R_UDP_PORT;
 	ulen = roce_get_be16(udp + 4);
 	if (unlikely(ulen != avail))
-		return -ROCE_R_UDP_LEN;
+		return ROCE_R_UDP_LEN;
 	if (unlikely(ulen < ROCE_UDP_HLEN + ROCE_BTH_LEN + ROCE_ICRC_LEN))
-		return -ROCE_R_HDR_LEN;
+		return ROCE_R_HDR_LEN;
 	p->sport = roce_get_be16(udp);
 	p->udp_csum = roce_get_be16(udp + 6);
 	off += ROCE_UDP_HLEN;
@@ -433,9 +434,9 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 	p->bth_off = (uint16_t)off;
 	oi = roce_opcode_get(bth[0]);
 	if (unlikely(!oi))
-		return -ROCE_R_OPCODE;
+		return ROCE_R_OPCODE;
 	if (unlikely(bth[1] & ROCE_BTH_TVER_MASK))
-		return -ROCE_R_BTH_TVER;
+		return ROCE_R_BTH_TVER;
 	p->oi = oi;
 	p->opcode = bth[0];
 	p->se = !!(bth[1] & ROCE_BTH_SE);
@@ -447,14 +448,14 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 	p->ackreq = !!(bth[8] & ROCE_BTH_ACKREQ);
 	p->psn = roce_get_be24(bth + 9);
 	if (unlikely((p->pkey & 0x7FFFu) != 0x7FFFu))
-		return -ROCE_R_PKEY;
+		return ROCE_R_PKEY;
 	if (unlikely(p->dqpn == 0))
-		return -ROCE_R_QPN;
+		return ROCE_R_QPN;
 
 	/* Extension headers, payload, pad */
 	rest = ulen - ROCE_UDP_HLEN - ROCE_BTH_LEN - ROCE_ICRC_LEN;
 	if (unlikely(rest < oi->ext_len))
-		return -ROCE_R_HDR_LEN;
+		return ROCE_R_HDR_LEN;
 	switch (oi->flags & ROCE_OPF_HDR_MASK) { /* the common frames directly */
 	case 0:
 		break;
@@ -473,31 +474,31 @@ int roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags, struct roce
 	}
 	rest -= oi->ext_len;
 	if (unlikely(rest && !(oi->flags & ROCE_OPF_PAYLOAD)))
-		return -ROCE_R_PAYLOAD;
+		return ROCE_R_PAYLOAD;
 	if (unlikely(p->padcnt > rest || (rest & 3u)))
-		return -ROCE_R_PAD;
+		return ROCE_R_PAD;
 	p->paylen = rest - p->padcnt;
 	p->payload = bth + ROCE_BTH_LEN + oi->ext_len;
 	if (unlikely((oi->flags & ROCE_OPF_ATOMIC_WRITE) && p->paylen != 8))
-		return -ROCE_R_PAYLOAD;
+		return ROCE_R_PAYLOAD;
 	p->wire_len = off + ulen - ROCE_UDP_HLEN;
 
 	if (!(flags & ROCE_PARSE_NO_CSUM) && p->udp_csum &&
 	    unlikely(udp_csum_check(l3, p->ipv6, udp, ulen)))
-		return -ROCE_R_UDP_CSUM;
+		return ROCE_R_UDP_CSUM;
 	if (!(flags & ROCE_PARSE_NO_ICRC)) {
 		const uint8_t *icrc = f + p->wire_len - ROCE_ICRC_LEN;
 		uint32_t crc = roce_icrc_compute(l3, (size_t)(icrc - l3), p->ipv6);
 
 		if (unlikely(crc != roce_icrc_get(icrc)))
-			return -ROCE_R_ICRC;
+			return ROCE_R_ICRC;
 	}
-	return 0;
+	return ROCE_R_OK;
 }
 
 /* The one pass over a frame whose IP header would start at l3_off (14, or 18 after an
  * 802.1Q tag): the EtherType just before it must say IPv4. */
-static inline __attribute__((always_inline)) int
+static inline __attribute__((always_inline)) enum roce_reason
 parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, struct roce_pkt *p)
 {
 	/* Opcodes the one pass takes: known, no extension header but a RETH or an AETH, not
@@ -571,8 +572,8 @@ parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, struct roce_pkt *p)
 	p->wire_len = l3_off + tot;
 	icrc = f + p->wire_len - ROCE_ICRC_LEN;
 	if (unlikely(roce_icrc_compute(l3, (size_t)(icrc - l3), 0) != roce_icrc_get(icrc)))
-		return -ROCE_R_ICRC;
-	return 0;
+		return ROCE_R_ICRC;
+	return ROCE_R_OK;
 general:
 	return roce_pkt_parse(f, len, 0, p);
 }
@@ -584,13 +585,13 @@ general:
  * one before the ICRC is handed to roce_pkt_parse(), which names the reason); only the
  * fields the RC transport reads are written.
  */
-int roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
+enum roce_reason roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 {
 	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, p);
 }
 
-int roce_pkt_parse_rc_l3(const uint8_t *f, size_t len, uint32_t l3_off, int ipv6,
-			 struct roce_pkt *p)
+enum roce_reason roce_pkt_parse_rc_l3(const uint8_t *f, size_t len, uint32_t l3_off, int ipv6,
+				      struct roce_pkt *p)
 {
 	if (unlikely(ipv6))
 		return roce_pkt_parse(f, len, 0, p);

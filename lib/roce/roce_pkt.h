@@ -117,11 +117,12 @@ int roce_pkt_write_hdrs(const struct roce_pkt *p, uint8_t *buf, size_t cap);
 
 /*
  * Parses and validates a frame (starting at the Ethernet header; trailing Ethernet
- * padding allowed). Returns 0 with *p filled, or -ROCE_R_* naming the first check that
- * failed. Frames that are not RoCEv2 at all give -ROCE_R_ETHERTYPE, -ROCE_R_NOT_UDP or
- * -ROCE_R_UDP_PORT.
+ * padding allowed). Returns ROCE_R_OK (0) with *p filled, or the ROCE_R_* naming the
+ * first check that failed (the frame's classification, not an errno). Frames that are not
+ * RoCEv2 at all give ROCE_R_ETHERTYPE, ROCE_R_NOT_UDP or ROCE_R_UDP_PORT.
  */
-int roce_pkt_parse(const uint8_t *frame, size_t len, unsigned int flags, struct roce_pkt *p);
+enum roce_reason roce_pkt_parse(const uint8_t *frame, size_t len, unsigned int flags,
+				struct roce_pkt *p);
 
 /*
  * roce_pkt_parse(frame, len, 0, p) for a receiver whose RC transport reads the result:
@@ -132,7 +133,7 @@ int roce_pkt_parse(const uint8_t *frame, size_t len, unsigned int flags, struct 
  * l3_off, bth_off and wire_len; the other fields keep what they held. Every other frame
  * gets roce_pkt_parse() and all its fields.
  */
-int roce_pkt_parse_rc(const uint8_t *frame, size_t len, struct roce_pkt *p);
+enum roce_reason roce_pkt_parse_rc(const uint8_t *frame, size_t len, struct roce_pkt *p);
 
 /*
  * roce_pkt_parse_rc() for a frame whose receiver has already walked its L2 header: the IP
@@ -141,8 +142,8 @@ int roce_pkt_parse_rc(const uint8_t *frame, size_t len, struct roce_pkt *p);
  * roce_pkt_parse_rc() (has_vlan and vlan_tci also written), without looking at the
  * Ethernet header again; IPv6 frames and other offsets get roce_pkt_parse().
  */
-int roce_pkt_parse_rc_l3(const uint8_t *frame, size_t len, uint32_t l3_off, int ipv6,
-			 struct roce_pkt *p);
+enum roce_reason roce_pkt_parse_rc_l3(const uint8_t *frame, size_t len, uint32_t l3_off,
+				      int ipv6, struct roce_pkt *p);
 
 /*
  * Frame template: the Ethernet/[VLAN]/IP/UDP/BTH bytes of every frame one connection sends,

@@ -290,7 +290,7 @@ static uint8_t qp_transport(const struct roce_qp *qp)
 	       qp->type == ROCE_QPT_UC ? ROCE_TRANSPORT_UC : ROCE_TRANSPORT_UD;
 }
 
-int roce_qp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+enum roce_reason roce_qp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	const struct roce_opcode_info *oi = pkt->oi ? pkt->oi : roce_opcode_get(pkt->opcode);
 	uint8_t st = qp->state;

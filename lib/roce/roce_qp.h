@@ -427,9 +427,9 @@ int roce_qp_modify(struct roce_qp *qp, const struct roce_qp_attr *attr, uint32_t
  */
 int roce_qp_post_send(struct roce_qp *qp, const struct roce_send_wr *wr);
 
-/* Processes a parsed packet addressed to this QP. 0 or -ROCE_R_* (also counted in
- * qp->stats.drops). */
-int roce_qp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now);
+/* Processes a parsed packet addressed to this QP. ROCE_R_OK, or the ROCE_R_* the packet
+ * was dropped for (also counted in qp->stats.drops). */
+enum roce_reason roce_qp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now);
 
 /*
  * 1 when pkt (parsed, its ICRC not checked yet) is one whose first effect in roce_qp_rx()

@@ -41,10 +41,10 @@ static inline uint32_t roce_wr_npkts(const struct roce_qp *qp, const struct roce
 	return (wr->len + qp->pmtu - 1) / qp->pmtu;
 }
 
-static inline int roce_drop(struct roce_qp *qp, int reason)
+static inline enum roce_reason roce_drop(struct roce_qp *qp, enum roce_reason reason)
 {
 	qp->stats.drops[reason]++;
-	return -reason;
+	return reason;
 }
 
 /* roce_qp.c */
@@ -61,16 +61,16 @@ void roce_req_fail(struct roce_qp *qp, uint8_t status);
 void roce_req_reset(struct roce_qp *qp);
 
 /* roce_comp.c: completer (responses to our requests) */
-int roce_comp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now);
+enum roce_reason roce_comp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now);
 
 /* roce_resp.c: responder (requests from the peer) */
-int roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now);
+enum roce_reason roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now);
 int roce_resp_tx(struct roce_qp *qp, struct roce_tx *tx);
 void roce_resp_reset(struct roce_qp *qp);
 void roce_resp_abort(struct roce_qp *qp, uint8_t status);
 
 /* roce_ud.c */
-int roce_ud_rx(struct roce_qp *qp, const struct roce_pkt *pkt);
+enum roce_reason roce_ud_rx(struct roce_qp *qp, const struct roce_pkt *pkt);
 int roce_ud_tx(struct roce_qp *qp, struct roce_tx *tx);
 
 #endif /* ROCE_QP_PRIV_H */

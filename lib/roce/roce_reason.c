@@ -42,11 +42,9 @@ static const char *const reason_names[ROCE_R_NUM] = {
 	[ROCE_R_CNP] = "cnp",
 };
 
-const char *roce_reason_name(int reason)
+const char *roce_reason_name(enum roce_reason reason)
 {
-	if (reason < 0)
-		reason = -reason;
-	if (reason >= ROCE_R_NUM)
+	if ((unsigned int)reason >= ROCE_R_NUM)
 		return "unknown";
 	return reason_names[reason];
 }

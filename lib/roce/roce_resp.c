@@ -93,7 +93,8 @@ static void queue_ack(struct roce_qp *qp, uint8_t syn, uint32_t psn)
 }
 
 /* Class A/C errors: NAK, fail the receive WQE of the message, QP to error. */
-static int fatal(struct roce_qp *qp, uint8_t syn, uint32_t psn, uint8_t wqe_status, int reason)
+static enum roce_reason fatal(struct roce_qp *qp, uint8_t syn, uint32_t psn, uint8_t wqe_status,
+			      enum roce_reason reason)
 {
 	if (qp->type == ROCE_QPT_RC) {
 		queue_ack(qp, syn, psn);
@@ -109,12 +110,12 @@ static int fatal(struct roce_qp *qp, uint8_t syn, uint32_t psn, uint8_t wqe_stat
 	return roce_drop(qp, reason);
 }
 
-static int inv_req(struct roce_qp *qp, uint32_t psn, int reason)
+static enum roce_reason inv_req(struct roce_qp *qp, uint32_t psn, enum roce_reason reason)
 {
 	return fatal(qp, ROCE_SYN_NAK_INV_REQ, psn, ROCE_WC_REM_INV_REQ_ERR, reason);
 }
 
-static int place_error(struct roce_qp *qp, uint32_t psn, int r)
+static enum roce_reason place_error(struct roce_qp *qp, uint32_t psn, int r)
 {
 	if (r == -EMSGSIZE)
 		return fatal(qp, ROCE_SYN_NAK_INV_REQ, psn, ROCE_WC_LOC_LEN_ERR, ROCE_R_LENGTH);
@@ -151,7 +152,7 @@ static struct roce_rd_res *new_res(struct roce_qp *qp)
 	return r;
 }
 
-static int duplicate(struct roce_qp *qp, const struct roce_pkt *pkt)
+static enum roce_reason duplicate(struct roce_qp *qp, const struct roce_pkt *pkt)
 {
 	uint32_t f = pkt->oi->flags;
 	struct roce_rd_res *r;
@@ -254,7 +255,7 @@ static int length_ok(const struct roce_qp *qp, const struct roce_pkt *pkt, uint3
 	return n == qp->resp.wr_left;
 }
 
-static int exec_send(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
+static enum roce_reason exec_send(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 {
 	int r;
 
@@ -292,10 +293,10 @@ static int exec_send(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 	} else {
 		qp->resp.ctx = ROCE_RESP_IN_SEND;
 	}
-	return 0;
+	return ROCE_R_OK;
 }
 
-static int exec_write(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
+static enum roce_reason exec_write(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 {
 	int r;
 
@@ -332,7 +333,7 @@ static int exec_write(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f
 	} else {
 		qp->resp.ctx = ROCE_RESP_IN_WRITE;
 	}
-	return 0;
+	return ROCE_R_OK;
 }
 
 static void exec_read(struct roce_qp *qp, const struct roce_pkt *pkt)
@@ -356,7 +357,7 @@ static void exec_read(struct roce_qp *qp, const struct roce_pkt *pkt)
 	qp->resp.epsn = roce_psn_add(r->last_psn, 1);
 }
 
-static int exec_atomic(struct roce_qp *qp, const struct roce_pkt *pkt)
+static enum roce_reason exec_atomic(struct roce_qp *qp, const struct roce_pkt *pkt)
 {
 	struct roce_rd_res *r;
 	struct roce_job *j;
@@ -381,11 +382,11 @@ static int exec_atomic(struct roce_qp *qp, const struct roce_pkt *pkt)
 	j->msn = qp->resp.msn;
 	qp->resp.ack_psn = pkt->psn;
 	qp->resp.epsn = roce_psn_add(pkt->psn, 1);
-	return 0;
+	return ROCE_R_OK;
 }
 
 /* UC: a gap or an out-of-place opcode drops the message in progress; the receive WQE
- * it had taken is kept for the next message. */
+ * it had taken is kept for the next message. 1: drop this packet too. */
 static int uc_resync(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 {
 	if (pkt->psn != qp->resp.epsn || !opcode_sequence_ok(qp, f)) {
@@ -394,7 +395,7 @@ static int uc_resync(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
 		qp->resp.epsn = pkt->psn;
 		if (!(f & ROCE_OPF_FIRST)) {
 			qp->resp.epsn = roce_psn_add(pkt->psn, 1);
-			return -1;
+			return 1;
 		}
 	}
 	return 0;
@@ -405,20 +406,20 @@ static int uc_resync(struct roce_qp *qp, const struct roce_pkt *pkt, uint32_t f)
  * MIDDLE or LAST (no immediate) of an RC responder (PSN and length checked by the
  * caller), remote write allowed, lengths as the general path demands. It does what the
  * general path does for such a packet, in the same order (key check of the whole message
- * before a byte moves, then the write, MSN, ACK); anything else returns 1 and takes the
- * general path.
+ * before a byte moves, then the write, MSN, ACK); anything else returns ROCE_R_GENERAL and
+ * takes the general path.
  */
-static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt)
+static inline enum roce_reason resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt)
 {
 	uint32_t n = pkt->paylen, psn = pkt->psn;
 	int last, r;
 
 	if (!(qp->access & ROCE_ACCESS_REMOTE_WRITE))
-		return 1;
+		return ROCE_R_GENERAL;
 	switch (pkt->opcode) {
 	case ROCE_OP_RC_WRITE_ONLY:
 		if (qp->resp.ctx != ROCE_RESP_IDLE || n != pkt->reth.len || n == 0)
-			return 1;
+			return ROCE_R_GENERAL;
 		qp->resp.nak_sent = 0;
 		qp->resp.wr_rkey = pkt->reth.rkey;
 		qp->resp.wr_len = n;
@@ -441,16 +442,16 @@ static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt
 		break;
 	case ROCE_OP_RC_WRITE_MIDDLE:
 		if (qp->resp.ctx != ROCE_RESP_IN_WRITE || n != qp->pmtu || qp->resp.wr_left <= n)
-			return 1;
+			return ROCE_R_GENERAL;
 		last = 0;
 		break;
 	case ROCE_OP_RC_WRITE_LAST:
 		if (qp->resp.ctx != ROCE_RESP_IN_WRITE || n == 0 || n != qp->resp.wr_left)
-			return 1;
+			return ROCE_R_GENERAL;
 		last = 1;
 		break;
 	default:
-		return 1;
+		return ROCE_R_GENERAL;
 	}
 	r = qp->ops->mem_write(qp, qp->resp.wr_rkey, qp->resp.wr_va, pkt->payload, n);
 	if (unlikely(r)) {
@@ -468,7 +469,7 @@ static inline int resp_fast_write(struct roce_qp *qp, const struct roce_pkt *pkt
 		qp->resp.ctx = ROCE_RESP_IN_WRITE;
 		if (pkt->ackreq)
 			queue_ack(qp, ROCE_SYN_ACK, psn);
-		return 0;
+		return ROCE_R_OK;
 	}
 done:
 	qp->resp.epsn = roce_psn_add(psn, 1);
@@ -476,7 +477,7 @@ done:
 	qp->resp.ctx = ROCE_RESP_IDLE;
 	qp->resp.msn = (qp->resp.msn + 1) & ROCE_MSN_MASK;
 	queue_ack(qp, ROCE_SYN_ACK, psn);
-	return 0;
+	return ROCE_R_OK;
 }
 
 /*
@@ -484,13 +485,13 @@ done:
  * responder: a receive WQE (none: RNR NAK), the payload placed, the receive completed, MSN,
  * ACK, as the general path does for it; a message in progress takes the general path.
  */
-static inline int resp_fast_send(struct roce_qp *qp, const struct roce_pkt *pkt)
+static inline enum roce_reason resp_fast_send(struct roce_qp *qp, const struct roce_pkt *pkt)
 {
 	uint32_t psn = pkt->psn;
-	int r;
+	enum roce_reason r;
 
 	if (qp->resp.ctx != ROCE_RESP_IDLE || qp->resp.have_wqe)
-		return 1;
+		return ROCE_R_GENERAL;
 	qp->resp.nak_sent = 0;
 	if (qp->ops->recv_begin(qp, 0, &qp->resp.wqe)) {
 		queue_ack(qp, ROCE_AETH_RNR_NAK | (qp->min_rnr_timer & ROCE_AETH_VALUE_MASK), psn);
@@ -506,36 +507,37 @@ static inline int resp_fast_send(struct roce_qp *qp, const struct roce_pkt *pkt)
 	qp->resp.epsn = roce_psn_add(psn, 1);
 	qp->resp.ack_psn = psn;
 	queue_ack(qp, ROCE_SYN_ACK, psn);
-	return 0;
+	return ROCE_R_OK;
 }
 
 /* The same for the next in-order RC READ request with room for its response: the key
  * check of the whole range, then the response job and its replay resource. */
-static inline int resp_fast_read(struct roce_qp *qp, const struct roce_pkt *pkt)
+static inline enum roce_reason resp_fast_read(struct roce_qp *qp, const struct roce_pkt *pkt)
 {
 	if (qp->resp.ctx != ROCE_RESP_IDLE || !(qp->access & ROCE_ACCESS_REMOTE_READ) ||
 	    !qp->max_dest_rd_atomic || pkt->reth.len > (1u << 31) || jobs_full(qp))
-		return 1;
+		return ROCE_R_GENERAL;
 	qp->resp.nak_sent = 0;
 	if (pkt->reth.len && unlikely(qp->ops->mr_check(qp, pkt->reth.rkey, pkt->reth.va,
 							pkt->reth.len, ROCE_ACCESS_REMOTE_READ)))
 		return fatal(qp, ROCE_SYN_NAK_REM_ACC, pkt->psn, ROCE_WC_REM_ACCESS_ERR,
 			     ROCE_R_REMOTE_ACCESS);
 	exec_read(qp, pkt);
-	return 0;
+	return ROCE_R_OK;
 }
 
-int roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+enum roce_reason roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t f = pkt->oi->flags, psn = pkt->psn;
-	int uc = qp->type == ROCE_QPT_UC, d, r;
+	int uc = qp->type == ROCE_QPT_UC, d;
+	enum roce_reason r;
 
 	(void)now;
 	if (qp->type == ROCE_QPT_RC && psn == qp->resp.epsn && pkt->paylen <= qp->pmtu) {
 		r = pkt->opcode == ROCE_OP_RC_SEND_ONLY ? resp_fast_send(qp, pkt) :
 		    pkt->opcode == ROCE_OP_RC_READ_REQ  ? resp_fast_read(qp, pkt) :
 							  resp_fast_write(qp, pkt);
-		if (r <= 0)
+		if (r != ROCE_R_GENERAL)
 			return r;
 	}
 	if (uc) {
@@ -626,7 +628,7 @@ int roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 		r = exec_write(qp, pkt, f);
 	} else if (f & ROCE_OPF_READ) {
 		exec_read(qp, pkt);
-		return 0;
+		return ROCE_R_OK;
 	} else {
 		return exec_atomic(qp, pkt);
 	}
@@ -639,7 +641,7 @@ int roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 			queue_ack(qp, ROCE_SYN_ACK, psn);
 		}
 	}
-	return 0;
+	return ROCE_R_OK;
 }
 
 int roce_resp_tx(struct roce_qp *qp, struct roce_tx *tx)

@@ -8,7 +8,7 @@
 
 #include "roce_qp_priv.h"
 
-int roce_ud_rx(struct roce_qp *qp, const struct roce_pkt *pkt)
+enum roce_reason roce_ud_rx(struct roce_qp *qp, const struct roce_pkt *pkt)
 {
 	uint32_t want = qp->qpn == 1 ? ROCE_QKEY_GSI : qp->qkey;
 	uint8_t grh[ROCE_GRH_LEN];
@@ -60,7 +60,7 @@ int roce_ud_rx(struct roce_qp *qp, const struct roce_pkt *pkt)
 			d.flags |= ROCE_RECV_F_SOLICITED;
 		qp->ops->recv_end(qp, cookie, &d);
 	}
-	return 0;
+	return ROCE_R_OK;
 }
 
 int roce_ud_tx(struct roce_qp *qp, struct roce_tx *tx)

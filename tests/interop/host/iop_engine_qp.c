@@ -369,7 +369,7 @@ static int qp_post(struct iop_peer *pr)
 	return pump_tx(pr);
 }
 
-static bool flow_reason(int reason)
+static bool flow_reason(enum roce_reason reason)
 {
 	return reason == ROCE_R_PSN_AHEAD || reason == ROCE_R_DUPLICATE || reason == ROCE_R_RNR ||
 	       reason == ROCE_R_RESP_PSN;
@@ -395,13 +395,13 @@ static int qp_step(struct iop_peer *pr, int64_t until_ms)
 		return -1;
 	}
 	if (len > 0 && iop_pkt_accept(pr, frame, len, &p) > 0) {
-		int r = roce_qp_rx(&e->qp, &p, now_ns());
+		enum roce_reason r = roce_qp_rx(&e->qp, &p, now_ns());
 
-		if (r < 0 && flow_reason(-r))
+		if (r != ROCE_R_OK && flow_reason(r))
 			e->flow_drops++;
-		else if (r < 0)
+		else if (r != ROCE_R_OK)
 			iop_fail(pr, "roce_qp_rx refused %s PSN 0x%06x: %s", roce_opcode_name(p.opcode),
-				 p.psn, roce_reason_name(-r));
+				 p.psn, roce_reason_name(r));
 	}
 	if (now_ns() >= roce_qp_next_deadline(&e->qp))
 		roce_qp_timer(&e->qp, now_ns());

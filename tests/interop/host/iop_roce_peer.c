@@ -83,13 +83,13 @@ int iop_pkt_send(struct iop_peer *pr, const struct roce_pkt *p, uint8_t *frame)
 
 int iop_pkt_accept(struct iop_peer *pr, const uint8_t *frame, int len, struct roce_pkt *p)
 {
-	int rc = roce_pkt_parse(frame, (size_t)len, 0, p);
+	enum roce_reason rc = roce_pkt_parse(frame, (size_t)len, 0, p);
 
 	pr->rx_frames++;
-	if (rc < 0) {
+	if (rc != ROCE_R_OK) {
 		pr->rx_bad++;
 		iop_fail(pr, "frame %llu from the peer rejected by roce_pkt_parse: %s",
-			 (unsigned long long)pr->rx_frames, roce_reason_name(-rc));
+			 (unsigned long long)pr->rx_frames, roce_reason_name(rc));
 		return -1;
 	}
 	if (p->ipv6 || memcmp(p->sgid, pr->theirs.gid, 16) != 0 || p->dqpn != pr->mine.qpn) {

@@ -353,11 +353,12 @@ static inline uint32_t ep_pump(struct ep *e, uint64_t now)
 	return n;
 }
 
-/* Parses a frame and hands it to the QP: 0 or -ROCE_R_*. */
-static inline int ep_deliver(struct ep *to, const uint8_t *b, uint32_t len, uint64_t now)
+/* Parses a frame and hands it to the QP: ROCE_R_OK or the reason it was dropped. */
+static inline enum roce_reason ep_deliver(struct ep *to, const uint8_t *b, uint32_t len,
+					  uint64_t now)
 {
 	struct roce_pkt p;
-	int rc = roce_pkt_parse(b, len, 0, &p);
+	enum roce_reason rc = roce_pkt_parse(b, len, 0, &p);
 
 	if (rc)
 		return rc;

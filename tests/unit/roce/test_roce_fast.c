@@ -118,7 +118,7 @@ T_CASE(middle_without_first_is_invalid)
 	roce_icrc_put(A.tx[1].b + A.tx[1].len - 4,
 		      roce_icrc_compute(A.tx[1].b + 14, A.tx[1].len - 14 - 4, 0));
 	T_EQ(fr_psn(&A.tx[1]), 0x100);
-	T_EQ(ep_deliver(&B, A.tx[1].b, A.tx[1].len, now), -ROCE_R_OPSEQ);
+	T_EQ(ep_deliver(&B, A.tx[1].b, A.tx[1].len, now), ROCE_R_OPSEQ);
 	A.ntx = 0;
 	T_EQ(B.qp.state, ROCE_QPS_ERR);
 	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
@@ -129,7 +129,7 @@ T_CASE(bad_rkey_nothing_written)
 	pair(1024);
 	post_write(0, 0, 8, B.rkey ^ 1, 1);
 	T_EQ(ep_pump(&A, now), 1);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_REMOTE_ACCESS);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_REMOTE_ACCESS);
 	A.ntx = 0;
 	T_CHECK(!written(0, 8, 1));
 	T_EQ(B.qp.state, ROCE_QPS_ERR);
@@ -142,7 +142,7 @@ T_CASE(bounds_of_the_whole_message_checked_first)
 	/* the first packet fits, the message does not: nothing may be written */
 	post_write(0, B.mem_len - 2048, 3000, B.rkey, 1);
 	T_EQ(ep_pump(&A, now), 3);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_REMOTE_ACCESS);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_REMOTE_ACCESS);
 	A.ntx = 0;
 	T_CHECK(!written(B.mem_len - 2048, 1024, 1));
 	expect_response(ROCE_SYN_NAK_REM_ACC, 0x100);
@@ -156,7 +156,7 @@ T_CASE(remote_write_not_allowed)
 	T_EQ(roce_qp_modify(&B.qp, &a, ROCE_QP_ACCESS), 0);
 	post_write(0, 0, 8, B.rkey, 1);
 	T_EQ(ep_pump(&A, now), 1);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_INVALID_REQ);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_INVALID_REQ);
 	A.ntx = 0;
 	T_CHECK(!written(0, 8, 1));
 	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
@@ -219,7 +219,7 @@ T_CASE(write_only_checked_and_written_in_one_call)
 	n_once = 0;
 	post_write(0, B.mem_len - 4, 8, B.rkey, 4);
 	T_EQ(ep_pump(&A, now), 1);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_REMOTE_ACCESS);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_REMOTE_ACCESS);
 	A.ntx = 0;
 	T_EQ(n_once, 1);
 	T_CHECK(!written(B.mem_len - 4, 4, 4));
@@ -270,7 +270,7 @@ T_CASE(send_only_without_receive_rnr)
 	pair(1024);
 	post_send(0, 8, 1);
 	T_EQ(ep_pump(&A, now), 1);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_RNR);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_RNR);
 	T_EQ(B.nrdone, 0);
 	T_EQ(B.qp.stats.rnr_naks_tx, 1);
 	T_EQ(B.qp.resp.epsn, 0x100);
@@ -294,7 +294,7 @@ T_CASE(send_only_longer_than_receive)
 	ep_post_recv(&B, 16);
 	post_send(0, 40, 1);
 	T_EQ(ep_pump(&A, now), 1);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_LENGTH);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_LENGTH);
 	A.ntx = 0;
 	T_EQ(B.nrdone, 1);
 	T_EQ(B.rdone[0].d.status, ROCE_WC_LOC_LEN_ERR);
@@ -337,7 +337,7 @@ T_CASE(read_request_served_or_refused)
 	pair(1024);
 	post_read(0, 0, 8, B.rkey ^ 1);
 	T_EQ(ep_pump(&A, now), 1);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_REMOTE_ACCESS);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_REMOTE_ACCESS);
 	A.ntx = 0;
 	T_EQ(B.qp.state, ROCE_QPS_ERR);
 	expect_response(ROCE_SYN_NAK_REM_ACC, 0x100);
@@ -350,7 +350,7 @@ T_CASE(read_request_served_or_refused)
 	}
 	post_read(0, 0, 8, B.rkey);
 	T_EQ(ep_pump(&A, now), 1);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_INVALID_REQ);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_INVALID_REQ);
 	A.ntx = 0;
 	expect_response(ROCE_SYN_NAK_INV_REQ, 0x100);
 }

@@ -104,14 +104,15 @@ T_CASE(mutated_frames_rejected_or_reencoded_exactly)
 	T_CHECK(ncorpus > 200);
 	for (i = 0; i < 200000; i++) {
 		struct roce_pkt q;
-		int rc, len;
+		enum roce_reason rc;
+		int len;
 
 		f = corpus[rnd() % ncorpus];
 		mutate(f.b, &f.len);
 		rc = roce_pkt_parse(f.b, f.len, 0, &q);
 		if (rc) {
 			rejected++;
-			seen[-rc]++;
+			seen[rc]++;
 			continue;
 		}
 		accepted++;

@@ -271,7 +271,7 @@ T_CASE(duplicate_at_every_position)
 				ep_deliver(&B, A.tx[i].b, A.tx[i].len, now);
 				if (i == k)
 					T_EQ(ep_deliver(&B, A.tx[i].b, A.tx[i].len, now),
-					     -ROCE_R_DUPLICATE);
+					     ROCE_R_DUPLICATE);
 			}
 			A.ntx = 0;
 			T_EQ(B.qp.stats.dup_requests, 1);
@@ -863,12 +863,12 @@ T_CASE(opcode_sequence_and_length_violations)
 	ep_pump(&A, now);
 	T_EQ(roce_pkt_parse(A.tx[1].b, A.tx[1].len, 0, &q), 0);
 	q.psn = 0x100;
-	T_EQ(roce_qp_rx(&B.qp, &q, now), -ROCE_R_OPSEQ);
+	T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_OPSEQ);
 	T_EQ(ep_pump(&B, now), 1);
 	T_EQ(fr_syndrome(&B.tx[0]), ROCE_SYN_NAK_INV_REQ);
 	T_EQ(B.qp.state, ROCE_QPS_ERR);
 	/* Nothing else is accepted afterwards. */
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_QP_STATE);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_QP_STATE);
 
 	/* A FIRST shorter than the path MTU. */
 	pair_default();
@@ -877,7 +877,7 @@ T_CASE(opcode_sequence_and_length_violations)
 	ep_pump(&A, now);
 	T_EQ(roce_pkt_parse(A.tx[0].b, A.tx[0].len, 0, &q), 0);
 	q.paylen = 1020;
-	T_EQ(roce_qp_rx(&B.qp, &q, now), -ROCE_R_LENGTH);
+	T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_LENGTH);
 	T_EQ(B.qp.state, ROCE_QPS_ERR);
 
 	/* A WRITE whose packets do not add up to the RETH length. */
@@ -886,7 +886,7 @@ T_CASE(opcode_sequence_and_length_violations)
 	ep_pump(&A, now);
 	T_EQ(roce_pkt_parse(A.tx[0].b, A.tx[0].len, 0, &q), 0);
 	q.reth.len = 104;
-	T_EQ(roce_qp_rx(&B.qp, &q, now), -ROCE_R_LENGTH);
+	T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_LENGTH);
 
 	/* Wrong peer address, wrong QPN, response before RTS. */
 	pair_default();
@@ -894,10 +894,10 @@ T_CASE(opcode_sequence_and_length_violations)
 	ep_pump(&A, now);
 	T_EQ(roce_pkt_parse(A.tx[0].b, A.tx[0].len, 0, &q), 0);
 	q.sgid[15] ^= 1;
-	T_EQ(roce_qp_rx(&B.qp, &q, now), -ROCE_R_ADDR);
+	T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_ADDR);
 	q.sgid[15] ^= 1;
 	q.dqpn = 0x99;
-	T_EQ(roce_qp_rx(&B.qp, &q, now), -ROCE_R_QPN);
+	T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_QPN);
 	T_EQ(B.qp.stats.drops[ROCE_R_ADDR], 1);
 }
 
@@ -918,10 +918,10 @@ T_CASE(stray_and_duplicate_responses)
 	ep_pump(&B, now);
 	T_EQ(roce_pkt_parse(B.tx[0].b, B.tx[0].len, 0, &q), 0);
 	q.psn = 0x150;
-	T_EQ(roce_qp_rx(&A.qp, &q, now), -ROCE_R_RESP_PSN);
+	T_EQ(roce_qp_rx(&A.qp, &q, now), ROCE_R_RESP_PSN);
 	ep_flush_to(&B, &A, now);
 	T_EQ(A.nsdone, 2);
-	T_EQ(roce_qp_rx(&A.qp, &q, now), -ROCE_R_RESP_PSN);
+	T_EQ(roce_qp_rx(&A.qp, &q, now), ROCE_R_RESP_PSN);
 	q.psn = 0x101;
 	T_EQ(roce_qp_rx(&A.qp, &q, now), 0); /* duplicate ACK, harmless */
 	T_EQ(A.nsdone, 2);
@@ -932,7 +932,7 @@ T_CASE(stray_and_duplicate_responses)
 	q.opcode = ROCE_OP_RC_ATOMIC_ACK;
 	q.oi = roce_opcode_get(q.opcode);
 	q.psn = 0x102;
-	T_EQ(roce_qp_rx(&A.qp, &q, now), -ROCE_R_RESP_UNEXPECTED);
+	T_EQ(roce_qp_rx(&A.qp, &q, now), ROCE_R_RESP_UNEXPECTED);
 	T_EQ(A.sdone[2].status, ROCE_WC_BAD_RESP_ERR);
 	T_EQ(A.qp.state, ROCE_QPS_ERR);
 }
@@ -986,7 +986,7 @@ T_CASE(read_response_dup_and_reorder_every_position)
 				ep_deliver(&A, B.tx[j].b, B.tx[j].len, now);
 				if (mode == 0 && i == k)
 					T_EQ(ep_deliver(&A, B.tx[j].b, B.tx[j].len, now),
-					     -ROCE_R_RESP_PSN);
+					     ROCE_R_RESP_PSN);
 			}
 			B.ntx = 0;
 			settle();

@@ -81,10 +81,10 @@ static void pair(void)
 
 /* What the device does with a frame: parse without the ICRC, then check it at once or
  * arm the fused check. Returns roce_qp_rx's answer (or the drop). */
-static int deliver(const uint8_t *b, uint32_t len, int *fusable)
+static enum roce_reason deliver(const uint8_t *b, uint32_t len, int *fusable)
 {
 	struct roce_pkt p;
-	int rc = roce_pkt_parse(b, len, ROCE_PARSE_NO_ICRC, &p);
+	enum roce_reason rc = roce_pkt_parse(b, len, ROCE_PARSE_NO_ICRC, &p);
 	const uint8_t *icrc;
 
 	if (rc)
@@ -99,7 +99,7 @@ static int deliver(const uint8_t *b, uint32_t len, int *fusable)
 		arm_icrc = roce_icrc_get(icrc);
 		arm_pl = p.payload;
 	} else if (roce_icrc_compute(p.l3, (size_t)(icrc - p.l3), 0) != roce_icrc_get(icrc)) {
-		return -ROCE_R_ICRC;
+		return ROCE_R_ICRC;
 	}
 	rc = roce_qp_rx(&B.qp, &p, now);
 	arm_pl = NULL;
@@ -141,12 +141,12 @@ T_CASE(fusable_only_for_the_write_in_progress)
 	post_write(1, 8192, 16, 2); /* ONLY */
 	T_EQ(ep_pump(&A, now), 5);
 	/* a MIDDLE before its FIRST: not the write in progress */
-	T_EQ(deliver(A.tx[1].b, A.tx[1].len, &fus), -ROCE_R_PSN_AHEAD);
+	T_EQ(deliver(A.tx[1].b, A.tx[1].len, &fus), ROCE_R_PSN_AHEAD);
 	T_EQ(fus, 0);
 	T_EQ(deliver(A.tx[0].b, A.tx[0].len, &fus), 0); /* FIRST: checked first */
 	T_EQ(fus, 0);
 	/* the second MIDDLE while the first is expected: a gap */
-	T_EQ(deliver(A.tx[2].b, A.tx[2].len, &fus), -ROCE_R_PSN_AHEAD);
+	T_EQ(deliver(A.tx[2].b, A.tx[2].len, &fus), ROCE_R_PSN_AHEAD);
 	T_EQ(fus, 0);
 	/* the expected MIDDLE from another source address */
 	f = A.tx[1];
@@ -154,12 +154,12 @@ T_CASE(fusable_only_for_the_write_in_progress)
 	roce_icrc_put(f.b + f.len - 4, roce_icrc_compute(f.b + 14, f.len - 18, 0));
 	f.b[14 + 10] = f.b[14 + 11] = 0;
 	roce_put_be16(f.b + 14 + 10, roce_ip_csum(f.b + 14, ROCE_IPV4_HLEN));
-	T_EQ(deliver(f.b, f.len, &fus), -ROCE_R_ADDR);
+	T_EQ(deliver(f.b, f.len, &fus), ROCE_R_ADDR);
 	T_EQ(fus, 0);
 	T_EQ(deliver(A.tx[1].b, A.tx[1].len, &fus), 0);
 	T_EQ(fus, 1);
 	/* a duplicate of it: re-ACKed, not written again */
-	T_EQ(deliver(A.tx[1].b, A.tx[1].len, &fus), -ROCE_R_DUPLICATE);
+	T_EQ(deliver(A.tx[1].b, A.tx[1].len, &fus), ROCE_R_DUPLICATE);
 	T_EQ(fus, 0);
 	T_EQ(deliver(A.tx[2].b, A.tx[2].len, &fus), 0);
 	T_EQ(fus, 1);
@@ -191,14 +191,14 @@ T_CASE(bad_icrc_in_the_copy_drops_without_a_trace)
 	/* one payload bit of the MIDDLE, and one of the LAST's pad, flipped on the way */
 	f = A.tx[1];
 	f.b[f.len - 4 - 500] ^= 0x04;
-	T_EQ(deliver(f.b, f.len, &fus), -ROCE_R_ICRC);
+	T_EQ(deliver(f.b, f.len, &fus), ROCE_R_ICRC);
 	T_EQ(fus, 1);
 	f = A.tx[2];
 	T_EQ(deliver(A.tx[1].b, A.tx[1].len, &fus), 0);
 	epsn = B.qp.resp.epsn;
 	left = B.qp.resp.wr_left;
 	f.b[f.len - 5] ^= 0x80; /* the last pad byte */
-	T_EQ(deliver(f.b, f.len, &fus), -ROCE_R_ICRC);
+	T_EQ(deliver(f.b, f.len, &fus), ROCE_R_ICRC);
 	T_EQ(fus, 1);
 	T_EQ(fused_bad, 2);
 	/* nothing moved: PSN, write progress, no ACK/NAK queued */
@@ -235,7 +235,7 @@ T_CASE(send_middle_last_fused)
 	off = B.qp.resp.wqe_off;
 	f = A.tx[1];
 	f.b[f.len - 4 - 1000] ^= 0x01;
-	T_EQ(deliver(f.b, f.len, &fus), -ROCE_R_ICRC);
+	T_EQ(deliver(f.b, f.len, &fus), ROCE_R_ICRC);
 	T_EQ(fus, 1);
 	T_EQ(B.qp.resp.wqe_off, off); /* nothing moved */
 	T_EQ(B.qp.resp.ctx, ROCE_RESP_IN_SEND);

@@ -120,17 +120,17 @@ T_CASE(ud_drops)
 	/* No receive WQE */
 	ud_send(0, 0x12, 0x11111111, msg, 100, 0);
 	ep_pump(&A, now);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_UD_NO_RECV);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_UD_NO_RECV);
 	/* Receive buffer too small for GRH + payload: dropped, WQE not consumed */
 	ep_post_recv(&B, 139);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_UD_TOO_LONG);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_UD_TOO_LONG);
 	T_EQ(B.rq_head, 0);
 	A.ntx = 0;
 	/* Wrong Q_Key */
 	ep_post_recv(&B, 200);
 	ud_send(1, 0x12, 0x22222222, msg, 100, 0);
 	ep_pump(&A, now);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_QKEY);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_QKEY);
 	A.ntx = 0;
 	T_EQ(B.nrdone, 0);
 	T_EQ(B.qp.stats.drops[ROCE_R_QKEY], 1);
@@ -175,7 +175,7 @@ T_CASE(ud_gsi_qkey_and_transport_check)
 	ud_send(0, 1, 0x11111111, msg, 8, 0);
 	ud_send(1, 1, ROCE_QKEY_GSI, msg, 8, 0);
 	T_EQ(ep_pump(&A, now), 2);
-	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), -ROCE_R_QKEY);
+	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), ROCE_R_QKEY);
 	T_EQ(ep_deliver(&B, A.tx[1].b, A.tx[1].len, now), 0);
 	A.ntx = 0;
 	/* An RC packet to a UD QP */
@@ -185,10 +185,10 @@ T_CASE(ud_gsi_qkey_and_transport_check)
 		T_EQ(roce_pkt_parse(A.tx[1].b, A.tx[1].len, 0, &q), 0);
 		q.opcode = ROCE_OP_RC_SEND_ONLY;
 		q.oi = roce_opcode_get(q.opcode);
-		T_EQ(roce_qp_rx(&B.qp, &q, now), -ROCE_R_TRANSPORT);
+		T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_TRANSPORT);
 		q.opcode = ROCE_OP_CNP;
 		q.oi = roce_opcode_get(q.opcode);
-		T_EQ(roce_qp_rx(&B.qp, &q, now), -ROCE_R_CNP);
+		T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_CNP);
 	}
 }
 
@@ -235,7 +235,7 @@ T_CASE(uc_loss_drops_message_and_resyncs)
 	T_EQ(ep_pump(&A, now), 6);
 	T_EQ(ep_deliver(&B, A.tx[0].b, A.tx[0].len, now), 0);
 	/* tx[1] lost */
-	T_EQ(ep_deliver(&B, A.tx[2].b, A.tx[2].len, now), -ROCE_R_UC_DROP);
+	T_EQ(ep_deliver(&B, A.tx[2].b, A.tx[2].len, now), ROCE_R_UC_DROP);
 	T_EQ(ep_deliver(&B, A.tx[3].b, A.tx[3].len, now), 0);
 	T_EQ(ep_deliver(&B, A.tx[4].b, A.tx[4].len, now), 0);
 	T_EQ(ep_deliver(&B, A.tx[5].b, A.tx[5].len, now), 0);

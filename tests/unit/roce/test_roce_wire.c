@@ -82,15 +82,15 @@ static void wire_deliver(struct side *s, const struct wire_conf *wc, struct ep_f
 	for (i = 0; i < copies; i++) {
 		if (chance(wc->corrupt_ppm)) {
 			uint32_t at = 14 + rnd() % (f->len - 14);
-			int rc;
+			enum roce_reason rc;
 
 			tmp = *f;
 			tmp.b[at] ^= (uint8_t)(1u << (rnd() % 8));
 			corrupt_sent++;
 			rc = ep_deliver(s->peer, tmp.b, tmp.len, now);
-			/* Parse failures are -ROCE_R_TRUNC..-ROCE_R_ICRC. Only BTH byte 4
+			/* Parse failures are ROCE_R_TRUNC..ROCE_R_ICRC. Only BTH byte 4
 			 * (FECN/BECN, masked from the ICRC) may pass. */
-			if (rc == 0 || rc <= -ROCE_R_QP_STATE) {
+			if (rc == ROCE_R_OK || rc >= ROCE_R_QP_STATE) {
 				if (at != 14 + 20 + 8 + 4)
 					T_CHECK_MSG(0, "corrupted byte %u accepted (rc %d)", at, rc);
 				corrupt_accepted_masked++;

@@ -7,6 +7,9 @@
  */
 #include "soft_test.h"
 
+#include "irdma_stag.h"
+#include "soft_priv.h"
+
 static void expect_cqe(struct t_cq *cq, uint64_t wr_id, enum irdma_cmpl_status st,
 		       uint16_t minor)
 {
@@ -550,6 +553,65 @@ T_CASE(mw_bind_error)
 	expect_cqe(&p.cb, 5, IRDMA_COMPL_STATUS_FLUSHED, FLUSH_MW_BIND_ERR);
 	t_pair_close(&p);
 	free(win);
+}
+
+/* The key table names each cause of a refusal with its own errno (soft_priv.h), in the
+ * debug log's words; every lib/roce callback answers a refusal -EACCES and a completion
+ * reports it as FLUSH_PROT_ERR, whatever the cause. */
+T_CASE(key_check_errno_per_cause)
+{
+	static struct soft_qp qp; /* what soft_mr_check_remote() reads: id, pd_id */
+	static uint8_t buf[64] __rte_aligned(8);
+	struct soft_dev *dev;
+	struct t_dev d;
+	uint32_t rw, ro, other_key;
+	uint8_t *host;
+	int e;
+
+	T_EQ(t_dev_open(&d, 2, 1, 1024), 0);
+	dev = soft_dev_from_hw(d.dev);
+	rw = t_mr(&d, buf, sizeof(buf), T_ACC_ALL);
+	ro = t_mr(&d, buf, sizeof(buf), IRDMA_HW_ACCESS_REMOTE_READ);
+	qp.id = 5;
+	qp.pd_id = d.pd;
+	T_EQ(soft_mr_check_local(dev, d.pd, rw, (uintptr_t)buf, 8, IRDMA_HW_ACCESS_LOCAL_WRITE,
+				 &host), 0);
+	T_CHECK(host == buf);
+	T_EQ(soft_mr_check_remote(dev, &qp, rw, (uintptr_t)buf + 8, 8,
+				  IRDMA_HW_ACCESS_REMOTE_ATOMIC, &host), 0);
+	T_CHECK(host == buf + 8);
+	e = soft_mr_check_local(dev, d.pd, irdma_stag_from(0, 1), (uintptr_t)buf, 8, 0, &host);
+	T_EQ(e, -ENOENT);
+	T_CHECK(strcmp(soft_mr_err_str(e), "no such STag") == 0);
+	other_key = irdma_stag_with_key(rw, (uint8_t)(irdma_stag_to_key(rw) + 1));
+	e = soft_mr_check_local(dev, d.pd, other_key, (uintptr_t)buf, 8, 0, &host);
+	T_EQ(e, -EKEYREJECTED);
+	T_CHECK(strcmp(soft_mr_err_str(e), "STag key mismatch") == 0);
+	e = soft_mr_check_local(dev, d.pd + 1, rw, (uintptr_t)buf, 8, 0, &host);
+	T_EQ(e, -EPERM);
+	T_CHECK(strcmp(soft_mr_err_str(e), "PD mismatch") == 0);
+	e = soft_mr_check_local(dev, d.pd, ro, (uintptr_t)buf, 8, IRDMA_HW_ACCESS_LOCAL_WRITE, &host);
+	T_EQ(e, -EACCES);
+	T_CHECK(strcmp(soft_mr_err_str(e), "access right missing") == 0);
+	e = soft_mr_check_local(dev, d.pd, rw, (uintptr_t)buf + 60, 8, 0, &host);
+	T_EQ(e, -EFAULT);
+	T_CHECK(strcmp(soft_mr_err_str(e), "out of bounds") == 0);
+	e = soft_mr_check_remote(dev, &qp, rw, (uintptr_t)buf + 4, 8, IRDMA_HW_ACCESS_REMOTE_ATOMIC,
+				 &host);
+	T_EQ(e, -EINVAL);
+	T_CHECK(strcmp(soft_mr_err_str(e), "misaligned atomic") == 0);
+	/* the seams: one answer whatever the cause */
+	T_EQ(soft_mr_err_roce(e), -EACCES);
+	T_EQ(soft_mr_err_to_flush(e), FLUSH_PROT_ERR);
+	T_EQ(soft_mr_err_roce(0), 0);
+	T_EQ(soft_mr_err_to_flush(0), 0);
+	T_EQ(soft_mr_invalidate(dev, d.pd, 0, rw, false), 0);
+	e = soft_mr_check_remote(dev, &qp, rw, (uintptr_t)buf, 8, IRDMA_HW_ACCESS_REMOTE_READ, &host);
+	T_EQ(e, -EKEYREVOKED);
+	T_CHECK(strcmp(soft_mr_err_str(e), "STag not valid") == 0);
+	T_EQ(hw->mr_dereg(d.dev, rw), 0);
+	T_EQ(hw->mr_dereg(d.dev, ro), 0);
+	t_dev_close(&d);
 }
 
 int main(int argc, char **argv)

@@ -51,13 +51,13 @@ int soft_comp_read_place(struct roce_qp *xq, uint64_t wr_id, uint32_t off, const
 {
 	struct soft_qp *qp = xq->user;
 	struct soft_wqe *w = wqe_of(qp, (uint32_t)wr_id);
-	enum soft_mr_err e;
+	int e;
 
 	if (w == NULL)
 		return -EINVAL;
 	e = soft_sges_copy(qp->dev, qp->pd_id, w->sge, w->num_sges, off,
 			   (uint8_t *)(uintptr_t)data, len, true);
-	return e ? -EACCES : 0;
+	return soft_mr_err_roce(e);
 }
 
 void soft_comp_send_done(struct roce_qp *xq, const struct roce_send_done *d)

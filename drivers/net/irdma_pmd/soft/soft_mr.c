@@ -146,146 +146,143 @@ int soft_mw_dealloc(struct soft_dev *dev, uint32_t stag)
 }
 
 /* Looks a STag up; checks index, key and state. */
-static enum soft_mr_err key_lookup(struct soft_dev *dev, uint32_t stag, struct soft_key **out)
+static int key_lookup(struct soft_dev *dev, uint32_t stag, struct soft_key **out)
 {
 	uint32_t idx = irdma_stag_to_index(stag);
 	struct soft_key *k;
 
 	if (unlikely(idx == 0 || idx >= dev->max_mr))
-		return SOFT_MR_BAD_INDEX;
+		return -ENOENT;
 	k = &dev->keys[idx];
 	if (unlikely(k->state == SOFT_KEY_FREE))
-		return SOFT_MR_BAD_INDEX;
+		return -ENOENT;
 	if (unlikely(k->key != irdma_stag_to_key(stag)))
-		return SOFT_MR_BAD_KEY;
+		return -EKEYREJECTED;
 	if (unlikely(k->state != SOFT_KEY_VALID))
-		return SOFT_MR_BAD_STATE;
+		return -EKEYREVOKED;
 	*out = k;
-	return SOFT_MR_OK;
+	return 0;
 }
 
-static enum soft_mr_err bounds(const struct soft_key *k, uint64_t va, uint64_t len,
-			       uint8_t **host)
+static int bounds(const struct soft_key *k, uint64_t va, uint64_t len, uint8_t **host)
 {
 	if (unlikely(va < k->va || len > k->len || va - k->va > k->len - len))
-		return SOFT_MR_BOUNDS;
+		return -EFAULT;
 	*host = k->host + (va - k->va);
-	return SOFT_MR_OK;
+	return 0;
 }
 
 /* An lkey used by this device on behalf of a local WQE. */
-enum soft_mr_err soft_mr_check_local(struct soft_dev *dev, uint32_t pd_id, uint32_t stag,
-				     uint64_t va, uint64_t len, uint32_t access, uint8_t **host)
+int soft_mr_check_local(struct soft_dev *dev, uint32_t pd_id, uint32_t stag, uint64_t va,
+			uint64_t len, uint32_t access, uint8_t **host)
 {
 	struct soft_key *k;
-	enum soft_mr_err e;
+	int e;
 
 	e = key_lookup(dev, stag, &k);
 	if (e)
 		return e;
 	if (unlikely(k->is_mw))
-		return SOFT_MR_BAD_INDEX; /* windows are remote-only keys */
+		return -ENOENT; /* windows are remote-only keys */
 	if (unlikely(k->pd_id != pd_id))
-		return SOFT_MR_BAD_PD;
+		return -EPERM;
 	if (unlikely((k->access & access) != access))
-		return SOFT_MR_RIGHTS;
+		return -EACCES;
 	return bounds(k, va, len, host);
 }
 
 /* An rkey named by a peer's request arriving on `qp`. */
-enum soft_mr_err soft_mr_check_remote(struct soft_dev *dev, const struct soft_qp *qp,
-				      uint32_t rkey, uint64_t va, uint64_t len, uint32_t access,
-				      uint8_t **host)
+int soft_mr_check_remote(struct soft_dev *dev, const struct soft_qp *qp, uint32_t rkey,
+			 uint64_t va, uint64_t len, uint32_t access, uint8_t **host)
 {
 	struct soft_key *k;
-	enum soft_mr_err e;
+	int e;
 
 	e = key_lookup(dev, rkey, &k);
 	if (e)
 		return e;
 	if (k->is_mw && k->mw_type == 2) {
 		if (unlikely(k->qp_id != qp->id))
-			return SOFT_MR_BAD_PD;
+			return -EPERM;
 	} else if (unlikely(k->pd_id != qp->pd_id)) {
-		return SOFT_MR_BAD_PD;
+		return -EPERM;
 	}
 	if (unlikely((k->access & access) != access))
-		return SOFT_MR_RIGHTS;
-	if ((access & IRDMA_HW_ACCESS_REMOTE_ATOMIC) && (va & 7))
-		return SOFT_MR_ALIGN;
+		return -EACCES;
+	if (unlikely((access & IRDMA_HW_ACCESS_REMOTE_ATOMIC) && (va & 7)))
+		return -EINVAL;
 	return bounds(k, va, len, host);
 }
 
 /* Local invalidate (remote = false) or send-with-invalidate (remote = true). MRs and
  * type-2 windows can be invalidated; type-1 windows cannot. */
-enum soft_mr_err soft_mr_invalidate(struct soft_dev *dev, uint32_t pd_id, uint32_t qp_id,
-				    uint32_t stag, bool remote)
+int soft_mr_invalidate(struct soft_dev *dev, uint32_t pd_id, uint32_t qp_id, uint32_t stag,
+		       bool remote)
 {
 	struct soft_key *k;
-	enum soft_mr_err e;
+	int e;
 
 	e = key_lookup(dev, stag, &k);
 	if (e)
 		return e;
 	if (k->is_mw) {
 		if (k->mw_type != 2)
-			return SOFT_MR_RIGHTS;
+			return -EACCES;
 		if (remote && k->qp_id != qp_id)
-			return SOFT_MR_BAD_PD;
+			return -EPERM;
 		if (k->pd_id != pd_id)
-			return SOFT_MR_BAD_PD;
+			return -EPERM;
 		mw_unbind(dev, k);
-		return SOFT_MR_OK;
+		return 0;
 	}
 	if (k->pd_id != pd_id)
-		return SOFT_MR_BAD_PD;
+		return -EPERM;
 	if (k->mw_bound)
-		return SOFT_MR_BAD_STATE;
+		return -EKEYREVOKED;
 	k->state = SOFT_KEY_INVALID;
-	return SOFT_MR_OK;
+	return 0;
 }
 
 /* Executes a bind-MW WQE. */
-enum soft_mr_err soft_mw_bind(struct soft_dev *dev, const struct soft_qp *qp,
-			      const struct soft_wqe *w)
+int soft_mw_bind(struct soft_dev *dev, const struct soft_qp *qp, const struct soft_wqe *w)
 {
 	uint32_t widx = irdma_stag_to_index(w->mw_stag);
 	struct soft_key *mw, *mr;
-	enum soft_mr_err e;
+	int e;
 	uint8_t *host;
 
 	if (widx == 0 || widx >= dev->max_mr)
-		return SOFT_MR_BAD_INDEX;
+		return -ENOENT;
 	mw = &dev->keys[widx];
 	if (mw->state == SOFT_KEY_FREE || !mw->is_mw)
-		return SOFT_MR_BAD_INDEX;
+		return -ENOENT;
 	if (mw->pd_id != qp->pd_id)
-		return SOFT_MR_BAD_PD;
+		return -EPERM;
 	if ((mw->mw_type == 1) != w->bind_type1)
-		return SOFT_MR_RIGHTS;
+		return -EACCES;
 	/* A type-2 window is bound once, then invalidated before it can be rebound (the key
 	 * byte is the consumer's new one); a type-1 window may be rebound at any time. */
 	if (mw->mw_type == 2 && mw->state == SOFT_KEY_VALID)
-		return SOFT_MR_BAD_STATE;
+		return -EKEYREVOKED;
 	/* Type 1 with length 0 unbinds. */
 	if (mw->mw_type == 1 && w->bind_len == 0) {
 		mw_unbind(dev, mw);
 		mw->key = irdma_stag_to_key(w->mw_stag);
-		return SOFT_MR_OK;
+		return 0;
 	}
 	e = key_lookup(dev, w->mr_stag, &mr);
 	if (e)
 		return e;
 	if (mr->is_mw)
-		return SOFT_MR_BAD_INDEX;
+		return -ENOENT;
 	if (mr->pd_id != qp->pd_id)
-		return SOFT_MR_BAD_PD;
+		return -EPERM;
 	if (!(mr->access & IRDMA_HW_ACCESS_MW_BIND))
-		return SOFT_MR_RIGHTS;
+		return -EACCES;
 	/* Remote write/atomic through a window needs local write on the region. */
 	if ((w->bind_access & (IRDMA_HW_ACCESS_REMOTE_WRITE | IRDMA_HW_ACCESS_REMOTE_ATOMIC)) &&
 	    !(mr->access & IRDMA_HW_ACCESS_LOCAL_WRITE))
-		return SOFT_MR_RIGHTS;
+		return -EACCES;
 	e = bounds(mr, w->bind_va, w->bind_len, &host);
 	if (e)
 		return e;
@@ -299,21 +296,20 @@ enum soft_mr_err soft_mw_bind(struct soft_dev *dev, const struct soft_qp *qp,
 	mw->qp_id = qp->id;
 	mw->state = SOFT_KEY_VALID;
 	mr->mw_bound++;
-	return SOFT_MR_OK;
+	return 0;
 }
 
-const char *soft_mr_err_str(enum soft_mr_err e)
+const char *soft_mr_err_str(int e)
 {
-	static const char *const s[] = {
-		[SOFT_MR_OK] = "ok",
-		[SOFT_MR_BAD_INDEX] = "no such STag",
-		[SOFT_MR_BAD_KEY] = "STag key mismatch",
-		[SOFT_MR_BAD_STATE] = "STag not valid",
-		[SOFT_MR_BAD_PD] = "PD mismatch",
-		[SOFT_MR_BOUNDS] = "out of bounds",
-		[SOFT_MR_RIGHTS] = "access right missing",
-		[SOFT_MR_ALIGN] = "misaligned atomic",
-	};
-
-	return (unsigned int)e < RTE_DIM(s) ? s[e] : "?";
+	switch (e) {
+	case 0: return "ok";
+	case -ENOENT: return "no such STag";
+	case -EKEYREJECTED: return "STag key mismatch";
+	case -EKEYREVOKED: return "STag not valid";
+	case -EPERM: return "PD mismatch";
+	case -EFAULT: return "out of bounds";
+	case -EACCES: return "access right missing";
+	case -EINVAL: return "misaligned atomic";
+	default: return "?";
+	}
 }

@@ -134,12 +134,10 @@ extern char soft_reason_xstat_name[ROCE_R_NUM][SOFT_XSTAT_NAME_LEN];
 	SOFT_WIRE_RSTAT(ROCE_R_PAD), SOFT_WIRE_RSTAT(ROCE_R_PKEY),                         \
 	SOFT_WIRE_RSTAT(ROCE_R_QPN), SOFT_WIRE_RSTAT(ROCE_R_ICRC)
 
-/* Counts a RoCEv2 parse failure (negative lib/roce reason) by reason. */
-static inline void soft_wire_stats_parse_drop(struct soft_wire_stats *s, int rc)
+/* Counts a RoCEv2 parse failure by its lib/roce reason. */
+static inline void soft_wire_stats_parse_drop(struct soft_wire_stats *s, enum roce_reason r)
 {
-	unsigned int r = (unsigned int)-rc;
-
-	if (r < RTE_DIM(s->rx_drop_reason))
+	if ((unsigned int)r < RTE_DIM(s->rx_drop_reason))
 		s->rx_drop_reason[r]++;
 }
 

@@ -8,6 +8,7 @@
 #ifndef SOFT_PRIV_H
 #define SOFT_PRIV_H
 
+#include <errno.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -48,17 +49,6 @@ extern int soft_logtype;
 #define SOFT_MAX_MSG     (1u << 31)
 #define SOFT_MAX_SGE     16u   /* addl frag cnt is 4 bits */
 
-/* Why a memory access was refused (key table). Mapped to flush codes / NAKs by the caller. */
-enum soft_mr_err {
-	SOFT_MR_OK = 0,
-	SOFT_MR_BAD_INDEX,  /* no such STag index */
-	SOFT_MR_BAD_KEY,    /* key byte differs */
-	SOFT_MR_BAD_STATE,  /* invalidated, unbound window, freed */
-	SOFT_MR_BAD_PD,     /* another protection domain / window bound to another QP */
-	SOFT_MR_BOUNDS,     /* [va, va+len) not inside the region */
-	SOFT_MR_RIGHTS,     /* access right missing */
-	SOFT_MR_ALIGN,      /* atomic target not 8-byte aligned */
-};
 
 enum soft_key_state {
 	SOFT_KEY_FREE,      /* unallocated table slot */
@@ -409,17 +399,40 @@ int soft_mr_reg(struct soft_dev *dev, const struct irdma_hw_mr_ctx *ctx, uint32_
 int soft_mr_dereg(struct soft_dev *dev, uint32_t stag);
 int soft_mw_alloc(struct soft_dev *dev, uint32_t pd_id, uint8_t type, uint32_t *stag);
 int soft_mw_dealloc(struct soft_dev *dev, uint32_t stag);
-enum soft_mr_err soft_mr_check_local(struct soft_dev *dev, uint32_t pd_id, uint32_t stag,
-				     uint64_t va, uint64_t len, uint32_t access, uint8_t **host);
-enum soft_mr_err soft_mr_check_remote(struct soft_dev *dev, const struct soft_qp *qp,
-				      uint32_t rkey, uint64_t va, uint64_t len, uint32_t access,
-				      uint8_t **host);
-enum soft_mr_err soft_mr_invalidate(struct soft_dev *dev, uint32_t pd_id, uint32_t qp_id,
-				    uint32_t stag, bool remote);
-enum soft_mr_err soft_mw_bind(struct soft_dev *dev, const struct soft_qp *qp,
-			      const struct soft_wqe *w);
-int soft_mr_err_errno(enum soft_mr_err e);
-const char *soft_mr_err_str(enum soft_mr_err e);
+/*
+ * Key checks (soft_mr_check_*, soft_mr_invalidate, soft_mw_bind, soft_sges_*) return 0 or a
+ * negative errno naming the cause, for the debug log (soft_mr_err_str()):
+ *   -ENOENT no such STag (index, free slot, a window where an MR is wanted)
+ *   -EKEYREJECTED key byte differs     -EKEYREVOKED invalidated, unbound or in use
+ *   -EPERM another PD / a window bound to another QP     -EFAULT outside the region
+ *   -EACCES access right missing       -EINVAL atomic target not 8-byte aligned
+ * Callers map a refusal by context, never by cause, at one of two seams:
+ * soft_mr_err_roce() for lib/roce's callbacks, soft_mr_err_to_flush() for a completion
+ * (or a code of their own: MW bind, invalidate).
+ */
+int soft_mr_check_local(struct soft_dev *dev, uint32_t pd_id, uint32_t stag, uint64_t va,
+			uint64_t len, uint32_t access, uint8_t **host);
+int soft_mr_check_remote(struct soft_dev *dev, const struct soft_qp *qp, uint32_t rkey,
+			 uint64_t va, uint64_t len, uint32_t access, uint8_t **host);
+int soft_mr_invalidate(struct soft_dev *dev, uint32_t pd_id, uint32_t qp_id, uint32_t stag,
+		       bool remote);
+int soft_mw_bind(struct soft_dev *dev, const struct soft_qp *qp, const struct soft_wqe *w);
+const char *soft_mr_err_str(int e);
+
+/* A refused key check as lib/roce's callbacks answer it: -EACCES whatever the cause (the
+ * errno recv_place and read_place tell a key refusal from other failures by; mr_check,
+ * mem_write and atomic NAK any refusal with remote access). */
+static inline int soft_mr_err_roce(int e)
+{
+	return e < 0 ? -EACCES : 0;
+}
+
+/* A refused local key check as a completion reports it: local protection (the irdma flush
+ * code PROT), whatever the cause. */
+static inline uint8_t soft_mr_err_to_flush(int e)
+{
+	return e < 0 ? FLUSH_PROT_ERR : 0;
+}
 
 /* soft_sq.c */
 /* 1: *w filled from the SQ head; 0: no valid WQE there; -EINVAL: malformed (still taken). */
@@ -496,12 +509,10 @@ int soft_cqe_write_sq_ok(struct soft_dev *dev, struct soft_cq *cq, uint32_t qp_i
 void soft_cq_arm_doorbell(struct soft_dev *dev, struct soft_cq *cq);
 
 /* soft_sge.c: checked data movement */
-enum soft_mr_err soft_sges_check(struct soft_dev *dev, uint32_t pd_id,
-				 const struct soft_sge *sge, uint32_t n, uint32_t access);
-enum soft_mr_err soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
-				uint32_t n, uint64_t off, uint8_t *buf, uint32_t len,
-				bool to_sges);
-uint8_t soft_mr_err_to_flush(enum soft_mr_err e);
+int soft_sges_check(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
+		    uint32_t n, uint32_t access);
+int soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge, uint32_t n,
+		   uint64_t off, uint8_t *buf, uint32_t len, bool to_sges);
 /* soft_flush.c: QP to ERR, flush */
 void soft_qp_to_error(struct soft_qp *qp, enum irdma_hw_event_type ev, uint16_t ae);
 void soft_qp_flush(struct soft_qp *qp);

@@ -60,7 +60,7 @@ static bool is_local_op(uint8_t op)
 
 static void req_local(struct soft_qp *qp, struct soft_swqe *s, const struct soft_wqe *w)
 {
-	enum soft_mr_err e;
+	int e;
 
 	switch (s->op) {
 	case IRDMAQP_OP_NOP:
@@ -68,7 +68,7 @@ static void req_local(struct soft_qp *qp, struct soft_swqe *s, const struct soft
 		return;
 	case IRDMAQP_OP_LOCAL_INVALIDATE:
 		e = soft_mr_invalidate(qp->dev, qp->pd_id, qp->id, w->rem_stag, false);
-		req_done(qp, s, e ? FLUSH_PROT_ERR : 0);
+		req_done(qp, s, soft_mr_err_to_flush(e));
 		return;
 	default: /* bind MW */
 		if (qp->type != IRDMA_HW_QP_RC) {
@@ -148,8 +148,8 @@ static int req_step(struct soft_qp *qp, uint64_t now)
 	struct soft_swqe *s = &qp->swq[qp->swq_send];
 	struct soft_wqe *w = &qp->cur;
 	struct roce_send_wr wr;
-	enum soft_mr_err e;
 	uint8_t fail;
+	int e;
 	int rc;
 
 	if (s->state == SOFT_SWQE_DONE) { /* malformed at fetch */

@@ -11,14 +11,15 @@
 #include "soft_priv.h"
 #include "soft_rx_fuse.h"
 
+/* mr_check hands lib/roce's access bits to the key table unchanged. */
+_Static_assert(ROCE_ACCESS_REMOTE_WRITE == IRDMA_HW_ACCESS_REMOTE_WRITE &&
+		       ROCE_ACCESS_REMOTE_READ == IRDMA_HW_ACCESS_REMOTE_READ &&
+		       ROCE_ACCESS_REMOTE_ATOMIC == IRDMA_HW_ACCESS_REMOTE_ATOMIC,
+	       "ROCE_ACCESS_* and IRDMA_HW_ACCESS_REMOTE_* share their values");
+
 static inline struct soft_qp *qp_of(struct roce_qp *xq)
 {
 	return xq->user;
-}
-
-int soft_mr_err_errno(enum soft_mr_err e)
-{
-	return e == SOFT_MR_OK ? 0 : -EACCES;
 }
 
 int soft_resp_recv_begin(struct roce_qp *xq, uint32_t min_len, uint64_t *cookie)
@@ -145,18 +146,18 @@ int soft_resp_mr_check(struct roce_qp *xq, uint32_t rkey, uint64_t va, uint32_t 
 {
 	struct soft_qp *qp = qp_of(xq);
 	uint8_t *host;
-	enum soft_mr_err e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, access, &host);
+	int e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, access, &host);
 
-	if (e == SOFT_MR_OK && access == ROCE_ACCESS_REMOTE_WRITE) {
+	if (e >= 0 && access == ROCE_ACCESS_REMOTE_WRITE) {
 		qp->rctx.wchk_rkey = rkey;
 		qp->rctx.wchk_va = va;
 		qp->rctx.wchk_len = len;
 		qp->rctx.wchk_host = host;
 	}
-	if (e)
+	if (e < 0)
 		SOFT_LOG(DEBUG, "%s: QP %u: rkey 0x%x [0x%" PRIx64 ", +%u) access 0x%x: %s",
 			 qp->dev->name, qp->id, rkey, va, len, access, soft_mr_err_str(e));
-	return soft_mr_err_errno(e);
+	return soft_mr_err_roce(e);
 }
 
 int soft_resp_mem_write(struct roce_qp *xq, uint32_t rkey, uint64_t va, const void *data,
@@ -164,7 +165,7 @@ int soft_resp_mem_write(struct roce_qp *xq, uint32_t rkey, uint64_t va, const vo
 {
 	struct soft_qp *qp = qp_of(xq);
 	uint8_t *host;
-	enum soft_mr_err e;
+	int e;
 
 	if (len == 0)
 		return 0;
@@ -177,8 +178,8 @@ int soft_resp_mem_write(struct roce_qp *xq, uint32_t rkey, uint64_t va, const vo
 		return 0;
 	}
 	e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
-	if (e) /* a damaged frame is dropped, not answered (its ICRC first, if not checked) */
-		return soft_rx_fuse_settle(qp, data, len) ? -EBADMSG : soft_mr_err_errno(e);
+	if (e < 0) /* a damaged frame is dropped, not answered (its ICRC first, if not checked) */
+		return soft_rx_fuse_settle(qp, data, len) ? -EBADMSG : soft_mr_err_roce(e);
 	return soft_rx_fuse_copy(qp, host, data, len); /* the ICRC too when left to it */
 }
 
@@ -187,13 +188,13 @@ int soft_resp_mem_write_checked(struct roce_qp *xq, uint32_t rkey, uint64_t va, 
 {
 	struct soft_qp *qp = qp_of(xq);
 	uint8_t *host;
-	enum soft_mr_err e = soft_mr_check_remote(qp->dev, qp, rkey, va, len,
-						  IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
+	int e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE,
+				     &host);
 
-	if (unlikely(e)) {
+	if (unlikely(e < 0)) {
 		SOFT_LOG(DEBUG, "%s: QP %u: rkey 0x%x [0x%" PRIx64 ", +%u) write: %s",
 			 qp->dev->name, qp->id, rkey, va, len, soft_mr_err_str(e));
-		return -EACCES;
+		return soft_mr_err_roce(e);
 	}
 	memcpy(host, data, len);
 	return 0;
@@ -203,12 +204,12 @@ int soft_resp_atomic(struct roce_qp *xq, uint32_t rkey, uint64_t va, int cmp_swa
 		     uint64_t swap_add, uint64_t cmp, uint64_t *orig)
 {
 	struct soft_qp *qp = qp_of(xq);
-	enum soft_mr_err e;
 	uint8_t *host;
+	int e;
 
 	e = soft_mr_check_remote(qp->dev, qp, rkey, va, 8, IRDMA_HW_ACCESS_REMOTE_ATOMIC, &host);
-	if (e)
-		return soft_mr_err_errno(e);
+	if (e < 0)
+		return soft_mr_err_roce(e);
 	/* Aligned (checked): atomic against CPU users of the same memory as well. */
 	if (cmp_swap) {
 		*orig = cmp;

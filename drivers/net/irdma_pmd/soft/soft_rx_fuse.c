@@ -21,7 +21,7 @@
 static void count_icrc_drop(struct soft_dev *dev)
 {
 	/* the only count: rx_icrc_errors is the sum xstats makes of it (soft_port.h) */
-	soft_wire_stats_parse_drop(&dev->st.wire, -ROCE_R_ICRC);
+	soft_wire_stats_parse_drop(&dev->st.wire, ROCE_R_ICRC);
 }
 
 int soft_rx_fuse_arm(struct soft_dev *dev, const struct roce_pkt *p)
@@ -71,13 +71,13 @@ int soft_rx_fuse_scatter(struct soft_qp *qp, uint32_t pd_id, const struct soft_s
 			 uint32_t n, uint32_t off, const void *data, uint32_t len)
 {
 	uint32_t reg = qp->rctx.fuse_reg;
-	enum soft_mr_err e;
+	int e;
 
 	if (likely(qp->rctx.fuse_pl != data))
-		return soft_mr_err_errno(soft_sges_copy(qp->dev, pd_id, sge, n, off,
+		return soft_mr_err_roce(soft_sges_copy(qp->dev, pd_id, sge, n, off,
 							(uint8_t *)(uintptr_t)data, len, true));
 	e = soft_sges_scatter_crc(qp->dev, pd_id, sge, n, off, data, len, &reg);
 	if (unlikely(e)) /* a damaged frame is dropped, not answered */
-		return soft_rx_fuse_settle(qp, data, len) ? -EBADMSG : soft_mr_err_errno(e);
+		return soft_rx_fuse_settle(qp, data, len) ? -EBADMSG : soft_mr_err_roce(e);
 	return fuse_finish(qp, reg, data, len);
 }

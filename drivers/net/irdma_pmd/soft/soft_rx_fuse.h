@@ -33,21 +33,21 @@ struct soft_sge;
 int soft_rx_fuse_arm(struct soft_dev *dev, const struct roce_pkt *p);
 
 /*
- * The ICRC of a frame parsed with ROCE_PARSE_NO_ICRC: checked now (0, or -ROCE_R_ICRC:
- * drop it), or, for a frame the fused copy may check, left to soft_rx_fuse_copy() with
+ * The ICRC of a frame parsed with ROCE_PARSE_NO_ICRC: checked now (ROCE_R_OK, or
+ * ROCE_R_ICRC: drop it), or, for a frame the fused copy may check, left to soft_rx_fuse_copy() with
  * what it needs kept in the QP (0). soft_xport_rx() forgets it after the frame. Inline:
  * a small frame pays what the parser's own check cost.
  */
-static inline int soft_rx_icrc(struct soft_dev *dev, const struct roce_pkt *p)
+static inline enum roce_reason soft_rx_icrc(struct soft_dev *dev, const struct roce_pkt *p)
 {
 	const uint8_t *icrc = p->l3 - p->l3_off + p->wire_len - ROCE_ICRC_LEN;
 
 	if (unlikely(p->paylen >= SOFT_RX_FUSE_MIN) && soft_rx_fuse_arm(dev, p))
-		return 0;
+		return ROCE_R_OK;
 	if (unlikely(roce_icrc_compute(p->l3, (size_t)(icrc - p->l3), p->ipv6) !=
 		     roce_icrc_get(icrc)))
-		return -ROCE_R_ICRC;
-	return 0;
+		return ROCE_R_ICRC;
+	return ROCE_R_OK;
 }
 
 /* mem_write's copy of len bytes from data to host: the fused copy when data is the payload
@@ -57,7 +57,7 @@ int soft_rx_fuse_copy(struct soft_qp *qp, uint8_t *host, const void *data, uint3
 
 /* recv_place's copy of len bytes from data to offset off of the receive WQE's SGEs (pd_id's
  * keys): fused with the ICRC check when data is the armed payload. 0, -EBADMSG, or the
- * key check's error as soft_mr_err_errno() (the ICRC settled first). */
+ * key check's refusal as soft_mr_err_roce() (the ICRC settled first). */
 int soft_rx_fuse_scatter(struct soft_qp *qp, uint32_t pd_id, const struct soft_sge *sge,
 			 uint32_t n, uint32_t off, const void *data, uint32_t len);
 

@@ -2,8 +2,8 @@
 /*
  * Checked data movement between SGE lists and flat buffers (frames), shared by the
  * requester, responder and completer: every piece checked against the key table right
- * before its bytes move, optionally folded into the ICRC as it is copied; and the status
- * a local key error completes with.
+ * before its bytes move, optionally folded into the ICRC as it is copied. 0 or the key
+ * check's negative errno (soft_priv.h).
  */
 #include <errno.h>
 #include <string.h>
@@ -13,20 +13,14 @@
 #include "soft_priv.h"
 #include "soft_tx_payload.h"
 
-/* Local key errors all complete as "local protection" (the irdma flush code PROT). */
-uint8_t soft_mr_err_to_flush(enum soft_mr_err e)
-{
-	return e == SOFT_MR_OK ? 0 : FLUSH_PROT_ERR;
-}
-
-enum soft_mr_err soft_sges_check(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
-				 uint32_t n, uint32_t access)
+int soft_sges_check(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
+		    uint32_t n, uint32_t access)
 {
 	uint32_t i;
 
 	for (i = 0; i < n; i++) {
 		uint8_t *host;
-		enum soft_mr_err e;
+		int e;
 
 		if (sge[i].len == 0)
 			continue;
@@ -35,7 +29,7 @@ enum soft_mr_err soft_sges_check(struct soft_dev *dev, uint32_t pd_id, const str
 		if (e)
 			return e;
 	}
-	return SOFT_MR_OK;
+	return 0;
 }
 
 /*
@@ -45,16 +39,16 @@ enum soft_mr_err soft_sges_check(struct soft_dev *dev, uint32_t pd_id, const str
  * NULL the bytes are folded into the CRC register *reg as they are copied
  * (roce_crc32_copy: the copies fused with the ICRC, soft_tx_payload.c, soft_rx_fuse.c).
  */
-static inline enum soft_mr_err sges_move(struct soft_dev *dev, uint32_t pd_id,
-					 const struct soft_sge *sge, uint32_t n, uint64_t off,
-					 uint8_t *buf, uint32_t len, bool to_sges, uint32_t *reg)
+static inline int sges_move(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
+			    uint32_t n, uint64_t off, uint8_t *buf, uint32_t len, bool to_sges,
+			    uint32_t *reg)
 {
 	uint32_t i;
 
 	for (i = 0; i < n && len; i++) {
 		uint64_t take;
 		uint8_t *host;
-		enum soft_mr_err e;
+		int e;
 
 		if (off >= sge[i].len) {
 			off -= sge[i].len;
@@ -79,26 +73,23 @@ static inline enum soft_mr_err sges_move(struct soft_dev *dev, uint32_t pd_id,
 		len -= (uint32_t)take;
 		off = 0;
 	}
-	return len ? SOFT_MR_BOUNDS : SOFT_MR_OK;
+	return len ? -EFAULT : 0;
 }
 
-enum soft_mr_err soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
-				uint32_t n, uint64_t off, uint8_t *buf, uint32_t len,
-				bool to_sges)
+int soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge, uint32_t n,
+		   uint64_t off, uint8_t *buf, uint32_t len, bool to_sges)
 {
 	return sges_move(dev, pd_id, sge, n, off, buf, len, to_sges, NULL);
 }
 
-enum soft_mr_err soft_sges_scatter_crc(struct soft_dev *dev, uint32_t pd_id,
-				       const struct soft_sge *sge, uint32_t n, uint64_t off,
-				       const uint8_t *buf, uint32_t len, uint32_t *reg)
+int soft_sges_scatter_crc(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
+			  uint32_t n, uint64_t off, const uint8_t *buf, uint32_t len, uint32_t *reg)
 {
 	return sges_move(dev, pd_id, sge, n, off, (uint8_t *)(uintptr_t)buf, len, true, reg);
 }
 
-enum soft_mr_err soft_sges_gather_crc(struct soft_dev *dev, uint32_t pd_id,
-				      const struct soft_sge *sge, uint32_t n, uint64_t off,
-				      uint8_t *buf, uint32_t len, uint32_t *reg)
+int soft_sges_gather_crc(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
+			 uint32_t n, uint64_t off, uint8_t *buf, uint32_t len, uint32_t *reg)
 {
 	return sges_move(dev, pd_id, sge, n, off, buf, len, false, reg);
 }

@@ -187,7 +187,7 @@ static __rte_always_inline int sq_payload(struct soft_qp *qp, uint32_t slot, uin
 					  const uint8_t **zsrc)
 {
 	struct soft_wqe *w = &qp->cur;
-	enum soft_mr_err e;
+	int e;
 
 	/* Inline data (the common small message) straight from the WQE: no decode. */
 	if (qp->swq[slot].inl) {
@@ -302,8 +302,8 @@ static inline int tx_payload(struct soft_qp *qp, const struct roce_tx *tx, struc
 		}
 	} else if (tx->pl_src == ROCE_PL_MEM && len) {
 		uint8_t *host;
-		enum soft_mr_err e = soft_mr_check_remote(qp->dev, qp, tx->rkey, tx->va, len,
-							  IRDMA_HW_ACCESS_REMOTE_READ, &host);
+		int e = soft_mr_check_remote(qp->dev, qp, tx->rkey, tx->va, len,
+					     IRDMA_HW_ACCESS_REMOTE_READ, &host);
 		if (unlikely(e)) { /* region invalidated while the READ was served */
 			rte_pktmbuf_free(m);
 			roce_qp_set_error(&qp->xport, ROCE_WC_REM_ACCESS_ERR);

@@ -26,14 +26,12 @@ uint32_t soft_tx_hdr_reg(const struct rte_mbuf *m, const struct roce_pkt *p);
 
 /* soft_sge.c: soft_sges_copy() towards buf (the frame) with the bytes folded into *reg as
  * they are copied; every piece checked against the key table right before its bytes move. */
-enum soft_mr_err soft_sges_gather_crc(struct soft_dev *dev, uint32_t pd_id,
-				      const struct soft_sge *sge, uint32_t n, uint64_t off,
-				      uint8_t *buf, uint32_t len, uint32_t *reg);
+int soft_sges_gather_crc(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
+			 uint32_t n, uint64_t off, uint8_t *buf, uint32_t len, uint32_t *reg);
 
 /* soft_sge.c: the same towards the SGEs (the receive copy fused with the ICRC). */
-enum soft_mr_err soft_sges_scatter_crc(struct soft_dev *dev, uint32_t pd_id,
-				       const struct soft_sge *sge, uint32_t n, uint64_t off,
-				       const uint8_t *buf, uint32_t len, uint32_t *reg);
+int soft_sges_scatter_crc(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge,
+			  uint32_t n, uint64_t off, const uint8_t *buf, uint32_t len, uint32_t *reg);
 
 /* Zero-copy: *host for [off, off + len) of the SGE list when it lies in one SGE and its key
  * check passes (0); -1 otherwise (the copy then checks and reports). */

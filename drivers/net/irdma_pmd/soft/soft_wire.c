@@ -743,7 +743,7 @@ static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_
 		struct rte_mbuf *m = pkts[i];
 		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
 		struct roce_pkt p;
-		int rc;
+		enum roce_reason rc;
 
 		dev->st.rx_packets++;
 		dev->st.rx_bytes += m->pkt_len;
@@ -758,10 +758,10 @@ static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_
 				rc = roce_pkt_parse_rc(f, m->data_len, &p);
 		} else {
 			rc = roce_pkt_parse(f, m->data_len, ROCE_PARSE_NO_ICRC, &p);
-			if (likely(rc == 0))
+			if (likely(rc == ROCE_R_OK))
 				rc = soft_rx_icrc(dev, &p);
 		}
-		if (unlikely(rc != 0))
+		if (unlikely(rc != ROCE_R_OK))
 			soft_wire_stats_parse_drop(&dev->st.wire, rc); /* the only count */
 		else if (unlikely(!marked && !dev_owns_gid(dev, p.dgid)))
 			dev->st.wire.rx_drop_dst_ip++;
