@@ -12,7 +12,9 @@
 #include <errno.h>
 #include <stdio.h>
 
+#include <rte_errno.h>
 #include <rte_malloc.h>
+#include <rte_mbuf.h>
 #include <rte_spinlock.h>
 
 #include "soft_port_loop.h"
@@ -21,6 +23,41 @@
 uint32_t soft_port_loop_gen = 1;
 static struct soft_port_loop *loop_head;
 static rte_spinlock_t loop_lock = RTE_SPINLOCK_INITIALIZER;
+/* The mbufs of every device on the loop (soft_port_loop_pool_get()): a receiver keeps the
+ * frames it handled for the frames it sends, which is only sound when they come from the
+ * pool it allocates from, and when that pool outlives every device that may hold them. */
+static struct rte_mempool *loop_pool;
+static unsigned int loop_pool_users;
+static rte_spinlock_t loop_pool_lock = RTE_SPINLOCK_INITIALIZER;
+
+struct rte_mempool *soft_port_loop_pool_get(struct soft_dev *dev, unsigned int n,
+					    unsigned int data_room)
+{
+	struct rte_mempool *mp;
+
+	rte_spinlock_lock(&loop_pool_lock);
+	if (loop_pool == NULL) {
+		loop_pool = rte_pktmbuf_pool_create("irdma_loop_mb", n, 128, 0, data_room,
+						    dev->cfg.socket_id);
+		if (loop_pool == NULL)
+			SOFT_LOG(ERR, "%s: loop mbuf pool: %s", dev->name, rte_strerror(rte_errno));
+	}
+	mp = loop_pool;
+	if (mp != NULL)
+		loop_pool_users++;
+	rte_spinlock_unlock(&loop_pool_lock);
+	return mp;
+}
+
+void soft_port_loop_pool_put(struct rte_mempool *mp)
+{
+	rte_spinlock_lock(&loop_pool_lock);
+	if (mp == loop_pool && --loop_pool_users == 0) {
+		rte_mempool_free(loop_pool);
+		loop_pool = NULL;
+	}
+	rte_spinlock_unlock(&loop_pool_lock);
+}
 
 static bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16])
 {

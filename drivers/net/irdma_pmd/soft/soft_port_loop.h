@@ -39,6 +39,13 @@ struct soft_port_loop_cache {
 
 extern const struct soft_port_ops soft_port_loop_ops;
 
+/* The mbuf pool every device on the loop allocates from (n mbufs of data_room bytes,
+ * made by the first device, freed with the last): a frame taken off the loop may be kept
+ * for the next frame its receiver sends. NULL (logged) when it cannot be made. */
+struct rte_mempool *soft_port_loop_pool_get(struct soft_dev *dev, unsigned int n,
+					    unsigned int data_room);
+void soft_port_loop_pool_put(struct rte_mempool *mp);
+
 /* Bumped whenever a device joins or leaves the loop (open/close, under the registry's
  * lock): cached routes, and routes of frames the delay fault holds, are void from then on.
  * Starts at 1: a zeroed cache is void. */

@@ -54,6 +54,9 @@ struct soft_wire {
 	/* the port marks what it hands over (soft_port_rx_mark()) and no fault injector
 	 * copies frames behind it: parse from the marked IP header, addresses checked */
 	bool rx_marked;
+	/* lib/roce parse flags of every received frame: port=loop, ROCE_PARSE_NO_CSUM (see
+	 * soft_wire_open()) */
+	unsigned int rx_parse_flags;
 	uint16_t ip_id;
 	uint64_t rng;                      /* fault injection (xorshift64*) */
 	unsigned int n_stash;              /* mbufs taken from the pool in bulk, not yet used */
@@ -117,7 +120,17 @@ static struct soft_wire_held *hold_due(struct soft_wire_hold *h, uint64_t tsc)
 }
 
 #define SOFT_POOL_MBUFS 4095u
+/* port=loop: one pool for all its devices, as large as two devices' pools were */
+#define SOFT_LOOP_POOL_MBUFS 8191u
 #define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
+
+static void wire_pool_free(const struct soft_wire *w, struct rte_mempool *mp)
+{
+	if (w->port == &soft_port_loop_ops)
+		soft_port_loop_pool_put(mp);
+	else
+		rte_mempool_free(mp);
+}
 
 int soft_wire_open(struct soft_dev *dev)
 {
@@ -138,8 +151,11 @@ int soft_wire_open(struct soft_dev *dev)
 		rte_free(w);
 		return -ENOMEM;
 	}
+	w->port = strcmp(port, "loop") == 0 ? &soft_port_loop_ops : &soft_port_eth_ops;
 	snprintf(name, sizeof(name), "irdma_mb_%p", (void *)w);
-	dev->pool = rte_pktmbuf_pool_create(name, SOFT_POOL_MBUFS, 128, 0, SOFT_MBUF_DATA,
+	dev->pool = w->port == &soft_port_loop_ops ?
+		    soft_port_loop_pool_get(dev, SOFT_LOOP_POOL_MBUFS, SOFT_MBUF_DATA) :
+		    rte_pktmbuf_pool_create(name, SOFT_POOL_MBUFS, 128, 0, SOFT_MBUF_DATA,
 					    dev->cfg.socket_id);
 	if (dev->pool == NULL) {
 		SOFT_LOG(ERR, "%s: mbuf pool: %s", dev->name, rte_strerror(rte_errno));
@@ -148,10 +164,9 @@ int soft_wire_open(struct soft_dev *dev)
 		rte_free(w);
 		return -ENOMEM;
 	}
-	w->port = strcmp(port, "loop") == 0 ? &soft_port_loop_ops : &soft_port_eth_ops;
 	rc = w->port->open(dev, &w->port_priv);
 	if (rc) {
-		rte_mempool_free(dev->pool);
+		wire_pool_free(w, dev->pool);
 		dev->pool = NULL;
 		hold_close(&w->tx_hold);
 		hold_close(&w->rx_hold);
@@ -161,6 +176,13 @@ int soft_wire_open(struct soft_dev *dev)
 	if (w->port == &soft_port_loop_ops) {
 		w->loop = w->port_priv;
 		w->rx_ring = soft_port_loop_ring(w->loop);
+		/* The IPv4 header checksum of a loop frame is right by construction: the loop's
+		 * rings are fed only by soft_port_loop_send() from the backlogs of this
+		 * process's loop devices, whose frames' IP headers the wire's own writers
+		 * made (roce_tmpl_write_hdrs()/roce_pkt_write_hdrs(), checksum included) and
+		 * whose fault injectors change bytes after the UDP header only (tx and rx).
+		 * The ICRC is still checked on every frame; everything else is too. */
+		w->rx_parse_flags = ROCE_PARSE_NO_CSUM;
 	}
 	w->rx_marked = w->port->rx_marked && !dev->rx_faults;
 	dev->wire = w;
@@ -178,7 +200,7 @@ void soft_wire_close(struct soft_dev *dev)
 	hold_close(&w->tx_hold); /* frames the delay fault still held */
 	hold_close(&w->rx_hold);
 	w->port->close(w->port_priv); /* before the pool goes: it may hold our mbufs */
-	rte_mempool_free(dev->pool);
+	wire_pool_free(w, dev->pool);
 	dev->pool = NULL;
 	rte_free(w);
 	dev->wire = NULL;
@@ -568,12 +590,33 @@ static __rte_noinline unsigned int wire_rx_faults(struct soft_dev *dev, struct s
 
 /*
  * Frees a received burst. An mbuf that is direct, unshared and in one segment (what a port
- * hands the wire, as a rule) goes back to its pool in one put per run of mbufs of the same
- * pool, without rte_pktmbuf_free()'s walk of each; any other through rte_pktmbuf_free().
+ * hands the wire, as a rule) and of the pool the device allocates from (port=loop: every
+ * device's, soft_port_loop_pool_get()) goes back into the device's stash, reset, for the
+ * next frame it builds: neither a put here nor a get there. Others of that kind go back
+ * to their pool in one put per run of mbufs of the same pool, without rte_pktmbuf_free()'s
+ * walk of each; any other through rte_pktmbuf_free().
  */
-static inline void wire_free_burst(struct rte_mbuf **pkts, unsigned int n)
+/* rte_pktmbuf_reset() for a direct mbuf of the device's pool in one segment (next and
+ * nb_segs already as reset leaves them): as the pool's get would have left it, without
+ * the bound of the headroom by the buffer (the pool's data room holds it). */
+static inline void wire_mbuf_recycle(struct rte_mbuf *m)
 {
-	struct rte_mempool *pool = NULL;
+	RTE_BUILD_BUG_ON(SOFT_MBUF_DATA < RTE_PKTMBUF_HEADROOM);
+	m->data_off = RTE_PKTMBUF_HEADROOM;
+	m->ol_flags = 0; /* direct: no RTE_MBUF_F_EXTERNAL to keep */
+	m->packet_type = 0;
+	m->tx_offload = 0;
+	m->vlan_tci = 0;
+	m->vlan_tci_outer = 0;
+	m->port = RTE_MBUF_PORT_INVALID;
+	m->pkt_len = 0;
+	m->data_len = 0;
+}
+
+static inline void wire_free_burst(struct soft_dev *dev, struct soft_wire *w,
+				   struct rte_mbuf **pkts, unsigned int n)
+{
+	struct rte_mempool *pool = NULL, *own = dev->pool;
 	unsigned int i, k = 0, from = 0;
 
 	for (i = 0; i < n; i++) {
@@ -582,6 +625,11 @@ static inline void wire_free_burst(struct rte_mbuf **pkts, unsigned int n)
 		if (unlikely(!RTE_MBUF_DIRECT(m) || m->next != NULL || m->nb_segs != 1 ||
 			     rte_mbuf_refcnt_read(m) != 1)) {
 			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (m->pool == own && w->n_stash < SOFT_WIRE_STASH) {
+			wire_mbuf_recycle(m);
+			w->stash[w->n_stash++] = m;
 			continue;
 		}
 		if (m->pool != pool) {
@@ -606,12 +654,13 @@ static inline void wire_free_burst(struct rte_mbuf **pkts, unsigned int n)
 static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_mbuf **pkts,
 					       unsigned int n)
 {
-	unsigned int i;
+	unsigned int i, flags;
 	uint64_t now;
 	bool marked;
 
 	now = soft_now_ns(dev);
 	marked = dev->wire->rx_marked;
+	flags = dev->wire->rx_parse_flags;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
@@ -620,17 +669,25 @@ static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_
 
 		dev->st.rx_packets++;
 		dev->st.rx_bytes += m->pkt_len;
-		/* Frames too short for a payload worth fusing: one pass, ICRC included (from
-		 * the IP header the port found, when it marked the frame). The others: the ICRC
-		 * apart, checked next or while the payload is copied (soft_rx_fuse.c). */
+		/* One pass (from the IP header the port found, when it marked the frame).
+		 * Frames too short for a payload worth fusing: ICRC included. The others: the
+		 * ICRC apart, checked next or while the payload is copied (soft_rx_fuse.c). */
 		if (likely(m->data_len < SOFT_RX_FUSE_MIN_FRAME)) {
 			if (marked)
-				rc = roce_pkt_parse_rc_l3(f, m->data_len, soft_port_rx_l3_off(m),
-							  soft_port_rx_ipv6(m), &p);
+				rc = roce_pkt_parse_rc_l3_flags(f, m->data_len,
+								soft_port_rx_l3_off(m),
+								soft_port_rx_ipv6(m), flags, &p);
 			else
-				rc = roce_pkt_parse_rc(f, m->data_len, &p);
+				rc = roce_pkt_parse_rc_flags(f, m->data_len, flags, &p);
 		} else {
-			rc = roce_pkt_parse(f, m->data_len, ROCE_PARSE_NO_ICRC, &p);
+			if (marked)
+				rc = roce_pkt_parse_rc_l3_flags(f, m->data_len,
+								soft_port_rx_l3_off(m),
+								soft_port_rx_ipv6(m),
+								flags | ROCE_PARSE_NO_ICRC, &p);
+			else
+				rc = roce_pkt_parse_rc_flags(f, m->data_len,
+							     flags | ROCE_PARSE_NO_ICRC, &p);
 			if (likely(rc == 0))
 				rc = soft_rx_icrc(dev, &p);
 		}
@@ -642,7 +699,7 @@ static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_
 			wire_deliver(dev, &p, now);
 	}
 	/* The transport copied what it keeps: the burst back in one put */
-	wire_free_burst(pkts, n);
+	wire_free_burst(dev, dev->wire, pkts, n);
 }
 
 /* Received frames the delay fault held whose time has come, oldest first (past the receive
