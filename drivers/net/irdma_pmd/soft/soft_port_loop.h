@@ -90,6 +90,11 @@ soft_port_loop_send(struct rte_mbuf **pkts, void *const *dst, unsigned int n)
 {
 	unsigned int i = 0;
 
+	/* a lone frame (most flushes): no run to find, the single enqueue; the ring is
+	 * multi-producer by construction, so its own calls, not the dispatch on its kind */
+	if (likely(n == 1) && likely(dst[0] != NULL))
+		return rte_ring_mp_enqueue(((struct soft_port_loop *)dst[0])->rx_ring,
+					   pkts[0]) == 0;
 	while (i < n) {
 		struct soft_port_loop *d = dst[i];
 		unsigned int run = 1, k;
@@ -100,9 +105,8 @@ soft_port_loop_send(struct rte_mbuf **pkts, void *const *dst, unsigned int n)
 		}
 		while (i + run < n && dst[i + run] == d)
 			run++;
-		/* a lone frame (most steps): the single enqueue is the cheaper call */
-		k = run == 1 ? rte_ring_enqueue(d->rx_ring, pkts[i]) == 0 :
-			       rte_ring_enqueue_burst(d->rx_ring, (void **)(pkts + i), run, NULL);
+		k = run == 1 ? rte_ring_mp_enqueue(d->rx_ring, pkts[i]) == 0 :
+			       rte_ring_mp_enqueue_burst(d->rx_ring, (void **)(pkts + i), run, NULL);
 		i += k;
 		if (k < run)
 			break;
