@@ -20,7 +20,7 @@
 #include "soft_port_loop.h"
 #include "soft_priv.h"
 
-uint32_t soft_port_loop_gen = 1;
+uint32_t soft_port_loop_gen __attribute__((visibility("hidden"))) = 1;
 static struct soft_port_loop *loop_head;
 static rte_spinlock_t loop_lock = RTE_SPINLOCK_INITIALIZER;
 /* The mbufs of every device on the loop (soft_port_loop_pool_get()): a receiver keeps the

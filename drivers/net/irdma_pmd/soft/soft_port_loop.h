@@ -49,7 +49,8 @@ void soft_port_loop_pool_put(struct rte_mempool *mp);
 /* Bumped whenever a device joins or leaves the loop (open/close, under the registry's
  * lock): cached routes, and routes of frames the delay fault holds, are void from then on.
  * Starts at 1: a zeroed cache is void. */
-extern uint32_t soft_port_loop_gen;
+/* hidden: one RIP-relative load, no GOT entry to go through */
+extern uint32_t soft_port_loop_gen __attribute__((visibility("hidden")));
 
 static inline uint32_t soft_port_loop_gen_now(void)
 {
