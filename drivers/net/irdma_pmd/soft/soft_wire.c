@@ -615,21 +615,37 @@ static __rte_noinline unsigned int wire_rx_faults(struct soft_dev *dev, struct s
  * to their pool in one put per run of mbufs of the same pool, without rte_pktmbuf_free()'s
  * walk of each; any other through rte_pktmbuf_free().
  */
-/* rte_pktmbuf_reset() for a direct mbuf of the device's pool in one segment (next and
- * nb_segs already as reset leaves them): as the pool's get would have left it, without
- * the bound of the headroom by the buffer (the pool's data room holds it). */
+/* The mbuf's 8 bytes a driver rewrites on rearm: data_off, refcnt, nb_segs, port. */
+static inline uint64_t wire_mbuf_rearm(const struct rte_mbuf *m)
+{
+	return __atomic_load_n((const uint64_t *)&m->rearm_data, __ATOMIC_RELAXED);
+}
+
+#define WIRE_REARM_REF1_SEG1 (UINT64_C(1) << 16 | UINT64_C(1) << 32)
+#define WIRE_REARM_REF_SEG   (UINT64_C(0xFFFFFFFF) << 16)
+
+/* rte_pktmbuf_reset() for a direct mbuf of the device's pool in one segment, refcnt 1
+ * (next already NULL): as the pool's get would have left it, its rearm word in one
+ * store, without the bound of the headroom by the buffer (the pool's data room holds it). */
 static inline void wire_mbuf_recycle(struct rte_mbuf *m)
 {
+	const uint64_t rearm = RTE_PKTMBUF_HEADROOM | WIRE_REARM_REF1_SEG1 |
+			       (uint64_t)RTE_MBUF_PORT_INVALID << 48;
+
 	RTE_BUILD_BUG_ON(SOFT_MBUF_DATA < RTE_PKTMBUF_HEADROOM);
-	m->data_off = RTE_PKTMBUF_HEADROOM;
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 2 ||
+			 offsetof(struct rte_mbuf, nb_segs) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 4 ||
+			 offsetof(struct rte_mbuf, port) != offsetof(struct rte_mbuf, rearm_data) + 6);
+	__atomic_store_n((uint64_t *)&m->rearm_data, rearm, __ATOMIC_RELAXED);
 	m->ol_flags = 0; /* direct: no RTE_MBUF_F_EXTERNAL to keep */
 	m->packet_type = 0;
-	m->tx_offload = 0;
-	m->vlan_tci = 0;
-	m->vlan_tci_outer = 0;
-	m->port = RTE_MBUF_PORT_INVALID;
 	m->pkt_len = 0;
 	m->data_len = 0;
+	m->vlan_tci = 0;
+	m->vlan_tci_outer = 0;
+	m->tx_offload = 0;
 }
 
 static inline void wire_free_burst(struct soft_dev *dev, struct soft_wire *w,
@@ -641,8 +657,9 @@ static inline void wire_free_burst(struct soft_dev *dev, struct soft_wire *w,
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
-		if (unlikely(!RTE_MBUF_DIRECT(m) || m->next != NULL || m->nb_segs != 1 ||
-			     rte_mbuf_refcnt_read(m) != 1)) {
+		/* refcnt and nb_segs both 1 in one compare of the rearm word */
+		if (unlikely((wire_mbuf_rearm(m) & WIRE_REARM_REF_SEG) != WIRE_REARM_REF1_SEG1 ||
+			     !RTE_MBUF_DIRECT(m) || m->next != NULL)) {
 			rte_pktmbuf_free(m);
 			continue;
 		}
