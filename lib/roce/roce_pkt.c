@@ -497,9 +497,12 @@ enum roce_reason roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags
 }
 
 /* The one pass over a frame whose IP header would start at l3_off (14, or 18 after an
- * 802.1Q tag): the EtherType just before it must say IPv4. */
+ * 802.1Q tag): the EtherType just before it must say IPv4. flags: roce_pkt_parse()'s
+ * (ROCE_PARSE_NO_CSUM skips the IPv4 header checksum, ROCE_PARSE_NO_ICRC the ICRC), and
+ * the general parse a frame falls back to gets them too. */
 static inline __attribute__((always_inline)) enum roce_reason
-parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, struct roce_pkt *p)
+parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, unsigned int flags,
+	      struct roce_pkt *p)
 {
 	/* Opcodes the one pass takes: known, no extension header but a RETH or an AETH, not
 	 * ATOMIC WRITE (its payload length rule). */
@@ -526,7 +529,8 @@ parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, struct roce_pkt *p)
 	if (unlikely(roce_get_be16(udp + 2) != ROCE_UDP_PORT || (w & 0xFFFFu) != 0 ||
 		     ulen != tot - ROCE_IPV4_HLEN ||
 		     ulen < ROCE_UDP_HLEN + ROCE_BTH_LEN + ROCE_ICRC_LEN ||
-		     len < l3_off + tot || !ipv4_csum_ok(l3)))
+		     len < l3_off + tot ||
+		     (!(flags & ROCE_PARSE_NO_CSUM) && !ipv4_csum_ok(l3))))
 		goto general;
 	/* BTH word 0: opcode (RC: transport bits 000), SE/M/pad/TVer, P_Key */
 	b0 = roce_get_be32(bth);
@@ -570,12 +574,14 @@ parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, struct roce_pkt *p)
 	p->paylen = rest - pad;
 	p->payload = bth + ROCE_BTH_LEN + oi->ext_len;
 	p->wire_len = l3_off + tot;
+	if (flags & ROCE_PARSE_NO_ICRC)
+		return ROCE_R_OK;
 	icrc = f + p->wire_len - ROCE_ICRC_LEN;
 	if (unlikely(roce_icrc_compute(l3, (size_t)(icrc - l3), 0) != roce_icrc_get(icrc)))
 		return ROCE_R_ICRC;
 	return ROCE_R_OK;
 general:
-	return roce_pkt_parse(f, len, 0, p);
+	return roce_pkt_parse(f, len, flags, p);
 }
 
 /*
@@ -587,18 +593,30 @@ general:
  */
 enum roce_reason roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 {
-	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, p);
+	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, 0, p);
+}
+
+enum roce_reason roce_pkt_parse_rc_flags(const uint8_t *f, size_t len, unsigned int flags,
+					 struct roce_pkt *p)
+{
+	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, flags, p);
+}
+
+enum roce_reason roce_pkt_parse_rc_l3_flags(const uint8_t *f, size_t len, uint32_t l3_off,
+					    int ipv6, unsigned int flags, struct roce_pkt *p)
+{
+	if (unlikely(ipv6))
+		return roce_pkt_parse(f, len, flags, p);
+	/* the untagged frame with its offsets constant, as roce_pkt_parse_rc() has them */
+	if (likely(l3_off == ROCE_ETH_HLEN))
+		return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, flags, p);
+	if (l3_off != ROCE_ETH_HLEN + ROCE_VLAN_HLEN)
+		return roce_pkt_parse(f, len, flags, p);
+	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN + ROCE_VLAN_HLEN, flags, p);
 }
 
 enum roce_reason roce_pkt_parse_rc_l3(const uint8_t *f, size_t len, uint32_t l3_off, int ipv6,
 				      struct roce_pkt *p)
 {
-	if (unlikely(ipv6))
-		return roce_pkt_parse(f, len, 0, p);
-	/* the untagged frame with its offsets constant, as roce_pkt_parse_rc() has them */
-	if (likely(l3_off == ROCE_ETH_HLEN))
-		return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, p);
-	if (l3_off != ROCE_ETH_HLEN + ROCE_VLAN_HLEN)
-		return roce_pkt_parse(f, len, 0, p);
-	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN + ROCE_VLAN_HLEN, p);
+	return roce_pkt_parse_rc_l3_flags(f, len, l3_off, ipv6, 0, p);
 }

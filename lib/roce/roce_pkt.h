@@ -146,6 +146,19 @@ enum roce_reason roce_pkt_parse_rc_l3(const uint8_t *frame, size_t len, uint32_t
 				      int ipv6, struct roce_pkt *p);
 
 /*
+ * The same two with roce_pkt_parse()'s flags: roce_pkt_parse(frame, len, flags, p)'s
+ * return value for every frame and, for the common frame, the one pass with the fields
+ * above. ROCE_PARSE_NO_ICRC: a receiver that checks the ICRC itself (fused with the
+ * payload's copy) still parses long frames in one pass; ROCE_PARSE_NO_CSUM: a receiver
+ * that knows the IPv4 header checksum is right (the NIC checked it, or the frame is the
+ * sender's own build).
+ */
+enum roce_reason roce_pkt_parse_rc_flags(const uint8_t *frame, size_t len, unsigned int flags,
+					 struct roce_pkt *p);
+enum roce_reason roce_pkt_parse_rc_l3_flags(const uint8_t *frame, size_t len, uint32_t l3_off,
+					    int ipv6, unsigned int flags, struct roce_pkt *p);
+
+/*
  * Frame template: the Ethernet/[VLAN]/IP/UDP/BTH bytes of every frame one connection sends,
  * built once from a prototype packet (roce_tmpl_init) and patched per frame with what
  * changes (roce_tmpl_write_hdrs): IP total/payload length, IP id, IPv4 header checksum

@@ -143,6 +143,17 @@ T_CASE(arp_request_gets_exact_reply_and_teaches_the_asker)
 	T_EQ(take(f, sizeof(f)), 0);
 	T_EQ(wp_xstat(dev, "rx_arp_other"), 1);
 	T_EQ(wp_xstat(dev, "tx_arp_replies"), 1);
+	/* the port keeps these counters and reports them; a reset of the device's xstats
+	 * reaches the port's too, and counting goes on from zero */
+	T_EQ(rte_pmd_irdma_xstats_reset(dev), 0);
+	T_EQ(wp_xstat(dev, "rx_arp_requests"), 0);
+	T_EQ(wp_xstat(dev, "rx_arp_other"), 0);
+	T_EQ(wp_xstat(dev, "tx_arp_replies"), 0);
+	inject(arp_request_for_us, sizeof(arp_request_for_us));
+	step(4);
+	T_EQ(take(f, sizeof(f)), 60);
+	T_EQ(wp_xstat(dev, "rx_arp_requests"), 1);
+	T_EQ(wp_xstat(dev, "tx_arp_replies"), 1);
 	close_dev();
 }
 

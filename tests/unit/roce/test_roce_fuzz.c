@@ -186,6 +186,66 @@ T_CASE(parse_rc_agrees_with_parse)
 }
 
 /*
+ * roce_pkt_parse_rc_flags() and roce_pkt_parse_rc_l3_flags() with each of roce_pkt_parse()'s
+ * flag sets: the same return value as the full parse with those flags (a frame with a bad
+ * ICRC or IPv4 header checksum passes where the flag says so, and only there), the same
+ * fields, and the one pass taken for long frames too when the ICRC is left to the caller.
+ */
+T_CASE(parse_rc_flags_agree_with_parse)
+{
+	static const unsigned int fl[] = { 0, ROCE_PARSE_NO_ICRC, ROCE_PARSE_NO_CSUM,
+					   ROCE_PARSE_NO_ICRC | ROCE_PARSE_NO_CSUM };
+	uint32_t i, same = 0, fast[4] = { 0 }, long_fast = 0, differs[4] = { 0 };
+	static struct ep_frame f;
+
+	for (i = 0; i < 200000; i++) {
+		unsigned int flags = fl[i % 4];
+		struct roce_pkt q, r, s0;
+		int a, b, c, z;
+
+		f = corpus[rnd() % ncorpus];
+		if (i % 8 >= 4)
+			mutate(f.b, &f.len);
+		memset(&r, 0xA5, sizeof(r));
+		a = roce_pkt_parse(f.b, f.len, flags, &q);
+		b = roce_pkt_parse_rc_flags(f.b, f.len, flags, &r);
+		if (a != b) {
+			T_CHECK_MSG(0, "parse %d, parse_rc_flags(%u) %d", a, flags, b);
+			continue;
+		}
+		if (a == 0 && !rc_fields_equal(&r, &q)) {
+			T_CHECK_MSG(0, "parse_rc_flags(%u) fields differ (%s)", flags,
+				    roce_opcode_name(q.opcode));
+			continue;
+		}
+		memset(&r, 0xA5, sizeof(r));
+		c = roce_pkt_parse_rc_l3_flags(f.b, f.len, 14, 0, flags, &r);
+		if ((f.len >= 14 && f.b[12] == 0x08 && f.b[13] == 0x00) &&
+		    (c != a || (a == 0 && !rc_fields_equal(&r, &q)))) {
+			T_CHECK_MSG(0, "parse %d, parse_rc_l3_flags(%u) %d", a, flags, c);
+			continue;
+		}
+		same++;
+		/* what the flags change: a frame the full check rejects passes with them */
+		z = roce_pkt_parse(f.b, f.len, 0, &s0);
+		differs[i % 4] += z != a;
+		if (a == 0 && r.sport == 0xA5A5 && q.oi->transport == ROCE_TRANSPORT_RC) {
+			fast[i % 4]++;
+			long_fast += (flags & ROCE_PARSE_NO_ICRC) && q.paylen >= 256;
+		}
+	}
+	printf("# %u frames: parse_rc_flags agrees with parse on all; one pass %u/%u/%u/%u "
+	       "(flags 0, NO_ICRC, NO_CSUM, both), %u long ones without the ICRC; full check "
+	       "differs %u/%u/%u\n", same, fast[0], fast[1], fast[2], fast[3], long_fast,
+	       differs[1], differs[2], differs[3]);
+	T_EQ(same, 200000);
+	T_CHECK(fast[0] > 5000 && fast[1] > 5000 && fast[2] > 5000 && fast[3] > 5000);
+	T_EQ(differs[0], 0);
+	T_CHECK(differs[1] > 0 && differs[2] > 0 && differs[3] > 0);
+	T_CHECK(long_fast > 1000); /* long frames take the one pass when the ICRC is apart */
+}
+
+/*
  * roce_pkt_parse_rc_l3(): entered at the IP header a port found from the EtherType (after an
  * 802.1Q tag in half the frames here), it gives what the full parse gives, VLAN fields too.
  */

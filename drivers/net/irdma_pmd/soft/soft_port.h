@@ -1,10 +1,15 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The seam between the wire (soft_wire.c: RoCEv2 frames in mbufs, fault injection, the
- * transmit backlog) and a port: a transmit and a receive burst. port=loop lives in
- * soft_wire.c; port=<ethdev> (soft_port_eth.c) puts any DPDK port behind the same two
- * calls and owns the device's addresses on that link (ARP, IPv6 neighbour discovery,
- * the neighbour table, filtering of everything that is not RoCEv2 for us).
+ * transmit backlog, the device's counters) and a port back-end, one small ops table
+ * chosen when the device opens: port=loop (soft_port_loop.c) delivers to the devices of
+ * this process; port=<ethdev> (soft_port_eth.c) puts any DPDK port behind the same calls
+ * and owns the device's addresses on that link (ARP, IPv6 neighbour discovery, the
+ * neighbour table, filtering of everything that is not RoCEv2 for us).
+ *
+ * One way: a port never writes the device's counters. It keeps its own (a struct
+ * soft_wire_stats of which it uses the fields it decides) and reports them through
+ * stats(); the wire adds them to its own when the device's xstats are read.
  */
 #ifndef SOFT_PORT_H
 #define SOFT_PORT_H
@@ -17,19 +22,29 @@
 #include "roce_reason.h"
 
 struct soft_dev;
-struct soft_wire;
 struct soft_eth_io;
+struct soft_wire_stats;
 
-/* A port: both calls keep frame order and return how many frames they took/gave. A
- * frame taken by tx belongs to the port (sent, queued for address resolution or dropped
- * and counted). rx returns only frames the wire should parse as RoCEv2; with rx_marked,
- * each is marked (soft_port_rx_mark()): the port has walked its L2 header and checked that
- * it is UDP to port 4791 for one of the device's addresses, so the wire parses it from its
- * IP header on and does not look at the addresses again. */
+/* A port back-end. open: its private state for dev (0 or a negative errno, logged);
+ * close: frees it, and every frame it still holds. tx and rx keep frame order and return
+ * how many frames they took/gave. A frame taken by tx belongs to the port (sent, queued
+ * for address resolution or dropped and counted); route (optional) is the port's routing
+ * of a frame, taken when the wire queues it and handed back to tx with it (dst[i] for
+ * pkts[i]; NULL without route). rx returns only frames the wire should parse as RoCEv2;
+ * with rx_marked, each is marked (soft_port_rx_mark()): the port has walked its L2 header
+ * and checked that it is UDP to port 4791 for one of the device's addresses, so the wire
+ * parses it from its IP header on and does not look at the addresses again. stats
+ * (optional) adds the port's counters to *sum; stats_reset zeroes them. All but
+ * open/close/stats/stats_reset run on the device's engine only. */
 struct soft_port_ops {
 	const char *name;
-	unsigned int (*tx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
-	unsigned int (*rx)(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n);
+	int (*open)(struct soft_dev *dev, void **priv);
+	void (*close)(void *priv);
+	void *(*route)(void *priv, const uint8_t dgid[16]);
+	unsigned int (*tx)(void *priv, struct rte_mbuf **pkts, void *const *dst, unsigned int n);
+	unsigned int (*rx)(void *priv, struct rte_mbuf **pkts, unsigned int n);
+	void (*stats)(const void *priv, struct soft_wire_stats *sum);
+	void (*stats_reset)(void *priv);
 	bool rx_marked;
 };
 
@@ -52,15 +67,15 @@ static inline bool soft_port_rx_ipv6(const struct rte_mbuf *m)
 	return RTE_ETH_IS_IPV6_HDR(m->packet_type);
 }
 
-/* soft_wire.c: the port's private state and the device of a wire. */
-void *soft_wire_port_priv(struct soft_wire *w);
-struct soft_dev *soft_wire_dev(struct soft_wire *w);
+/* soft_wire.c: the back-end of a device's wire and its private state (NULL before the
+ * wire is open). */
+const struct soft_port_ops *soft_wire_port_ops(const struct soft_dev *dev);
+void *soft_wire_port_priv(const struct soft_dev *dev);
 
-/* soft_port_eth.c: opens the ethdev named dev->cfg.port (configure, 1 rx + 1 tx queue,
- * start; with rxq=/txq= the application's port, soft_port_shared.c); sets dev->mac to the
- * port's MAC unless mac= was given. */
-int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, void **priv);
-void soft_port_eth_close(void *priv);
+/* soft_port_eth.c: port=<ethdev name or PCI address>. open takes the ethdev named
+ * dev->cfg.port (configure, 1 rx + 1 tx queue, start; with rxq=/txq= the application's
+ * port, soft_port_shared.c) and sets dev->mac to the port's MAC unless mac= was given. */
+extern const struct soft_port_ops soft_port_eth_ops;
 /* The queues or hand-off rings of an ethdev port's private state (soft_port_io.h). */
 struct soft_eth_io *soft_port_eth_io(void *priv);
 
@@ -99,6 +114,18 @@ struct soft_wire_stats {
 	/* RoCEv2 parse failures of frames for us, by lib/roce reason (ICRC, P_Key, ...). */
 	uint64_t rx_drop_reason[ROCE_R_ICRC + 1];
 };
+
+/* Adds the counters of b to a (a port's report into the wire's snapshot). */
+static inline void soft_wire_stats_add(struct soft_wire_stats *a, const struct soft_wire_stats *b)
+{
+	uint64_t *d = (uint64_t *)a;
+	const uint64_t *s = (const uint64_t *)b;
+	unsigned int i;
+
+	RTE_BUILD_BUG_ON(sizeof(*a) % sizeof(uint64_t) != 0);
+	for (i = 0; i < sizeof(*a) / sizeof(uint64_t); i++)
+		d[i] += s[i];
+}
 
 /*
  * xstats names of the lib/roce drop reasons: "rx_drop_" + roce_reason_name(r), built once

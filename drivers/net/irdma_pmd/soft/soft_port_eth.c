@@ -54,7 +54,8 @@ struct soft_eth_port {
 	struct soft_eth_io io;     /* the port, and the queues or hand-off rings frames go through */
 	struct soft_dev *dev;
 	struct rte_mempool *rx_pool;
-	struct soft_wire_stats *st;
+	struct soft_wire_stats *st; /* &counters (ep->st->x reads as before) */
+	struct soft_wire_stats counters; /* the port's own, reported by eth_stats() */
 	const uint8_t *mac;        /* dev->mac: final once the device is open */
 	const uint8_t *ll6;        /* dev->gid[0]: fe80::EUI-64 of our MAC */
 	bool has_ip4, has_ip6;
@@ -249,11 +250,13 @@ static enum tx_verdict tx_resolve(struct soft_eth_port *ep, struct rte_mbuf *m, 
 	return TX_TAKEN;
 }
 
-static unsigned int eth_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+static unsigned int eth_tx(void *priv, struct rte_mbuf **pkts, void *const *dst,
+			   unsigned int n)
 {
-	struct soft_eth_port *ep = soft_wire_port_priv(w);
+	struct soft_eth_port *ep = priv;
 	unsigned int i, start = 0, s;
 
+	RTE_SET_USED(dst); /* no route op: the neighbour table resolves each frame here */
 	for (i = 0; i < n; i++) {
 		if (likely(tx_resolve(ep, pkts[i], false) == TX_SEND))
 			continue;
@@ -435,9 +438,9 @@ static bool rx_classify(struct soft_eth_port *ep, struct rte_mbuf *m)
 	return false;
 }
 
-static unsigned int eth_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
+static unsigned int eth_rx(void *priv, struct rte_mbuf **pkts, unsigned int n)
 {
-	struct soft_eth_port *ep = soft_wire_port_priv(w);
+	struct soft_eth_port *ep = priv;
 	unsigned int i, k = 0;
 	uint16_t nb;
 
@@ -452,13 +455,6 @@ static unsigned int eth_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned
 	}
 	return k;
 }
-
-static const struct soft_port_ops eth_port_ops = {
-	.name = "ethdev",
-	.tx = eth_tx,
-	.rx = eth_rx,
-	.rx_marked = true,
-};
 
 /* The MTU the path MTU needs, or a clear error naming the NIC's limit. */
 static int port_mtu(struct soft_eth_port *ep, const char *name, const struct rte_eth_dev_info *info,
@@ -606,7 +602,7 @@ static void list_ports(char *buf, size_t len)
 		snprintf(buf, len, "none (create one with --vdev, e.g. net_memif0,..., or probe a NIC with -a <PCI address>)");
 }
 
-int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, void **priv)
+static int eth_open(struct soft_dev *dev, void **priv)
 {
 	const char *name = dev->cfg.port;
 	struct rte_ether_addr pmac = { { 0 } };
@@ -631,7 +627,7 @@ int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, v
 		return -ENOMEM;
 	ep->io.port_id = pid;
 	ep->dev = dev;
-	ep->st = &dev->st.wire;
+	ep->st = &ep->counters;
 	soft_neigh_init(&ep->neigh, rte_get_timer_hz());
 
 	/* Our MAC: mac= if given, else the port's; when the port has none, soft_dev_open()
@@ -671,7 +667,6 @@ int soft_port_eth_open(struct soft_dev *dev, const struct soft_port_ops **ops, v
 		 pid, !rte_is_zero_ether_addr((const struct rte_ether_addr *)dev->cfg.mac) ?
 		 "given" : memcmp(dev->mac, pmac.addr_bytes, 6) == 0 ? "the port's" : "a derived",
 		 dev->args.n_neigh);
-	*ops = &eth_port_ops;
 	*priv = ep;
 	return 0;
 }
@@ -711,26 +706,50 @@ static void memif_leave_in_turn(uint16_t port_id)
 			 port_id);
 }
 
-void soft_port_eth_close(void *priv)
+static void eth_close(void *priv)
 {
 	struct soft_eth_port *ep = priv;
+	struct soft_dev *dev;
 
 	if (ep == NULL)
 		return;
+	dev = ep->dev;
 	soft_neigh_flush_all(&ep->neigh);
 	if (ep->io.shared) {
 		/* the application's port: it stops and closes it, after the device */
 		soft_port_shared_close(&ep->io);
-		rte_free(ep);
-		return;
+	} else {
+		memif_leave_in_turn(ep->io.port_id);
+		rte_eth_dev_stop(ep->io.port_id);
+		/* the queues hold mbufs of our pool: the port goes with the device */
+		rte_eth_dev_close(ep->io.port_id);
+		rte_mempool_free(ep->rx_pool);
 	}
-	memif_leave_in_turn(ep->io.port_id);
-	rte_eth_dev_stop(ep->io.port_id);
-	/* the queues hold mbufs of our pool: the port goes with the device */
-	rte_eth_dev_close(ep->io.port_id);
-	rte_mempool_free(ep->rx_pool);
 	rte_free(ep);
+	soft_tx_zc_close(dev); /* the port released every chain it held */
 }
+
+static void eth_stats(const void *priv, struct soft_wire_stats *sum)
+{
+	soft_wire_stats_add(sum, &((const struct soft_eth_port *)priv)->counters);
+}
+
+static void eth_stats_reset(void *priv)
+{
+	memset(&((struct soft_eth_port *)priv)->counters, 0,
+	       sizeof(((struct soft_eth_port *)priv)->counters));
+}
+
+const struct soft_port_ops soft_port_eth_ops = {
+	.name = "ethdev",
+	.open = eth_open,
+	.close = eth_close,
+	.tx = eth_tx,
+	.rx = eth_rx,
+	.stats = eth_stats,
+	.stats_reset = eth_stats_reset,
+	.rx_marked = true,
+};
 
 struct soft_eth_io *soft_port_eth_io(void *priv)
 {

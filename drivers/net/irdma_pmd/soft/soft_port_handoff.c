@@ -18,8 +18,8 @@
 static struct soft_eth_io *handoff_io(struct irdma_hw_dev *hw)
 {
 	struct soft_dev *dev = (struct soft_dev *)hw;
-	struct soft_eth_io *io = dev->wire ? soft_port_eth_io(soft_wire_port_priv(dev->wire)) :
-					     NULL;
+	struct soft_eth_io *io = soft_wire_port_ops(dev) == &soft_port_eth_ops ?
+				 soft_port_eth_io(soft_wire_port_priv(dev)) : NULL;
 
 	return io != NULL && io->shared ? io : NULL;
 }

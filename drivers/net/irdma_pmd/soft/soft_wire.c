@@ -2,10 +2,12 @@
 /*
  * The wire. Frames are complete RoCEv2 frames (Ethernet/IP/UDP/BTH/.../ICRC) built and
  * checked by lib/roce, in rte_mbufs, whatever the port. Everything port-specific sits
- * behind struct soft_port_ops (a transmit and a receive burst): port=loop delivers to the
- * devices of this process, one rx ring each, by destination GID; an ethdev port is the same
- * two calls over rte_eth_tx_burst/rte_eth_rx_burst. Nothing received is trusted: frames
- * that fail a check are dropped and counted.
+ * behind struct soft_port_ops (soft_port.h), chosen at open: port=loop
+ * (soft_port_loop.c) delivers to the devices of this process, one rx ring each, by
+ * destination GID, and is called inline here (soft_port_loop.h); an ethdev port
+ * (soft_port_eth.c) goes through the table. The wire owns the device's counters; a port
+ * reports its own (soft_wire_stats_read()). Nothing received is trusted: frames that fail
+ * a check are dropped and counted.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -22,6 +24,7 @@
 #include "roce_icrc.h"
 
 #include "soft_port.h" /* struct soft_port_ops lives there */
+#include "soft_port_loop.h"
 #include "soft_priv.h"
 #include "soft_rx_fuse.h"
 #include "soft_tx_zcopy.h"
@@ -31,7 +34,7 @@
 #define SOFT_WIRE_HOLD 1024u
 struct soft_wire_held {
 	struct rte_mbuf *m;
-	struct soft_wire *dst; /* loop: the device it goes to, valid while gen is loop_gen */
+	void *dst;             /* the port's route; loop: valid while gen is the loop's */
 	uint64_t due_tsc;
 	uint32_t gen;
 };
@@ -44,83 +47,27 @@ struct soft_wire_hold {
 
 struct soft_wire {
 	const struct soft_port_ops *port;
-	void *port_priv;                   /* port=<ethdev> state */
+	void *port_priv;                   /* the back-end's state */
+	struct soft_port_loop *loop;       /* port=loop: port_priv, called inline */
 	struct soft_dev *dev;
 	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
 	/* the port marks what it hands over (soft_port_rx_mark()) and no fault injector
 	 * copies frames behind it: parse from the marked IP header, addresses checked */
 	bool rx_marked;
-	uint16_t port_id;                  /* ethdev */
-	struct soft_wire *next;            /* loop registry */
+	/* lib/roce parse flags of every received frame: port=loop, ROCE_PARSE_NO_CSUM (see
+	 * soft_wire_open()) */
+	unsigned int rx_parse_flags;
 	uint16_t ip_id;
 	uint64_t rng;                      /* fault injection (xorshift64*) */
 	unsigned int n_stash;              /* mbufs taken from the pool in bulk, not yet used */
 	struct rte_mbuf *stash[SOFT_WIRE_STASH];
 	unsigned int n_backlog;
 	struct rte_mbuf *backlog[SOFT_WIRE_BACKLOG];
-	struct soft_wire *dst[SOFT_WIRE_BACKLOG]; /* loop: the device each frame goes to */
-	/* loop: the last destination looked up, valid while loop_gen is unchanged */
-	uint8_t last_gid[16];
-	struct soft_wire *last_dst;
-	uint32_t last_gen;
+	void *dst[SOFT_WIRE_BACKLOG];      /* the port's route of each frame (loop: device) */
+	struct soft_port_loop_cache loop_cache; /* loop: this sender's last route */
 	struct soft_wire_hold tx_hold, rx_hold;
 };
 
-/* Devices on the loop. Changed only by open/close (control path), read by the engines:
- * a device leaves the list only after its engine and its peers' stopped using it (close
- * requires all QPs destroyed, and a frame in flight to it is dropped at lookup). */
-static struct soft_wire *loop_head;
-static rte_spinlock_t loop_lock = RTE_SPINLOCK_INITIALIZER;
-/* Bumped (under loop_lock) whenever a device joins or leaves the loop: the engines' cached
- * lookups (soft_wire.last_dst) are void from then on. Starts at 1: a zeroed cache is void. */
-static uint32_t loop_gen = 1;
-
-/* Each run of frames to the same device in one ring enqueue (one reservation for the run,
- * not one per frame). Inline into the flush (loop_tx is the port op of the same). */
-static __rte_always_inline unsigned int loop_send(struct soft_wire *w, struct rte_mbuf **pkts,
-						  unsigned int n)
-{
-	struct soft_wire **dst = w->dst + (pkts - w->backlog);
-	unsigned int i = 0;
-
-	while (i < n) {
-		struct soft_wire *d = dst[i];
-		unsigned int run = 1, k;
-
-		if (d == NULL) { /* nobody owns that address: the frame is lost */
-			rte_pktmbuf_free(pkts[i++]);
-			continue;
-		}
-		while (i + run < n && dst[i + run] == d)
-			run++;
-		/* a lone frame (most steps): the single enqueue is the cheaper call */
-		k = run == 1 ? rte_ring_enqueue(d->rx_ring, pkts[i]) == 0 :
-			       rte_ring_enqueue_burst(d->rx_ring, (void **)(pkts + i), run, NULL);
-		i += k;
-		if (k < run)
-			break; /* peer ring full: keep order, retry on the next step */
-	}
-	return i;
-}
-
-static unsigned int loop_tx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
-{
-	return loop_send(w, pkts, n);
-}
-
-static unsigned int loop_rx(struct soft_wire *w, struct rte_mbuf **pkts, unsigned int n)
-{
-	/* the ring is single-consumer (RING_F_SC_DEQ: only this device's engine takes) */
-	return rte_ring_sc_dequeue_burst(w->rx_ring, (void **)pkts, n, NULL);
-}
-
-static const struct soft_port_ops loop_port = {
-	.name = "loop",
-	.tx = loop_tx,
-	.rx = loop_rx,
-};
-
-/* port=<ethdev> (ARP/ND, neighbours, rx filtering) is soft_port_eth.c. */
 
 static int hold_open(struct soft_dev *dev, struct soft_wire_hold *h, uint32_t ppm, uint32_t us)
 {
@@ -145,7 +92,7 @@ static void hold_close(struct soft_wire_hold *h)
 }
 
 /* Holds m until its time; false when the ring is full (the frame goes on undelayed). */
-static bool hold_put(struct soft_wire_hold *h, struct rte_mbuf *m, struct soft_wire *dst)
+static bool hold_put(struct soft_wire_hold *h, struct rte_mbuf *m, void *dst)
 {
 	struct soft_wire_held *e;
 
@@ -154,7 +101,7 @@ static bool hold_put(struct soft_wire_hold *h, struct rte_mbuf *m, struct soft_w
 	e = &h->e[(h->head + h->n++) % SOFT_WIRE_HOLD];
 	e->m = m;
 	e->dst = dst;
-	e->gen = __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE);
+	e->gen = soft_port_loop_gen_now();
 	e->due_tsc = rte_get_tsc_cycles() + h->delay_tsc;
 	return true;
 }
@@ -173,7 +120,17 @@ static struct soft_wire_held *hold_due(struct soft_wire_hold *h, uint64_t tsc)
 }
 
 #define SOFT_POOL_MBUFS 4095u
+/* port=loop: one pool for all its devices, as large as two devices' pools were */
+#define SOFT_LOOP_POOL_MBUFS 8191u
 #define SOFT_MBUF_DATA  (4096u + 256u + RTE_PKTMBUF_HEADROOM)
+
+static void wire_pool_free(const struct soft_wire *w, struct rte_mempool *mp)
+{
+	if (w->port == &soft_port_loop_ops)
+		soft_port_loop_pool_put(mp);
+	else
+		rte_mempool_free(mp);
+}
 
 int soft_wire_open(struct soft_dev *dev)
 {
@@ -194,8 +151,11 @@ int soft_wire_open(struct soft_dev *dev)
 		rte_free(w);
 		return -ENOMEM;
 	}
+	w->port = strcmp(port, "loop") == 0 ? &soft_port_loop_ops : &soft_port_eth_ops;
 	snprintf(name, sizeof(name), "irdma_mb_%p", (void *)w);
-	dev->pool = rte_pktmbuf_pool_create(name, SOFT_POOL_MBUFS, 128, 0, SOFT_MBUF_DATA,
+	dev->pool = w->port == &soft_port_loop_ops ?
+		    soft_port_loop_pool_get(dev, SOFT_LOOP_POOL_MBUFS, SOFT_MBUF_DATA) :
+		    rte_pktmbuf_pool_create(name, SOFT_POOL_MBUFS, 128, 0, SOFT_MBUF_DATA,
 					    dev->cfg.socket_id);
 	if (dev->pool == NULL) {
 		SOFT_LOG(ERR, "%s: mbuf pool: %s", dev->name, rte_strerror(rte_errno));
@@ -204,44 +164,34 @@ int soft_wire_open(struct soft_dev *dev)
 		rte_free(w);
 		return -ENOMEM;
 	}
-	if (strcmp(port, "loop") != 0) {
-		rc = soft_port_eth_open(dev, &w->port, &w->port_priv);
-		if (rc) {
-			rte_mempool_free(dev->pool);
-			dev->pool = NULL;
-			hold_close(&w->tx_hold);
-			hold_close(&w->rx_hold);
-			rte_free(w);
-			return rc;
-		}
-		w->rx_marked = w->port->rx_marked && !dev->rx_faults;
-		dev->wire = w;
-		return 0;
-	}
-	snprintf(name, sizeof(name), "irdma_rx_%p", (void *)w);
-	w->rx_ring = rte_ring_create(name, 4096, dev->cfg.socket_id, RING_F_SC_DEQ);
-	if (w->rx_ring == NULL) {
-		rte_mempool_free(dev->pool);
+	rc = w->port->open(dev, &w->port_priv);
+	if (rc) {
+		wire_pool_free(w, dev->pool);
 		dev->pool = NULL;
 		hold_close(&w->tx_hold);
 		hold_close(&w->rx_hold);
 		rte_free(w);
-		return -ENOMEM;
+		return rc;
 	}
-	w->port = &loop_port;
+	if (w->port == &soft_port_loop_ops) {
+		w->loop = w->port_priv;
+		w->rx_ring = soft_port_loop_ring(w->loop);
+		/* The IPv4 header checksum of a loop frame is right by construction: the loop's
+		 * rings are fed only by soft_port_loop_send() from the backlogs of this
+		 * process's loop devices, whose frames' IP headers the wire's own writers
+		 * made (roce_tmpl_write_hdrs()/roce_pkt_write_hdrs(), checksum included) and
+		 * whose fault injectors change bytes after the UDP header only (tx and rx).
+		 * The ICRC is still checked on every frame; everything else is too. */
+		w->rx_parse_flags = ROCE_PARSE_NO_CSUM;
+	}
+	w->rx_marked = w->port->rx_marked && !dev->rx_faults;
 	dev->wire = w;
-	rte_spinlock_lock(&loop_lock);
-	w->next = loop_head;
-	loop_head = w;
-	__atomic_store_n(&loop_gen, loop_gen + 1, __ATOMIC_RELEASE);
-	rte_spinlock_unlock(&loop_lock);
 	return 0;
 }
 
 void soft_wire_close(struct soft_dev *dev)
 {
-	struct soft_wire *w = dev->wire, **pp;
-	struct rte_mbuf *m;
+	struct soft_wire *w = dev->wire;
 
 	if (w == NULL)
 		return;
@@ -249,38 +199,11 @@ void soft_wire_close(struct soft_dev *dev)
 	rte_pktmbuf_free_bulk(w->stash, w->n_stash);
 	hold_close(&w->tx_hold); /* frames the delay fault still held */
 	hold_close(&w->rx_hold);
-	if (w->port_priv != NULL) {
-		soft_port_eth_close(w->port_priv); /* before the pool goes */
-		soft_tx_zc_close(dev); /* the port released every chain it held */
-	} else {
-		rte_spinlock_lock(&loop_lock);
-		for (pp = &loop_head; *pp; pp = &(*pp)->next) {
-			if (*pp == w) {
-				*pp = w->next;
-				break;
-			}
-		}
-		__atomic_store_n(&loop_gen, loop_gen + 1, __ATOMIC_RELEASE);
-		rte_spinlock_unlock(&loop_lock);
-		while (rte_ring_dequeue(w->rx_ring, (void **)&m) == 0)
-			rte_pktmbuf_free(m);
-		rte_ring_free(w->rx_ring);
-	}
-	rte_mempool_free(dev->pool);
+	w->port->close(w->port_priv); /* before the pool goes: it may hold our mbufs */
+	wire_pool_free(w, dev->pool);
 	dev->pool = NULL;
 	rte_free(w);
 	dev->wire = NULL;
-}
-
-static inline bool gid_eq(const uint8_t *a, const uint8_t *b)
-{
-	uint64_t a0, a1, b0, b1;
-
-	memcpy(&a0, a, 8);
-	memcpy(&a1, a + 8, 8);
-	memcpy(&b0, b, 8);
-	memcpy(&b1, b + 8, 8);
-	return ((a0 ^ b0) | (a1 ^ b1)) == 0;
 }
 
 static inline bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16])
@@ -290,38 +213,9 @@ static inline bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16
 	/* Last first: the configured IP addresses follow the link-local GID, and RoCEv2
 	 * traffic is addressed to them. */
 	for (i = dev->n_gids; i-- > 0;)
-		if (gid_eq(dev->gid[i], gid))
+		if (soft_port_gid_eq(dev->gid[i], gid))
 			return true;
 	return false;
-}
-
-static struct soft_wire *loop_lookup_slow(struct soft_wire *from, const uint8_t gid[16],
-					   uint32_t gen);
-
-/* The device on the loop that owns gid, or NULL; the last answer is cached per sender
- * (the hit inline, the walk out of line). */
-static __rte_always_inline struct soft_wire *loop_lookup(struct soft_wire *from,
-							const uint8_t gid[16])
-{
-	uint32_t gen = __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE);
-
-	if (likely(from->last_gen == gen && gid_eq(from->last_gid, gid)))
-		return from->last_dst;
-	return loop_lookup_slow(from, gid, gen);
-}
-
-static __rte_noinline struct soft_wire *loop_lookup_slow(struct soft_wire *from,
-							 const uint8_t gid[16], uint32_t gen)
-{
-	struct soft_wire *w;
-
-	for (w = loop_head; w; w = w->next)
-		if (dev_owns_gid(w->dev, gid))
-			break;
-	memcpy(from->last_gid, gid, 16);
-	from->last_dst = w;
-	from->last_gen = gen;
-	return w;
 }
 
 bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n)
@@ -421,7 +315,7 @@ static uint32_t wire_rand_ppm(struct soft_wire *w)
 	return (uint32_t)((w->rng * 0x2545F4914F6CDD1Dull) >> 32) % 1000000u;
 }
 
-static void backlog_add(struct soft_wire *w, struct rte_mbuf *m, struct soft_wire *dst)
+static void backlog_add(struct soft_wire *w, struct rte_mbuf *m, void *dst)
 {
 	w->dst[w->n_backlog] = dst;
 	w->backlog[w->n_backlog++] = m;
@@ -433,7 +327,7 @@ static void backlog_add(struct soft_wire *w, struct rte_mbuf *m, struct soft_wir
  * link would deliver.
  */
 static __rte_noinline bool wire_faults(struct soft_dev *dev, struct soft_wire *w,
-				       struct rte_mbuf *m, struct soft_wire *dst)
+				       struct rte_mbuf *m, void *dst)
 {
 	const struct soft_devargs *c = &dev->args;
 
@@ -488,8 +382,7 @@ static inline void wire_tx_release(struct soft_dev *dev, struct soft_wire *w)
 	struct soft_wire_held *e;
 
 	while (w->n_backlog + 2 < SOFT_WIRE_BACKLOG && (e = hold_due(&w->tx_hold, tsc)) != NULL) {
-		if (w->port == &loop_port &&
-		    e->gen != __atomic_load_n(&loop_gen, __ATOMIC_ACQUIRE)) {
+		if (w->loop != NULL && e->gen != soft_port_loop_gen_now()) {
 			rte_pktmbuf_free(e->m);
 			dev->st.tx_fault_drops++;
 		} else {
@@ -502,11 +395,13 @@ static inline void wire_tx_release(struct soft_dev *dev, struct soft_wire *w)
 static __rte_always_inline void wire_queue(struct soft_dev *dev, struct soft_wire *w,
 					   struct rte_mbuf *m, const uint8_t *dgid)
 {
-	struct soft_wire *dst;
+	void *dst;
 
 	dev->st.tx_packets++;
 	dev->st.tx_bytes += m->pkt_len;
-	dst = w->port == &loop_port ? loop_lookup(w, dgid) : NULL;
+	/* the loop's route inline; a port without a route op gets NULL */
+	dst = w->loop != NULL ? soft_port_loop_route(&w->loop_cache, dgid) :
+	      w->port->route != NULL ? w->port->route(w->port_priv, dgid) : NULL;
 	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
 		return;
 	backlog_add(w, m, dst);
@@ -567,8 +462,8 @@ static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, stru
 {
 	unsigned int done;
 
-	done = w->port == &loop_port ? loop_send(w, w->backlog, w->n_backlog) :
-				       w->port->tx(w, w->backlog, w->n_backlog);
+	done = w->loop != NULL ? soft_port_loop_send(w->backlog, w->dst, w->n_backlog) :
+				 w->port->tx(w->port_priv, w->backlog, w->dst, w->n_backlog);
 	if (done && done < w->n_backlog) {
 		memmove(w->backlog, w->backlog + done, (w->n_backlog - done) * sizeof(w->backlog[0]));
 		memmove(w->dst, w->dst + done, (w->n_backlog - done) * sizeof(w->dst[0]));
@@ -581,6 +476,23 @@ static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, stru
 		dev->st.tx_backlog_full++;
 	dev->wire_dirty = w->n_backlog != 0;
 	return done;
+}
+
+/* port=loop with one frame in the backlog (most flushes): wire_flush_backlog() without
+ * its run search, moves and register saves. */
+static __rte_noinline unsigned int wire_flush_loop1(struct soft_dev *dev, struct soft_wire *w)
+{
+	struct soft_port_loop *d = w->dst[0];
+
+	if (unlikely(d == NULL)) { /* nobody owns that address: the frame is lost */
+		rte_pktmbuf_free(w->backlog[0]);
+	} else if (unlikely(rte_ring_mp_enqueue(d->rx_ring, w->backlog[0]) != 0)) {
+		dev->wire_dirty = true; /* peer ring full: retried on the next step */
+		return 0;
+	}
+	w->n_backlog = 0;
+	dev->wire_dirty = false;
+	return 1;
 }
 
 /* Frames held by the delay fault: the due ones go out, and the engine keeps stepping (not
@@ -607,6 +519,8 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
 		dev->wire_dirty = false;
 		return 0;
 	}
+	if (w->n_backlog == 1 && w->loop != NULL)
+		return wire_flush_loop1(dev, w);
 	return wire_flush_backlog(dev, w);
 }
 
@@ -695,20 +609,63 @@ static __rte_noinline unsigned int wire_rx_faults(struct soft_dev *dev, struct s
 
 /*
  * Frees a received burst. An mbuf that is direct, unshared and in one segment (what a port
- * hands the wire, as a rule) goes back to its pool in one put per run of mbufs of the same
- * pool, without rte_pktmbuf_free()'s walk of each; any other through rte_pktmbuf_free().
+ * hands the wire, as a rule) and of the pool the device allocates from (port=loop: every
+ * device's, soft_port_loop_pool_get()) goes back into the device's stash, reset, for the
+ * next frame it builds: neither a put here nor a get there. Others of that kind go back
+ * to their pool in one put per run of mbufs of the same pool, without rte_pktmbuf_free()'s
+ * walk of each; any other through rte_pktmbuf_free().
  */
-static inline void wire_free_burst(struct rte_mbuf **pkts, unsigned int n)
+/* The mbuf's 8 bytes a driver rewrites on rearm: data_off, refcnt, nb_segs, port. */
+static inline uint64_t wire_mbuf_rearm(const struct rte_mbuf *m)
 {
-	struct rte_mempool *pool = NULL;
+	return __atomic_load_n((const uint64_t *)&m->rearm_data, __ATOMIC_RELAXED);
+}
+
+#define WIRE_REARM_REF1_SEG1 (UINT64_C(1) << 16 | UINT64_C(1) << 32)
+#define WIRE_REARM_REF_SEG   (UINT64_C(0xFFFFFFFF) << 16)
+
+/* rte_pktmbuf_reset() for a direct mbuf of the device's pool in one segment, refcnt 1
+ * (next already NULL): as the pool's get would have left it, its rearm word in one
+ * store, without the bound of the headroom by the buffer (the pool's data room holds it). */
+static inline void wire_mbuf_recycle(struct rte_mbuf *m)
+{
+	const uint64_t rearm = RTE_PKTMBUF_HEADROOM | WIRE_REARM_REF1_SEG1 |
+			       (uint64_t)RTE_MBUF_PORT_INVALID << 48;
+
+	RTE_BUILD_BUG_ON(SOFT_MBUF_DATA < RTE_PKTMBUF_HEADROOM);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 2 ||
+			 offsetof(struct rte_mbuf, nb_segs) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 4 ||
+			 offsetof(struct rte_mbuf, port) != offsetof(struct rte_mbuf, rearm_data) + 6);
+	__atomic_store_n((uint64_t *)&m->rearm_data, rearm, __ATOMIC_RELAXED);
+	m->ol_flags = 0; /* direct: no RTE_MBUF_F_EXTERNAL to keep */
+	m->packet_type = 0;
+	m->pkt_len = 0;
+	m->data_len = 0;
+	m->vlan_tci = 0;
+	m->vlan_tci_outer = 0;
+	m->tx_offload = 0;
+}
+
+static inline void wire_free_burst(struct soft_dev *dev, struct soft_wire *w,
+				   struct rte_mbuf **pkts, unsigned int n)
+{
+	struct rte_mempool *pool = NULL, *own = dev->pool;
 	unsigned int i, k = 0, from = 0;
 
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
-		if (unlikely(!RTE_MBUF_DIRECT(m) || m->next != NULL || m->nb_segs != 1 ||
-			     rte_mbuf_refcnt_read(m) != 1)) {
+		/* refcnt and nb_segs both 1 in one compare of the rearm word */
+		if (unlikely((wire_mbuf_rearm(m) & WIRE_REARM_REF_SEG) != WIRE_REARM_REF1_SEG1 ||
+			     !RTE_MBUF_DIRECT(m) || m->next != NULL)) {
 			rte_pktmbuf_free(m);
+			continue;
+		}
+		if (m->pool == own && w->n_stash < SOFT_WIRE_STASH) {
+			wire_mbuf_recycle(m);
+			w->stash[w->n_stash++] = m;
 			continue;
 		}
 		if (m->pool != pool) {
@@ -733,12 +690,13 @@ static inline void wire_free_burst(struct rte_mbuf **pkts, unsigned int n)
 static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_mbuf **pkts,
 					       unsigned int n)
 {
-	unsigned int i;
+	unsigned int i, flags;
 	uint64_t now;
 	bool marked;
 
 	now = soft_now_ns(dev);
 	marked = dev->wire->rx_marked;
+	flags = dev->wire->rx_parse_flags;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
@@ -747,17 +705,25 @@ static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_
 
 		dev->st.rx_packets++;
 		dev->st.rx_bytes += m->pkt_len;
-		/* Frames too short for a payload worth fusing: one pass, ICRC included (from
-		 * the IP header the port found, when it marked the frame). The others: the ICRC
-		 * apart, checked next or while the payload is copied (soft_rx_fuse.c). */
+		/* One pass (from the IP header the port found, when it marked the frame).
+		 * Frames too short for a payload worth fusing: ICRC included. The others: the
+		 * ICRC apart, checked next or while the payload is copied (soft_rx_fuse.c). */
 		if (likely(m->data_len < SOFT_RX_FUSE_MIN_FRAME)) {
 			if (marked)
-				rc = roce_pkt_parse_rc_l3(f, m->data_len, soft_port_rx_l3_off(m),
-							  soft_port_rx_ipv6(m), &p);
+				rc = roce_pkt_parse_rc_l3_flags(f, m->data_len,
+								soft_port_rx_l3_off(m),
+								soft_port_rx_ipv6(m), flags, &p);
 			else
-				rc = roce_pkt_parse_rc(f, m->data_len, &p);
+				rc = roce_pkt_parse_rc_flags(f, m->data_len, flags, &p);
 		} else {
-			rc = roce_pkt_parse(f, m->data_len, ROCE_PARSE_NO_ICRC, &p);
+			if (marked)
+				rc = roce_pkt_parse_rc_l3_flags(f, m->data_len,
+								soft_port_rx_l3_off(m),
+								soft_port_rx_ipv6(m),
+								flags | ROCE_PARSE_NO_ICRC, &p);
+			else
+				rc = roce_pkt_parse_rc_flags(f, m->data_len,
+							     flags | ROCE_PARSE_NO_ICRC, &p);
 			if (likely(rc == ROCE_R_OK))
 				rc = soft_rx_icrc(dev, &p);
 		}
@@ -769,7 +735,7 @@ static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_
 			wire_deliver(dev, &p, now);
 	}
 	/* The transport copied what it keeps: the burst back in one put */
-	wire_free_burst(pkts, n);
+	wire_free_burst(dev, dev->wire, pkts, n);
 }
 
 /* Received frames the delay fault held whose time has come, oldest first (past the receive
@@ -798,7 +764,9 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 	if (unlikely(held)) {
 		n = wire_rx_held(w, pkts, budget);
 	} else {
-		n = w->port->rx(w, pkts, budget);
+		/* loop: its single-consumer ring, inline (soft_port_loop.h) */
+		n = w->loop != NULL ? soft_port_loop_recv(w->rx_ring, pkts, budget) :
+				      w->port->rx(w->port_priv, pkts, budget);
 		if (unlikely(dev->rx_faults) && n != 0)
 			n = wire_rx_faults(dev, w, pkts, n, SOFT_WIRE_RX_BURST);
 	}
@@ -839,12 +807,30 @@ struct rte_ring *soft_wire_loop_ring(struct soft_dev *dev)
 }
 
 /* accessors for ports (soft_port.h) */
-void *soft_wire_port_priv(struct soft_wire *w)
+const struct soft_port_ops *soft_wire_port_ops(const struct soft_dev *dev)
 {
-	return w->port_priv;
+	return dev->wire != NULL ? dev->wire->port : NULL;
 }
 
-struct soft_dev *soft_wire_dev(struct soft_wire *w)
+void *soft_wire_port_priv(const struct soft_dev *dev)
 {
-	return w->dev;
+	return dev->wire != NULL ? dev->wire->port_priv : NULL;
+}
+
+void soft_wire_stats_read(const struct soft_dev *dev, struct soft_wire_stats *st)
+{
+	const struct soft_wire *w = dev->wire;
+
+	*st = dev->st.wire;
+	if (w != NULL && w->port->stats != NULL)
+		w->port->stats(w->port_priv, st);
+}
+
+void soft_wire_stats_reset(struct soft_dev *dev)
+{
+	struct soft_wire *w = dev->wire;
+
+	memset(&dev->st.wire, 0, sizeof(dev->st.wire));
+	if (w != NULL && w->port->stats_reset != NULL)
+		w->port->stats_reset(w->port_priv);
 }

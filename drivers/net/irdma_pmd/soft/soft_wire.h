@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * The device's wire: RoCEv2 frames (built and parsed by lib/roce, ICRC included) in
- * rte_mbufs. port=loop delivers frames to the devices of this process through one rx
- * ring per device; port=<ethdev name> uses queue 0 of that port (rte_eth_tx_burst and
- * rte_eth_rx_burst behind soft_port.h; soft_port_eth.c adds ARP/ND and peer resolution).
+ * rte_mbufs, over a port back-end chosen at open (soft_port.h): port=loop
+ * (soft_port_loop.c) delivers frames to the devices of this process through one rx ring
+ * per device; port=<ethdev name> uses queue 0 of that port (soft_port_eth.c adds ARP/ND
+ * and peer resolution).
  * The rest of the device only sees these calls: alloc, send, flush, rx.
  */
 #ifndef SOFT_WIRE_H
@@ -19,6 +20,7 @@
 
 struct soft_dev;
 struct soft_qp;
+struct soft_wire_stats;
 
 #define SOFT_WIRE_BACKLOG 512u   /* frames built but not yet accepted by the port */
 #define SOFT_WIRE_RX_BURST 32u
@@ -71,5 +73,9 @@ struct rte_ring *soft_wire_loop_ring(struct soft_dev *dev);
 
 /* Receives up to budget frames, checks them and hands them to the QPs. */
 unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget);
+
+/* The wire's counters with the port's report added (xstats), and both reset. */
+void soft_wire_stats_read(const struct soft_dev *dev, struct soft_wire_stats *st);
+void soft_wire_stats_reset(struct soft_dev *dev);
 
 #endif /* SOFT_WIRE_H */

@@ -146,6 +146,7 @@ int soft_xstats_get(struct irdma_hw_dev *hw, int64_t qp_id, uint64_t *values,
 		if (n >= RTE_DIM(dev_xstats) + RTE_DIM(gsi_xstats) && values) {
 			struct soft_dev_stats st = dev->st;
 
+			soft_wire_stats_read(dev, &st.wire); /* the port's counters added */
 			soft_wire_stats_sums(&st.wire, &st.rx_icrc_errors, &st.rx_not_roce,
 					     &st.rx_malformed);
 			for (i = 0; i < RTE_DIM(dev_xstats); i++)
@@ -174,6 +175,7 @@ int soft_xstats_reset(struct irdma_hw_dev *hw, int64_t qp_id)
 
 	if (qp_id < 0) {
 		memset(&dev->st, 0, sizeof(dev->st));
+		soft_wire_stats_reset(dev);
 		memset(&dev->gsi.st, 0, sizeof(dev->gsi.st));
 		return 0;
 	}
