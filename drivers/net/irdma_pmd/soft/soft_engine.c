@@ -88,9 +88,8 @@ static void timer_remove(struct soft_dev *dev, uint32_t id)
 }
 
 /* After a QP's step or a frame: keep the timer list in line with its lib/roce deadline. */
-void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp)
+void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp, uint64_t d)
 {
-	uint64_t d = roce_qp_next_deadline(&qp->xport);
 	uint8_t *f = &dev->qp_sched[qp->id];
 
 	if (d == ROCE_TIME_NEVER) {
@@ -143,8 +142,10 @@ static __rte_noinline void timers_expire(struct soft_dev *dev, uint64_t now)
 }
 
 
-/* One QP's share of a step. */
-static unsigned int qp_step(struct soft_qp *qp, unsigned int share, uint64_t now)
+/* One QP's share of a step. Returns the work done; *again: the QP has more that this
+ * step's end cannot wait for (see work_run). */
+static __rte_always_inline unsigned int qp_step(struct soft_qp *qp, unsigned int share,
+						uint64_t now, bool *again)
 {
 	unsigned int work = 0;
 
@@ -154,10 +155,20 @@ static unsigned int qp_step(struct soft_qp *qp, unsigned int share, uint64_t now
 		soft_xport_timers(qp, now);
 	if (roce_qp_wants_tx(&qp->xport, now))
 		work += soft_xport_tx(qp, share, now);
-	/* settle only when there is something to apply or retire (a WQE in flight is not) */
-	if (qp->wire_err || (qp->swq_done != qp->swq_head &&
-			     qp->swq[qp->swq_done].state == SOFT_SWQE_DONE))
+	/* settle only when there is something to apply or retire (a WQE in flight is not);
+	 * without a settle, the error and the completions to retire are known to be none */
+	if (unlikely(qp->wire_err || (qp->swq_done != qp->swq_head &&
+				      qp->swq[qp->swq_done].state == SOFT_SWQE_DONE))) {
 		soft_xport_settle(qp);
+		*again = soft_engine_qp_pending(qp, now);
+	} else {
+		*again = roce_qp_wants_tx(&qp->xport, now);
+	}
+	/* Send work left: again next turn if this one moved anything; a visit that moved
+	 * nothing means it waits for the wire (an ACK makes room, ends a fence), which queues
+	 * it again (soft_engine_rx_done). */
+	if (!*again && work != 0)
+		*again = soft_engine_sq_waiting(qp);
 	return work;
 }
 
@@ -172,18 +183,16 @@ static __rte_noinline unsigned int work_run(struct soft_dev *dev, unsigned int b
 		uint32_t id = dev->work[dev->work_head++ & dev->work_mask];
 		struct soft_qp *qp = dev->qp[id];
 		unsigned int w;
+		bool again;
 
 		dev->n_work--;
 		dev->qp_sched[id] &= (uint8_t)~SOFT_SCHED_WORK;
 		if (unlikely(qp == NULL || qp->state == IRDMA_HW_QPS_RESET))
 			continue;
-		w = qp_step(qp, SOFT_QP_SHARE, now);
+		w = qp_step(qp, SOFT_QP_SHARE, now, &again);
 		work += w;
 		spent += w + 1; /* a visit costs budget even when it finds nothing */
-		/* Send work left: again next turn if this one moved anything; a visit that
-		 * moved nothing means it waits for the wire (an ACK makes room, ends a fence),
-		 * which queues it again (soft_engine_rx_done). */
-		if (soft_engine_qp_pending(qp, now) || (w != 0 && soft_engine_sq_waiting(qp)))
+		if (again)
 			soft_engine_mark(dev, qp);
 		soft_engine_timer_follow(dev, qp);
 	}

@@ -605,11 +605,13 @@ static inline bool soft_engine_qp_pending(const struct soft_qp *qp, uint64_t now
  * ones waiting (for room in lib/roce, behind a fence). */
 static inline bool soft_engine_sq_waiting(const struct soft_qp *qp)
 {
-	return (qp->state == IRDMA_HW_QPS_RTS || qp->state == IRDMA_HW_QPS_SQD) &&
-	       (qp->sq_kick || qp->swq_send != qp->swq_head) && !qp->sq_stalled;
+	/* the usual answer (nothing fetched or to fetch) first */
+	return (qp->sq_kick || qp->swq_send != qp->swq_head) && !qp->sq_stalled &&
+	       (qp->state == IRDMA_HW_QPS_RTS || qp->state == IRDMA_HW_QPS_SQD);
 }
 
-void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp);
+/* d: the QP's lib/roce deadline, just read (roce_qp_next_deadline). */
+void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp, uint64_t d);
 
 /* soft_engine_timer_note() when it has something to do: the QP joins or leaves the timer
  * list, or its deadline is the new earliest. */
@@ -619,7 +621,7 @@ static inline void soft_engine_timer_follow(struct soft_dev *dev, const struct s
 
 	if ((d != ROCE_TIME_NEVER) != !!(dev->qp_sched[qp->id] & SOFT_SCHED_TIMER) ||
 	    d < dev->timer_ns)
-		soft_engine_timer_note(dev, qp);
+		soft_engine_timer_note(dev, qp, d);
 }
 
 /* After the wire handed the QP a frame (and its completions were retired): queue it when
