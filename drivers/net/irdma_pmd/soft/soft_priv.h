@@ -425,7 +425,8 @@ const char *soft_mr_err_str(enum soft_mr_err e);
 /* 1: *w filled from the SQ head; 0: no valid WQE there; -EINVAL: malformed (still taken). */
 int soft_sq_fetch(struct soft_qp *qp, struct soft_wqe *w);
 int soft_sq_decode(const struct soft_qp *qp, uint32_t idx, struct soft_wqe *w);
-/* What the fast front end needs of an inline RDMA WRITE/SEND WQE (soft_sq_peek_inline). */
+/* What the fast front end needs of an inline RDMA WRITE/SEND WQE (soft_sq_peek_inline,
+ * soft_sq_fast.h). */
 struct soft_sq_inl {
 	uint32_t idx;
 	uint16_t quanta;
@@ -434,7 +435,6 @@ struct soft_sq_inl {
 	uint32_t len, imm, rkey;
 	uint64_t raddr;
 };
-int soft_sq_peek_inline(const struct soft_qp *qp, struct soft_sq_inl *f);
 uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const uint8_t *wqe, uint64_t off,
 			     uint8_t *dst, uint32_t len);
 /* Copies len <= 8 bytes without a memcpy call: two overlapping 4-byte moves, or three

@@ -9,6 +9,8 @@
 #include <errno.h>
 
 #include "soft_priv.h"
+#include "soft_sq_fast.h"
+#include "soft_xport_fast.h"
 
 static inline uint32_t swq_next(const struct soft_qp *qp, uint32_t i)
 {
@@ -255,10 +257,10 @@ static int req_fast(struct soft_qp *qp, uint64_t now)
 	};
 	if (qp->cur_slot == slot)
 		qp->cur_slot = UINT32_MAX; /* the decoded copy is of an earlier WQE */
-	if (!soft_xport_post_fast(qp, slot, &wr, now))
+	if (!soft_xport_post_fast_inl(qp, slot, &wr, now))
 		return -1;
 	qp->swq_head = qp->swq_send = swq_next(qp, slot);
-	soft_sq_consumed(qp, f.quanta);
+	soft_sq_advance(qp, f.quanta);
 	return 1;
 }
 

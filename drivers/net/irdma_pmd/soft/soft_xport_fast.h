@@ -1,0 +1,63 @@
+/* SPDX-License-Identifier: BSD-3-Clause */
+/*
+ * The requester's fast path into a frame (soft_transport.c's binding to lib/roce's
+ * roce_qp_post_send_fast), inline in the front end's fast path (soft_req.c), which runs
+ * it once per WQE: no call and no register saves of its own per WQE.
+ */
+#ifndef SOFT_XPORT_FAST_H
+#define SOFT_XPORT_FAST_H
+
+#include "soft_priv.h"
+
+int soft_xport_fast_payload(struct soft_qp *qp, struct rte_mbuf *m, uint32_t slot, uint8_t *pay,
+			    uint32_t len);
+
+/*
+ * The requester's fast path: send WQE swq[slot] (its lib/roce WR in wr) straight into a
+ * frame when lib/roce says it is the common case (roce_qp_post_send_fast): template,
+ * payload, ICRC, backlog, no roce_tx in between. 1: posted (sent, or failed with the QP
+ * to ERR as the general path does); 0: not the common case, nothing changed.
+ */
+static __rte_always_inline int soft_xport_post_fast_inl(struct soft_qp *qp, uint32_t slot,
+						     const struct roce_send_wr *wr,
+						     uint64_t now)
+{
+	struct soft_dev *dev = qp->dev;
+	uint32_t len = wr->op == ROCE_WR_READ ? 0 : wr->len;
+	struct rte_mbuf *m;
+	uint16_t *ip_id;
+	uint8_t *buf;
+	int hl;
+
+	if (!qp->xport.tmpl.valid)
+		return 0;
+	m = soft_wire_frame(dev, &ip_id);
+	if (unlikely(m == NULL))
+		return 0;
+	buf = rte_pktmbuf_mtod(m, uint8_t *);
+	hl = roce_qp_post_send_fast(&qp->xport, wr, now, ip_id, buf, rte_pktmbuf_tailroom(m));
+	if (hl <= 0) {
+		soft_wire_mbuf_unget(dev, m);
+		return 0;
+	}
+	if (len) {
+		const struct soft_swqe *s = &qp->swq[slot];
+
+		if (likely(s->inl && len <= s->inline_len)) { /* the fast front end's case */
+			const uint8_t *wqe = soft_sq_wqe_at(qp, s->idx);
+
+			if (len <= IRDMA_INLINE_FIRST_CHUNK && qp->dev->gen != IRDMA_GEN_1)
+				soft_copy8(buf + hl, wqe + IRDMA_INLINE_FIRST_CHUNK, len);
+			else
+				soft_sq_inline_copy(qp, wqe, 0, buf + hl, len);
+		} else if (soft_xport_fast_payload(qp, m, slot, buf + hl, len) != 0) {
+			return 1;
+		}
+	}
+	soft_wire_send_tmpl(dev, m, &qp->xport.tmpl, (uint32_t)hl + len, len);
+	qp->st.tx_packets++;
+	qp->st.tx_bytes += len;
+	return 1;
+}
+
+#endif /* SOFT_XPORT_FAST_H */
