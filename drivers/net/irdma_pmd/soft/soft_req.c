@@ -278,11 +278,13 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now)
 	}
 	if (qp->state != IRDMA_HW_QPS_RTS && qp->state != IRDMA_HW_QPS_SQD)
 		return 0;
-	while (work < budget && !qp->sq_stalled && qp->state != IRDMA_HW_QPS_ERR) {
+	/* The state is RTS or SQD here and only a step may take it to ERR: the fetch (RTS
+	 * only: SQD starts nothing new, ERR nothing at all) tests it once per WQE. */
+	while (work < budget && !qp->sq_stalled) {
 		if (qp->swq_send == qp->swq_head) {
 			int rc;
 
-			if (!qp->sq_kick || qp->state == IRDMA_HW_QPS_SQD)
+			if (!qp->sq_kick || qp->state != IRDMA_HW_QPS_RTS)
 				break;
 			rc = req_fast(qp, now);
 			if (rc > 0) {
@@ -299,7 +301,7 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now)
 			work++;
 			continue;
 		}
-		if (req_step(qp, now) < 0)
+		if (qp->state == IRDMA_HW_QPS_ERR || req_step(qp, now) < 0)
 			break;
 		work++;
 	}
