@@ -23,6 +23,7 @@
 #include <rte_service_component.h>
 
 #include "soft_priv.h"
+#include "soft_xport_fast.h"
 
 #define SOFT_SERVICE_BUDGET 64u
 /* A QP's share of a visit: a doorbell's worth of WQEs (32 per doorbell is the

@@ -541,7 +541,6 @@ void soft_resp_qp_error(struct roce_qp *xq, uint8_t status);
 int soft_xport_init(struct soft_qp *qp);
 void soft_xport_fini(struct soft_qp *qp);
 int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint32_t mask);
-unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now);
 int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_send_wr *wr,
 			 uint64_t now);
 void soft_xport_timers(struct soft_qp *qp, uint64_t now);

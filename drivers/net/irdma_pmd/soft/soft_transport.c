@@ -310,31 +310,35 @@ static __rte_noinline int tx_large(struct soft_qp *qp, const struct roce_tx *tx,
 }
 
 /* Frames the transport wants to send now, into the wire's backlog. ACKs take the fast
- * path (roce_qp_tx_ack_fast), everything else lib/roce's roce_qp_tx(). */
-unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now)
+ * path (roce_qp_tx_ack_fast), everything else lib/roce's roce_qp_tx(). m: a frame already
+ * taken (ip_id its IP ID) that roce_qp_tx_ack_fast() turned down, or NULL. */
+unsigned int soft_xport_tx_from(struct soft_qp *qp, struct rte_mbuf *m, uint16_t *ip_id,
+				unsigned int budget, uint64_t now)
 {
 	struct soft_dev *dev = qp->dev;
 	unsigned int sent = 0;
 	struct roce_tx tx;
 
 	while (sent < budget) {
-		uint16_t *ip_id;
-		struct rte_mbuf *m = soft_wire_frame(dev, &ip_id);
 		uint32_t len;
 		uint8_t *pay;
 		int hl;
 
-		if (unlikely(m == NULL))
-			break; /* no room (the next step pushes), or lost like on a wire */
-		hl = roce_qp_tx_ack_fast(&qp->xport, ip_id, rte_pktmbuf_mtod(m, uint8_t *),
-					 rte_pktmbuf_tailroom(m));
-		if (hl > 0) {
-			soft_wire_send_tmpl(dev, m, &qp->xport.tmpl, (uint32_t)hl, 0);
-			qp->st.tx_packets++;
-			sent++;
-			if (!roce_qp_wants_tx(&qp->xport, now))
-				break;
-			continue;
+		if (m == NULL) {
+			m = soft_wire_frame(dev, &ip_id);
+			if (unlikely(m == NULL))
+				break; /* no room (the next step pushes), or lost like on a wire */
+			hl = roce_qp_tx_ack_fast(&qp->xport, ip_id, rte_pktmbuf_mtod(m, uint8_t *),
+						 rte_pktmbuf_tailroom(m));
+			if (hl > 0) {
+				soft_wire_send_tmpl(dev, m, &qp->xport.tmpl, (uint32_t)hl, 0);
+				m = NULL;
+				qp->st.tx_packets++;
+				sent++;
+				if (!roce_qp_wants_tx(&qp->xport, now))
+					break;
+				continue;
+			}
 		}
 		if (roce_qp_tx(&qp->xport, now, &tx) != 1) {
 			soft_wire_mbuf_unget(dev, m);
@@ -353,6 +357,7 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 				break;
 			soft_wire_send(dev, m, &tx.pkt);
 		}
+		m = NULL;
 		qp->st.tx_packets++;
 		qp->st.tx_bytes += len;
 		sent++;

@@ -1,14 +1,17 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * The requester's fast path into a frame (soft_transport.c's binding to lib/roce's
- * roce_qp_post_send_fast), inline in the front end's fast path (soft_req.c), which runs
- * it once per WQE: no call and no register saves of its own per WQE.
+ * The fast paths into a frame (soft_transport.c's binding to lib/roce's
+ * roce_qp_post_send_fast and roce_qp_tx_ack_fast), inline where they run once per WQE
+ * (the front end's fast path, soft_req.c) or per visit of a QP (soft_engine.c): no call
+ * and no register saves of their own.
  */
 #ifndef SOFT_XPORT_FAST_H
 #define SOFT_XPORT_FAST_H
 
 #include "soft_priv.h"
 
+unsigned int soft_xport_tx_from(struct soft_qp *qp, struct rte_mbuf *m, uint16_t *ip_id,
+				unsigned int budget, uint64_t now);
 int soft_xport_fast_payload(struct soft_qp *qp, struct rte_mbuf *m, uint32_t slot, uint8_t *pay,
 			    uint32_t len);
 
@@ -58,6 +61,35 @@ static __rte_always_inline int soft_xport_post_fast_inl(struct soft_qp *qp, uint
 	qp->st.tx_packets++;
 	qp->st.tx_bytes += len;
 	return 1;
+}
+
+/*
+ * Frames the transport wants to send now (the engine's visit of a QP, soft_engine.c):
+ * a plain ACK first, the responder's one frame of most visits, inline; whatever else,
+ * and the frames after it, through soft_xport_tx_from().
+ */
+static __rte_always_inline unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget,
+						      uint64_t now)
+{
+	struct soft_dev *dev = qp->dev;
+	struct rte_mbuf *m;
+	uint16_t *ip_id;
+	int hl;
+
+	if (budget == 0) /* a constant where it is inlined */
+		return 0;
+	m = soft_wire_frame(dev, &ip_id);
+	if (unlikely(m == NULL))
+		return 0; /* no room (the next step pushes), or lost like on a wire */
+	hl = roce_qp_tx_ack_fast(&qp->xport, ip_id, rte_pktmbuf_mtod(m, uint8_t *),
+				 rte_pktmbuf_tailroom(m));
+	if (hl <= 0)
+		return soft_xport_tx_from(qp, m, ip_id, budget, now);
+	soft_wire_send_tmpl(dev, m, &qp->xport.tmpl, (uint32_t)hl, 0);
+	qp->st.tx_packets++;
+	if (likely(!roce_qp_wants_tx(&qp->xport, now)) || budget <= 1)
+		return 1;
+	return 1 + soft_xport_tx_from(qp, NULL, NULL, budget - 1, now);
 }
 
 #endif /* SOFT_XPORT_FAST_H */
