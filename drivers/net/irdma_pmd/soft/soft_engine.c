@@ -149,21 +149,24 @@ static __rte_always_inline unsigned int qp_step(struct soft_qp *qp, unsigned int
 						uint64_t now, bool *again)
 {
 	unsigned int work = 0;
+	bool tx;
 
 	if (qp->sq_kick || qp->swq_send != qp->swq_head)
 		work += soft_req_run(qp, share, now);
 	if (unlikely(now >= roce_qp_next_deadline(&qp->xport)))
 		soft_xport_timers(qp, now);
-	if (roce_qp_wants_tx(&qp->xport, now))
-		work += soft_xport_tx(qp, share, now);
+	tx = roce_qp_wants_tx(&qp->xport, now);
+	if (tx)
+		work += soft_xport_tx(qp, share, now, &tx);
 	/* settle only when there is something to apply or retire (a WQE in flight is not);
-	 * without a settle, the error and the completions to retire are known to be none */
+	 * without a settle, the error and the completions to retire are known to be none,
+	 * and what lib/roce wants to send is tx, read after the last call into it */
 	if (unlikely(qp->wire_err || (qp->swq_done != qp->swq_head &&
 				      qp->swq[qp->swq_done].state == SOFT_SWQE_DONE))) {
 		soft_xport_settle(qp);
 		*again = soft_engine_qp_pending(qp, now);
 	} else {
-		*again = roce_qp_wants_tx(&qp->xport, now);
+		*again = tx;
 	}
 	/* Send work left: again next turn if this one moved anything; a visit that moved
 	 * nothing means it waits for the wire (an ACK makes room, ends a fence), which queues

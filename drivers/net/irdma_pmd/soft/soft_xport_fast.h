@@ -66,30 +66,41 @@ static __rte_always_inline int soft_xport_post_fast_inl(struct soft_qp *qp, uint
 /*
  * Frames the transport wants to send now (the engine's visit of a QP, soft_engine.c):
  * a plain ACK first, the responder's one frame of most visits, inline; whatever else,
- * and the frames after it, through soft_xport_tx_from().
+ * and the frames after it, through soft_xport_tx_from(). *more: lib/roce still wants to
+ * send (roce_qp_wants_tx after the last frame).
  */
 static __rte_always_inline unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget,
-						      uint64_t now)
+						      uint64_t now, bool *more)
 {
 	struct soft_dev *dev = qp->dev;
+	unsigned int sent;
 	struct rte_mbuf *m;
 	uint16_t *ip_id;
 	int hl;
 
 	if (budget == 0) /* a constant where it is inlined */
-		return 0;
+		goto out;
 	m = soft_wire_frame(dev, &ip_id);
 	if (unlikely(m == NULL))
-		return 0; /* no room (the next step pushes), or lost like on a wire */
+		goto out; /* no room (the next step pushes), or lost like on a wire */
 	hl = roce_qp_tx_ack_fast(&qp->xport, ip_id, rte_pktmbuf_mtod(m, uint8_t *),
 				 rte_pktmbuf_tailroom(m));
-	if (hl <= 0)
-		return soft_xport_tx_from(qp, m, ip_id, budget, now);
+	if (hl <= 0) {
+		sent = soft_xport_tx_from(qp, m, ip_id, budget, now);
+		*more = roce_qp_wants_tx(&qp->xport, now);
+		return sent;
+	}
 	soft_wire_send_tmpl(dev, m, &qp->xport.tmpl, (uint32_t)hl, 0);
 	qp->st.tx_packets++;
-	if (likely(!roce_qp_wants_tx(&qp->xport, now)) || budget <= 1)
+	*more = roce_qp_wants_tx(&qp->xport, now);
+	if (likely(!*more) || budget <= 1)
 		return 1;
-	return 1 + soft_xport_tx_from(qp, NULL, NULL, budget - 1, now);
+	sent = 1 + soft_xport_tx_from(qp, NULL, NULL, budget - 1, now);
+	*more = roce_qp_wants_tx(&qp->xport, now);
+	return sent;
+out:
+	*more = roce_qp_wants_tx(&qp->xport, now);
+	return 0;
 }
 
 #endif /* SOFT_XPORT_FAST_H */
