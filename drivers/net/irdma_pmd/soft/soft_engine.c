@@ -249,9 +249,12 @@ static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 	return (int)work;
 }
 
-/* The idle check inline, the step out of line: an idle call saves no registers. */
-int soft_engine_progress(struct soft_dev *dev, unsigned int budget)
+/* The idle check inline, the step out of line: an idle call saves no registers. The
+ * operations table's progress itself (irdma_soft_ops): no call in between. */
+int soft_engine_progress(struct irdma_hw_dev *hw, unsigned int budget)
 {
+	struct soft_dev *dev = soft_dev_from_hw(hw);
+
 	/* Not atomic: a lost count between two callers racing here does not matter. */
 	dev->st.progress_calls++;
 	if (engine_idle(dev))
@@ -261,9 +264,9 @@ int soft_engine_progress(struct soft_dev *dev, unsigned int budget)
 
 static int32_t soft_service_cb(void *arg)
 {
-	struct soft_dev *dev = arg;
+	struct irdma_hw_dev *hw = arg; /* the device (soft_dev_open hands it out as one) */
 
-	return soft_engine_progress(dev, SOFT_SERVICE_BUDGET) > 0 ? 0 : -EAGAIN;
+	return soft_engine_progress(hw, SOFT_SERVICE_BUDGET) > 0 ? 0 : -EAGAIN;
 }
 
 int soft_engine_start(struct soft_dev *dev)

@@ -638,7 +638,7 @@ int soft_engine_init(struct soft_dev *dev);
 void soft_engine_fini(struct soft_dev *dev);
 /* The QP is going away or to RESET: off the timer list (the work list skips it). */
 void soft_engine_forget(struct soft_dev *dev, struct soft_qp *qp);
-int soft_engine_progress(struct soft_dev *dev, unsigned int budget);
+int soft_engine_progress(struct irdma_hw_dev *hw, unsigned int budget);
 int soft_engine_start(struct soft_dev *dev);
 void soft_engine_stop(struct soft_dev *dev);
 

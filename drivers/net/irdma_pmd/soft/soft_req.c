@@ -234,17 +234,16 @@ static __rte_always_inline int req_fast(struct soft_qp *qp, uint64_t now,
 	if (rc <= 0)
 		return rc;
 	write = f.op == IRDMAQP_OP_RDMA_WRITE || f.op == IRDMAQP_OP_RDMA_WRITE_SOL;
-	s->idx = f.idx;
-	s->quanta = f.quanta;
-	s->op = f.op;
-	s->signaled = f.signaled;
-	s->fence = false;
-	s->read_fence = f.read_fence;
-	s->state = SOFT_SWQE_POSTED; /* before the send: a failure inside it completes it */
-	s->status = 0;
-	s->fail = 0;
-	s->inl = true;
-	s->inline_len = f.len;
+	*s = (struct soft_swqe){
+		.idx = f.idx,
+		.quanta = f.quanta,
+		.op = f.op,
+		.signaled = f.signaled,
+		.read_fence = f.read_fence,
+		.state = SOFT_SWQE_POSTED, /* before the send: a failure inside it completes it */
+		.inl = true,
+		.inline_len = f.len,
+	};
 	wr->id = slot;
 	wr->op = write ? (f.imm_valid ? ROCE_WR_WRITE_IMM : ROCE_WR_WRITE) :
 			 (f.imm_valid ? ROCE_WR_SEND_IMM : ROCE_WR_SEND);
