@@ -60,11 +60,12 @@ int soft_comp_read_place(struct roce_qp *xq, uint64_t wr_id, uint32_t off, const
 	return soft_mr_err_roce(e);
 }
 
-void soft_comp_send_done(struct roce_qp *xq, const struct roce_send_done *d)
+/* The status of a send WQE lib/roce finished that is not the plain success: the
+ * transport's error, a cause the device found, or the local part of a success (an atomic's
+ * result into the local SGE, a READ's local invalidate). */
+static __rte_noinline uint8_t send_done_status(struct soft_qp *qp, const struct soft_swqe *s,
+					       const struct roce_send_done *d)
 {
-	struct soft_qp *qp = xq->user;
-	uint32_t slot = (uint32_t)d->id;
-	struct soft_swqe *s = &qp->swq[slot];
 	uint8_t status = likely(d->status == ROCE_WC_SUCCESS) ? 0 : soft_wc_to_flush(d->status);
 
 	if (s->fail)
@@ -85,6 +86,23 @@ void soft_comp_send_done(struct roce_qp *xq, const struct roce_send_done *d)
 						    false))
 			status = FLUSH_PROT_ERR;
 	}
+	return status;
+}
+
+static inline bool send_done_plain(const struct soft_swqe *s, const struct roce_send_done *d)
+{
+	return d->status == ROCE_WC_SUCCESS && !s->fail &&
+	       s->op != IRDMAQP_OP_ATOMIC_FETCH_ADD && s->op != IRDMAQP_OP_ATOMIC_COMPARE_SWAP &&
+	       s->op != IRDMAQP_OP_RDMA_READ_LOC_INV;
+}
+
+void soft_comp_send_done(struct roce_qp *xq, const struct roce_send_done *d)
+{
+	struct soft_qp *qp = xq->user;
+	uint32_t slot = (uint32_t)d->id;
+	struct soft_swqe *s = &qp->swq[slot];
+	uint8_t status = likely(send_done_plain(s, d)) ? 0 : send_done_status(qp, s, d);
+
 	s->state = SOFT_SWQE_DONE;
 	s->status = status;
 	if (unlikely(status)) {

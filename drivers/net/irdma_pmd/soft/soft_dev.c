@@ -255,11 +255,6 @@ static size_t soft_qp_state_bytes(struct irdma_hw_dev *hw, uint32_t qp_id)
 	return sizeof(*qp) + (size_t)qp->sq_depth * sizeof(*qp->swq) + qp->xport_mem_bytes;
 }
 
-static int soft_progress(struct irdma_hw_dev *hw, unsigned int budget)
-{
-	return soft_engine_progress(soft_dev_from_hw(hw), budget);
-}
-
 const struct irdma_hw_ops irdma_soft_ops = {
 	.name = "soft",
 	.dev_open = soft_dev_open,
@@ -283,7 +278,7 @@ const struct irdma_hw_ops irdma_soft_ops = {
 	.mw_dealloc = soft_mw_dealloc_op,
 	.ah_create = soft_ah_create,
 	.ah_destroy = soft_ah_destroy,
-	.progress = soft_progress,
+	.progress = soft_engine_progress,
 	.xstats_names = soft_xstats_names,
 	.xstats_get = soft_xstats_get,
 	.xstats_reset = soft_xstats_reset,

@@ -23,6 +23,7 @@
 #include <rte_service_component.h>
 
 #include "soft_priv.h"
+#include "soft_xport_fast.h"
 
 #define SOFT_SERVICE_BUDGET 64u
 /* A QP's share of a visit: a doorbell's worth of WQEs (32 per doorbell is the
@@ -88,9 +89,8 @@ static void timer_remove(struct soft_dev *dev, uint32_t id)
 }
 
 /* After a QP's step or a frame: keep the timer list in line with its lib/roce deadline. */
-void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp)
+void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp, uint64_t d)
 {
-	uint64_t d = roce_qp_next_deadline(&qp->xport);
 	uint8_t *f = &dev->qp_sched[qp->id];
 
 	if (d == ROCE_TIME_NEVER) {
@@ -143,27 +143,42 @@ static __rte_noinline void timers_expire(struct soft_dev *dev, uint64_t now)
 }
 
 
-/* One QP's share of a step. */
-static unsigned int qp_step(struct soft_qp *qp, unsigned int share, uint64_t now)
+/* One QP's share of a step. Returns the work done; *again: the QP has more that this
+ * step's end cannot wait for (see work_run). */
+static __rte_always_inline unsigned int qp_step(struct soft_qp *qp, unsigned int share,
+						uint64_t now, bool *again)
 {
 	unsigned int work = 0;
+	bool tx;
 
 	if (qp->sq_kick || qp->swq_send != qp->swq_head)
 		work += soft_req_run(qp, share, now);
 	if (unlikely(now >= roce_qp_next_deadline(&qp->xport)))
 		soft_xport_timers(qp, now);
-	if (roce_qp_wants_tx(&qp->xport, now))
-		work += soft_xport_tx(qp, share, now);
-	/* settle only when there is something to apply or retire (a WQE in flight is not) */
-	if (qp->wire_err || (qp->swq_done != qp->swq_head &&
-			     qp->swq[qp->swq_done].state == SOFT_SWQE_DONE))
+	tx = roce_qp_wants_tx(&qp->xport, now);
+	if (tx)
+		work += soft_xport_tx(qp, share, now, &tx);
+	/* settle only when there is something to apply or retire (a WQE in flight is not);
+	 * without a settle, the error and the completions to retire are known to be none,
+	 * and what lib/roce wants to send is tx, read after the last call into it */
+	if (unlikely(qp->wire_err || (qp->swq_done != qp->swq_head &&
+				      qp->swq[qp->swq_done].state == SOFT_SWQE_DONE))) {
 		soft_xport_settle(qp);
+		*again = soft_engine_qp_pending(qp, now);
+	} else {
+		*again = tx;
+	}
+	/* Send work left: again next turn if this one moved anything; a visit that moved
+	 * nothing means it waits for the wire (an ACK makes room, ends a fence), which queues
+	 * it again (soft_engine_rx_done). */
+	if (!*again && work != 0)
+		*again = soft_engine_sq_waiting(qp);
 	return work;
 }
 
 /* Serves the work list from its head: each QP its share, until the budget is spent or
  * every QP queued at the start had its turn; a QP with more to do goes to the back. */
-static __rte_noinline unsigned int work_run(struct soft_dev *dev, unsigned int budget)
+static inline unsigned int work_run(struct soft_dev *dev, unsigned int budget)
 {
 	unsigned int work = 0, spent = 0, n = dev->n_work;
 	uint64_t now = soft_now_ns(dev);
@@ -172,18 +187,16 @@ static __rte_noinline unsigned int work_run(struct soft_dev *dev, unsigned int b
 		uint32_t id = dev->work[dev->work_head++ & dev->work_mask];
 		struct soft_qp *qp = dev->qp[id];
 		unsigned int w;
+		bool again;
 
 		dev->n_work--;
 		dev->qp_sched[id] &= (uint8_t)~SOFT_SCHED_WORK;
 		if (unlikely(qp == NULL || qp->state == IRDMA_HW_QPS_RESET))
 			continue;
-		w = qp_step(qp, SOFT_QP_SHARE, now);
+		w = qp_step(qp, SOFT_QP_SHARE, now, &again);
 		work += w;
 		spent += w + 1; /* a visit costs budget even when it finds nothing */
-		/* Send work left: again next turn if this one moved anything; a visit that
-		 * moved nothing means it waits for the wire (an ACK makes room, ends a fence),
-		 * which queues it again (soft_engine_rx_done). */
-		if (soft_engine_qp_pending(qp, now) || (w != 0 && soft_engine_sq_waiting(qp)))
+		if (again)
 			soft_engine_mark(dev, qp);
 		soft_engine_timer_follow(dev, qp);
 	}
@@ -236,9 +249,12 @@ static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 	return (int)work;
 }
 
-/* The idle check inline, the step out of line: an idle call saves no registers. */
-int soft_engine_progress(struct soft_dev *dev, unsigned int budget)
+/* The idle check inline, the step out of line: an idle call saves no registers. The
+ * operations table's progress itself (irdma_soft_ops): no call in between. */
+int soft_engine_progress(struct irdma_hw_dev *hw, unsigned int budget)
 {
+	struct soft_dev *dev = soft_dev_from_hw(hw);
+
 	/* Not atomic: a lost count between two callers racing here does not matter. */
 	dev->st.progress_calls++;
 	if (engine_idle(dev))
@@ -248,9 +264,9 @@ int soft_engine_progress(struct soft_dev *dev, unsigned int budget)
 
 static int32_t soft_service_cb(void *arg)
 {
-	struct soft_dev *dev = arg;
+	struct irdma_hw_dev *hw = arg; /* the device (soft_dev_open hands it out as one) */
 
-	return soft_engine_progress(dev, SOFT_SERVICE_BUDGET) > 0 ? 0 : -EAGAIN;
+	return soft_engine_progress(hw, SOFT_SERVICE_BUDGET) > 0 ? 0 : -EAGAIN;
 }
 
 int soft_engine_start(struct soft_dev *dev)

@@ -438,7 +438,8 @@ static inline uint8_t soft_mr_err_to_flush(int e)
 /* 1: *w filled from the SQ head; 0: no valid WQE there; -EINVAL: malformed (still taken). */
 int soft_sq_fetch(struct soft_qp *qp, struct soft_wqe *w);
 int soft_sq_decode(const struct soft_qp *qp, uint32_t idx, struct soft_wqe *w);
-/* What the fast front end needs of an inline RDMA WRITE/SEND WQE (soft_sq_peek_inline). */
+/* What the fast front end needs of an inline RDMA WRITE/SEND WQE (soft_sq_peek_inline,
+ * soft_sq_fast.h). */
 struct soft_sq_inl {
 	uint32_t idx;
 	uint16_t quanta;
@@ -447,7 +448,6 @@ struct soft_sq_inl {
 	uint32_t len, imm, rkey;
 	uint64_t raddr;
 };
-int soft_sq_peek_inline(const struct soft_qp *qp, struct soft_sq_inl *f);
 uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const uint8_t *wqe, uint64_t off,
 			     uint8_t *dst, uint32_t len);
 /* Copies len <= 8 bytes without a memcpy call: two overlapping 4-byte moves, or three
@@ -552,7 +552,6 @@ void soft_resp_qp_error(struct roce_qp *xq, uint8_t status);
 int soft_xport_init(struct soft_qp *qp);
 void soft_xport_fini(struct soft_qp *qp);
 int soft_xport_modify(struct soft_qp *qp, const struct irdma_hw_qp_attr *a, uint32_t mask);
-unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now);
 int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_send_wr *wr,
 			 uint64_t now);
 void soft_xport_timers(struct soft_qp *qp, uint64_t now);
@@ -616,11 +615,13 @@ static inline bool soft_engine_qp_pending(const struct soft_qp *qp, uint64_t now
  * ones waiting (for room in lib/roce, behind a fence). */
 static inline bool soft_engine_sq_waiting(const struct soft_qp *qp)
 {
-	return (qp->state == IRDMA_HW_QPS_RTS || qp->state == IRDMA_HW_QPS_SQD) &&
-	       (qp->sq_kick || qp->swq_send != qp->swq_head) && !qp->sq_stalled;
+	/* the usual answer (nothing fetched or to fetch) first */
+	return (qp->sq_kick || qp->swq_send != qp->swq_head) && !qp->sq_stalled &&
+	       (qp->state == IRDMA_HW_QPS_RTS || qp->state == IRDMA_HW_QPS_SQD);
 }
 
-void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp);
+/* d: the QP's lib/roce deadline, just read (roce_qp_next_deadline). */
+void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp, uint64_t d);
 
 /* soft_engine_timer_note() when it has something to do: the QP joins or leaves the timer
  * list, or its deadline is the new earliest. */
@@ -630,7 +631,7 @@ static inline void soft_engine_timer_follow(struct soft_dev *dev, const struct s
 
 	if ((d != ROCE_TIME_NEVER) != !!(dev->qp_sched[qp->id] & SOFT_SCHED_TIMER) ||
 	    d < dev->timer_ns)
-		soft_engine_timer_note(dev, qp);
+		soft_engine_timer_note(dev, qp, d);
 }
 
 /* After the wire handed the QP a frame (and its completions were retired): queue it when
@@ -648,7 +649,7 @@ int soft_engine_init(struct soft_dev *dev);
 void soft_engine_fini(struct soft_dev *dev);
 /* The QP is going away or to RESET: off the timer list (the work list skips it). */
 void soft_engine_forget(struct soft_dev *dev, struct soft_qp *qp);
-int soft_engine_progress(struct soft_dev *dev, unsigned int budget);
+int soft_engine_progress(struct irdma_hw_dev *hw, unsigned int budget);
 int soft_engine_start(struct soft_dev *dev);
 void soft_engine_stop(struct soft_dev *dev);
 

@@ -9,6 +9,8 @@
 #include <errno.h>
 
 #include "soft_priv.h"
+#include "soft_sq_fast.h"
+#include "soft_xport_fast.h"
 
 static inline uint32_t swq_next(const struct soft_qp *qp, uint32_t i)
 {
@@ -217,13 +219,14 @@ static int req_step(struct soft_qp *qp, uint64_t now)
  * SEND at the SQ head with nothing fetched before it goes from the SQ to its frame in one
  * pass (soft_sq_peek_inline, soft_xport_post_fast), leaving swq[] and the SQ as fetch,
  * req_accept and req_step would. 1: sent; 0: no valid WQE; -1: not that case, nothing
- * taken (the general fetch reads the WQE again).
+ * taken (the general fetch reads the WQE again). wr: the caller's, zeroed once for a run
+ * of these (every field but the UD and atomic ones, which stay 0, is set here).
  */
-static int req_fast(struct soft_qp *qp, uint64_t now)
+static __rte_always_inline int req_fast(struct soft_qp *qp, uint64_t now,
+					struct roce_send_wr *wr)
 {
 	uint32_t slot = qp->swq_head;
 	struct soft_swqe *s = &qp->swq[slot];
-	struct roce_send_wr wr;
 	struct soft_sq_inl f;
 	int rc = soft_sq_peek_inline(qp, &f);
 	bool write;
@@ -231,34 +234,31 @@ static int req_fast(struct soft_qp *qp, uint64_t now)
 	if (rc <= 0)
 		return rc;
 	write = f.op == IRDMAQP_OP_RDMA_WRITE || f.op == IRDMAQP_OP_RDMA_WRITE_SOL;
-	s->idx = f.idx;
-	s->quanta = f.quanta;
-	s->op = f.op;
-	s->signaled = f.signaled;
-	s->fence = false;
-	s->read_fence = f.read_fence;
-	s->state = SOFT_SWQE_POSTED; /* before the send: a failure inside it completes it */
-	s->status = 0;
-	s->fail = 0;
-	s->inl = true;
-	s->inline_len = f.len;
-	wr = (struct roce_send_wr){
-		.id = slot,
-		.op = write ? (f.imm_valid ? ROCE_WR_WRITE_IMM : ROCE_WR_WRITE) :
-			      (f.imm_valid ? ROCE_WR_SEND_IMM : ROCE_WR_SEND),
-		.flags = (uint8_t)((f.solicited ? ROCE_WR_F_SOLICITED : 0) |
-				   (f.read_fence ? ROCE_WR_F_FENCE : 0)),
-		.len = f.len,
-		.raddr = f.raddr,
-		.rkey = f.rkey,
-		.imm = f.imm,
+	*s = (struct soft_swqe){
+		.idx = f.idx,
+		.quanta = f.quanta,
+		.op = f.op,
+		.signaled = f.signaled,
+		.read_fence = f.read_fence,
+		.state = SOFT_SWQE_POSTED, /* before the send: a failure inside it completes it */
+		.inl = true,
+		.inline_len = f.len,
 	};
+	wr->id = slot;
+	wr->op = write ? (f.imm_valid ? ROCE_WR_WRITE_IMM : ROCE_WR_WRITE) :
+			 (f.imm_valid ? ROCE_WR_SEND_IMM : ROCE_WR_SEND);
+	wr->flags = (uint8_t)((f.solicited ? ROCE_WR_F_SOLICITED : 0) |
+			      (f.read_fence ? ROCE_WR_F_FENCE : 0));
+	wr->len = f.len;
+	wr->raddr = f.raddr;
+	wr->rkey = f.rkey;
+	wr->imm = f.imm;
 	if (qp->cur_slot == slot)
 		qp->cur_slot = UINT32_MAX; /* the decoded copy is of an earlier WQE */
-	if (!soft_xport_post_fast(qp, slot, &wr, now))
+	if (!soft_xport_post_fast_inl(qp, slot, wr, now))
 		return -1;
 	qp->swq_head = qp->swq_send = swq_next(qp, slot);
-	soft_sq_consumed(qp, f.quanta);
+	soft_sq_advance(qp, f.quanta);
 	return 1;
 }
 
@@ -276,17 +276,26 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now)
 	}
 	if (qp->state != IRDMA_HW_QPS_RTS && qp->state != IRDMA_HW_QPS_SQD)
 		return 0;
-	while (work < budget && !qp->sq_stalled && qp->state != IRDMA_HW_QPS_ERR) {
+	/* The state is RTS or SQD here and only a step may take it to ERR: the fetch (RTS
+	 * only: SQD starts nothing new, ERR nothing at all) tests it once per run. */
+	while (work < budget && !qp->sq_stalled) {
 		if (qp->swq_send == qp->swq_head) {
+			struct roce_send_wr wr;
 			int rc;
 
-			if (!qp->sq_kick || qp->state == IRDMA_HW_QPS_SQD)
+			if (!qp->sq_kick || qp->state != IRDMA_HW_QPS_RTS)
 				break;
-			rc = req_fast(qp, now);
-			if (rc > 0) {
+			/* A run of fast WQEs: a sent one leaves the state, the kick and an empty
+			 * fetched window as they were; only its failure stalls the SQ. */
+			memset(&wr, 0, sizeof(wr));
+			do {
+				rc = req_fast(qp, now, &wr);
+				if (rc <= 0)
+					break;
 				work++;
-				continue;
-			}
+			} while (work < budget && !qp->sq_stalled);
+			if (rc > 0)
+				break;
 			rc = rc == 0 ? 0 : soft_sq_fetch(qp, &qp->cur);
 			if (rc == 0) {
 				qp->sq_kick = false;
@@ -297,7 +306,7 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now)
 			work++;
 			continue;
 		}
-		if (req_step(qp, now) < 0)
+		if (qp->state == IRDMA_HW_QPS_ERR || req_step(qp, now) < 0)
 			break;
 		work++;
 	}

@@ -10,6 +10,7 @@
 #include "uk_osdep.h"
 
 #include "soft_priv.h"
+#include "soft_sq_fast.h"
 
 #define GET(mask, q) IRDMA_FIELD_GET(mask, q)
 
@@ -72,14 +73,6 @@ static int frags_decode(const struct soft_qp *qp, const uint64_t *wqe, uint32_t 
 	return 0;
 }
 
-static uint32_t inline_quanta(uint8_t gen, uint32_t len)
-{
-	if (gen == IRDMA_GEN_1)
-		return len <= IRDMA_INLINE_FIRST_CHUNK_GEN1 ? 1 : 2;
-	if (len <= IRDMA_INLINE_FIRST_CHUNK)
-		return 1;
-	return 1 + (len - IRDMA_INLINE_FIRST_CHUNK + IRDMA_INLINE_CHUNK - 1) / IRDMA_INLINE_CHUNK;
-}
 
 /*
  * Decodes the WQE at quantum idx whose header is hdr. Returns 1, or -EINVAL for a WQE the
@@ -186,7 +179,7 @@ static int sq_decode(const struct soft_qp *qp, uint32_t idx, uint64_t hdr, struc
 
 	if (w->inline_data) {
 		w->inline_len = (uint32_t)GET(IRDMAQPSQ_INLINEDATALEN, hdr);
-		w->quanta = (uint16_t)inline_quanta(gen, w->inline_len);
+		w->quanta = (uint16_t)soft_sq_inline_quanta(gen, w->inline_len);
 		w->total_len = w->inline_len;
 		if (w->inline_len > qp->max_inline || w->op == IRDMAQP_OP_RDMA_READ ||
 		    w->op == IRDMAQP_OP_RDMA_READ_LOC_INV || !sq_fits(qp, w))
@@ -216,59 +209,6 @@ int soft_sq_fetch(struct soft_qp *qp, struct soft_wqe *w)
 		return 0;
 	/* The acquire above orders every read of the body after the valid bit. */
 	return sq_decode(qp, qp->sq_head, hdr, w);
-}
-
-/*
- * The front end's fast fetch (soft_req.c): the WQE at the SQ head when it is an inline RDMA
- * WRITE or SEND (solicited or not, with or without immediate, read fence allowed) on an
- * RC QP, with only the fields that needs read. 1: *f filled; 0: no valid WQE there; -1:
- * another kind of WQE or one the general decode must judge (soft_sq_fetch reads it).
- */
-int soft_sq_peek_inline(const struct soft_qp *qp, struct soft_sq_inl *f)
-{
-	const uint64_t *wqe = sq_wqe(qp, qp->sq_head);
-	uint64_t hdr, q;
-	uint8_t op;
-
-	get_64bit_val_acquire(wqe, IRDMA_WQE_HDR_BYTE, &hdr);
-	if (IRDMA_FIELD_GET(IRDMAQPSQ_VALID, hdr) != qp->sq_polarity)
-		return 0;
-	op = (uint8_t)GET(IRDMAQPSQ_OPCODE, hdr);
-	if (!GET(IRDMAQPSQ_INLINEDATAFLAG, hdr) || GET(IRDMAQPSQ_LOCALFENCE, hdr) ||
-	    qp->type != IRDMA_HW_QP_RC)
-		return -1;
-	switch (op) {
-	case IRDMAQP_OP_RDMA_WRITE:
-	case IRDMAQP_OP_RDMA_WRITE_SOL:
-		get_64bit_val(wqe, IRDMA_BYTE_16, &q);
-		f->raddr = GET(IRDMAQPSQ_FRAG_TO, q);
-		f->rkey = (uint32_t)GET(IRDMAQPSQ_REMSTAG, hdr);
-		f->solicited = op == IRDMAQP_OP_RDMA_WRITE_SOL;
-		break;
-	case IRDMAQP_OP_RDMA_SEND:
-	case IRDMAQP_OP_RDMA_SEND_SOL_EVENT:
-		f->raddr = 0;
-		f->rkey = 0;
-		f->solicited = op == IRDMAQP_OP_RDMA_SEND_SOL_EVENT;
-		break;
-	default:
-		return -1;
-	}
-	f->idx = qp->sq_head;
-	f->op = op;
-	f->len = (uint32_t)GET(IRDMAQPSQ_INLINEDATALEN, hdr);
-	f->quanta = (uint16_t)inline_quanta(qp->dev->gen, f->len);
-	if (f->len > qp->max_inline || f->idx + f->quanta > qp->sq_depth)
-		return -1;
-	f->signaled = GET(IRDMAQPSQ_SIGCOMPL, hdr);
-	f->read_fence = GET(IRDMAQPSQ_READFENCE, hdr);
-	f->imm_valid = GET(IRDMAQPSQ_IMMDATAFLAG, hdr);
-	f->imm = 0;
-	if (f->imm_valid) {
-		get_64bit_val(wqe, IRDMA_BYTE_0, &q);
-		f->imm = (uint32_t)GET(IRDMAQPSQ_IMMDATA, q);
-	}
-	return 1;
 }
 
 /* Decodes again a WQE the device already fetched (it owns the slot until its CQE). */
@@ -313,15 +253,8 @@ uint32_t soft_sq_inline_copy(const struct soft_qp *qp, const uint8_t *wqe, uint6
 	return done;
 }
 
-/* The WQE at the head was taken: advance, flip the polarity at the wrap, and publish the
- * hardware SQ tail in the QP shadow area. */
+/* The WQE at the head was taken (soft_sq_fast.h). */
 void soft_sq_consumed(struct soft_qp *qp, uint16_t quanta)
 {
-	qp->sq_head += quanta;
-	if (qp->sq_head >= qp->sq_depth) {
-		qp->sq_head -= qp->sq_depth;
-		qp->sq_polarity ^= 1;
-	}
-	set_64bit_val_release(qp->shadow, IRDMA_BYTE_0,
-			      IRDMA_FIELD_PREP(IRDMA_QP_DBSA_HW_SQ_TAIL, qp->sq_head));
+	soft_sq_advance(qp, quanta);
 }

@@ -16,6 +16,7 @@
 #include "roce_icrc.h"
 
 #include "soft_priv.h"
+#include "soft_xport_fast.h"
 #include "soft_tx_payload.h"
 #include "soft_tx_zcopy.h"
 
@@ -228,56 +229,25 @@ static void tx_payload_failed(struct soft_qp *qp, struct rte_mbuf *m, uint32_t s
 	roce_qp_set_error(&qp->xport, ROCE_WC_LOC_PROT_ERR);
 }
 
-/*
- * The requester's fast path: send WQE swq[slot] (its lib/roce WR in wr) straight into a
- * frame when lib/roce says it is the common case (roce_qp_post_send_fast): template,
- * payload, ICRC, backlog, no roce_tx in between. 1: posted (sent, or failed with the QP
- * to ERR as the general path does); 0: not the common case, nothing changed.
- */
+/* The fast path's payload when it is not the WQE's inline data of the fast front end:
+ * 0, or -1 when the source failed its check (m freed, the WQE failed, the QP to ERR). */
+int soft_xport_fast_payload(struct soft_qp *qp, struct rte_mbuf *m, uint32_t slot, uint8_t *pay,
+			    uint32_t len)
+{
+	int fail = sq_payload(qp, slot, 0, pay, len, NULL, NULL);
+
+	if (unlikely(fail)) {
+		tx_payload_failed(qp, m, slot, fail);
+		return -1;
+	}
+	return 0;
+}
+
+/* The general front end's way in (req_step); req_fast has it inline. */
 int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_send_wr *wr,
 			 uint64_t now)
 {
-	struct soft_dev *dev = qp->dev;
-	uint32_t len = wr->op == ROCE_WR_READ ? 0 : wr->len;
-	struct rte_mbuf *m;
-	uint16_t *ip_id;
-	uint8_t *buf;
-	int hl;
-
-	if (!qp->xport.tmpl.valid)
-		return 0;
-	m = soft_wire_frame(dev, &ip_id);
-	if (unlikely(m == NULL))
-		return 0;
-	buf = rte_pktmbuf_mtod(m, uint8_t *);
-	hl = roce_qp_post_send_fast(&qp->xport, wr, now, ip_id, buf, rte_pktmbuf_tailroom(m));
-	if (hl <= 0) {
-		soft_wire_mbuf_unget(dev, m);
-		return 0;
-	}
-	if (len) {
-		const struct soft_swqe *s = &qp->swq[slot];
-		int fail;
-
-		if (likely(s->inl && len <= s->inline_len)) { /* the fast front end's case */
-			const uint8_t *wqe = soft_sq_wqe_at(qp, s->idx);
-
-			if (len <= IRDMA_INLINE_FIRST_CHUNK && qp->dev->gen != IRDMA_GEN_1)
-				soft_copy8(buf + hl, wqe + IRDMA_INLINE_FIRST_CHUNK, len);
-			else
-				soft_sq_inline_copy(qp, wqe, 0, buf + hl, len);
-		} else {
-			fail = sq_payload(qp, slot, 0, buf + hl, len, NULL, NULL);
-			if (unlikely(fail)) {
-				tx_payload_failed(qp, m, slot, fail);
-				return 1;
-			}
-		}
-	}
-	soft_wire_send_tmpl(dev, m, &qp->xport.tmpl, (uint32_t)hl + len, len);
-	qp->st.tx_packets++;
-	qp->st.tx_bytes += len;
-	return 1;
+	return soft_xport_post_fast_inl(qp, slot, wr, now);
 }
 
 /*
@@ -340,31 +310,35 @@ static __rte_noinline int tx_large(struct soft_qp *qp, const struct roce_tx *tx,
 }
 
 /* Frames the transport wants to send now, into the wire's backlog. ACKs take the fast
- * path (roce_qp_tx_ack_fast), everything else lib/roce's roce_qp_tx(). */
-unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now)
+ * path (roce_qp_tx_ack_fast), everything else lib/roce's roce_qp_tx(). m: a frame already
+ * taken (ip_id its IP ID) that roce_qp_tx_ack_fast() turned down, or NULL. */
+unsigned int soft_xport_tx_from(struct soft_qp *qp, struct rte_mbuf *m, uint16_t *ip_id,
+				unsigned int budget, uint64_t now)
 {
 	struct soft_dev *dev = qp->dev;
 	unsigned int sent = 0;
 	struct roce_tx tx;
 
 	while (sent < budget) {
-		uint16_t *ip_id;
-		struct rte_mbuf *m = soft_wire_frame(dev, &ip_id);
 		uint32_t len;
 		uint8_t *pay;
 		int hl;
 
-		if (unlikely(m == NULL))
-			break; /* no room (the next step pushes), or lost like on a wire */
-		hl = roce_qp_tx_ack_fast(&qp->xport, ip_id, rte_pktmbuf_mtod(m, uint8_t *),
-					 rte_pktmbuf_tailroom(m));
-		if (hl > 0) {
-			soft_wire_send_tmpl(dev, m, &qp->xport.tmpl, (uint32_t)hl, 0);
-			qp->st.tx_packets++;
-			sent++;
-			if (!roce_qp_wants_tx(&qp->xport, now))
-				break;
-			continue;
+		if (m == NULL) {
+			m = soft_wire_frame(dev, &ip_id);
+			if (unlikely(m == NULL))
+				break; /* no room (the next step pushes), or lost like on a wire */
+			hl = roce_qp_tx_ack_fast(&qp->xport, ip_id, rte_pktmbuf_mtod(m, uint8_t *),
+						 rte_pktmbuf_tailroom(m));
+			if (hl > 0) {
+				soft_wire_send_tmpl(dev, m, &qp->xport.tmpl, (uint32_t)hl, 0);
+				m = NULL;
+				qp->st.tx_packets++;
+				sent++;
+				if (!roce_qp_wants_tx(&qp->xport, now))
+					break;
+				continue;
+			}
 		}
 		if (roce_qp_tx(&qp->xport, now, &tx) != 1) {
 			soft_wire_mbuf_unget(dev, m);
@@ -383,6 +357,7 @@ unsigned int soft_xport_tx(struct soft_qp *qp, unsigned int budget, uint64_t now
 				break;
 			soft_wire_send(dev, m, &tx.pkt);
 		}
+		m = NULL;
 		qp->st.tx_packets++;
 		qp->st.tx_bytes += len;
 		sent++;
