@@ -74,9 +74,11 @@ CLMUL_FN __m128i clmul_fold16(__m128i x0, __m128i next)
  * The pending x0 followed by the r = 1..15 bytes that end at end: the 16 + r bytes as
  * zeros(16 - r) || x0[0, r) and x0[r, 16) || the new bytes (leading zeros change nothing),
  * one fold. Reads end[-16, 0): the caller's buffer holds at least 16 bytes before end
- * (the bytes x0 came from).
+ * (the bytes x0 came from). With masked, the bytes m sets are ORed into the r new bytes
+ * first (m's byte k onto the k-th of them).
  */
-CLMUL_FN __m128i clmul_fold_partial(__m128i x0, const uint8_t *end, size_t r)
+__attribute__((always_inline)) CLMUL_FN __m128i clmul_fold_tail(__m128i x0, const uint8_t *end,
+							       size_t r, int masked, __m128i m)
 {
 	static const uint8_t shuf[48] = {
 		0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
@@ -89,8 +91,15 @@ CLMUL_FN __m128i clmul_fold_partial(__m128i x0, const uint8_t *end, size_t r)
 	__m128i down = _mm_loadu_si128((const __m128i *)(shuf + 16 + r)); /* j -> j + r */
 	__m128i t = _mm_loadu_si128((const __m128i *)(end - 16));
 
+	if (masked) /* the new bytes are t[16 - r, 16): m moves up as x0's head does */
+		t = _mm_or_si128(t, _mm_shuffle_epi8(m, up));
 	return clmul_fold16(_mm_shuffle_epi8(x0, up),
 			    _mm_blendv_epi8(_mm_shuffle_epi8(x0, down), t, down));
+}
+
+CLMUL_FN __m128i clmul_fold_partial(__m128i x0, const uint8_t *end, size_t r)
+{
+	return clmul_fold_tail(x0, end, r, 0, _mm_setzero_si128());
 }
 
 /* The 128-bit pending remainder to the 32-bit CRC register. */
@@ -321,23 +330,68 @@ icrc_clmul_long(__m128i x0, const uint8_t *p, size_t len)
 	return clmul_reduce(clmul_run(x0, p, NULL, len));
 }
 
-/* The whole ICRC register of l3[0, len): prefix, then the rest (a partial last block
- * shifted in, no table bytes), one reduction. */
-__attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_clmul(const uint8_t *l3,
-								   size_t len, int ipv6)
+/*
+ * The whole ICRC register of l3[0, len), len >= the IP + UDP + BTH prefix. The eight 0xFF
+ * bytes of the LRH stand-in are not folded as data: from the 0xFFFFFFFF seed they leave
+ * the register at ROCE_ICRC_SEED, which XORs into l3's first four bytes like any CRC
+ * register. So the blocks start at l3 itself: a WRITE ONLY of 8 bytes (64 bytes from the
+ * IPv4 header) is four whole blocks, an ACK (44) two and a 12-byte tail. The blocks of
+ * whole IP/UDP headers are masked with constants (IPv4: TOS l3[1], TTL l3[8], header
+ * checksum l3[10..11], UDP checksum l3[26..27]; IPv6: traffic class and flow label
+ * l3[0..3] but the version nibble, hop limit l3[7], UDP checksum l3[46..47]); the block
+ * that holds BTH byte 4 (l3[32] or l3[52], the first after the headers) is masked whole
+ * or, when the frame ends inside it, in the shifted tail. One reduction.
+ */
+__attribute__((target("pclmul,sse4.1"), always_inline)) static inline uint32_t
+icrc_clmul(const uint8_t *l3, size_t len, int ipv6)
 {
-	size_t done;
-	__m128i x0 = clmul_icrc_prefix(l3, ipv6, &done);
+	const __m128i seed = _mm_cvtsi32_si128((int)ROCE_ICRC_SEED);
+	__m128i x0, m;
+	size_t r;
 
-	l3 += done;
-	len -= done;
-	if (len >= 128)
-		return icrc_clmul_long(x0, l3, len);
-	for (; len >= 16; l3 += 16, len -= 16)
-		x0 = clmul_fold16(x0, _mm_loadu_si128((const __m128i *)l3));
-	if (len != 0)
-		x0 = clmul_fold_partial(x0, l3 + len, len);
-	return clmul_reduce(x0);
+	if (!ipv6) {
+		x0 = _mm_or_si128(_mm_loadu_si128((const __m128i *)l3),
+				  _mm_set_epi64x(0xFFFF00FFll, 0xFF00ll));
+		x0 = clmul_fold16(_mm_xor_si128(x0, seed),
+				  _mm_or_si128(_mm_loadu_si128((const __m128i *)(l3 + 16)),
+					       _mm_set_epi64x(0xFFFF0000ll, 0)));
+		l3 += 32;
+		len -= 32;
+		m = _mm_cvtsi32_si128(0xFF); /* BTH byte 4 at l3[32]: byte 0 of the next block */
+	} else {
+		x0 = _mm_or_si128(_mm_loadu_si128((const __m128i *)l3),
+				  _mm_set_epi64x(0, (long long)0xFF000000FFFFFF0Full));
+		x0 = clmul_fold16(_mm_xor_si128(x0, seed),
+				  _mm_loadu_si128((const __m128i *)(l3 + 16)));
+		x0 = clmul_fold16(x0, _mm_or_si128(_mm_loadu_si128((const __m128i *)(l3 + 32)),
+						   _mm_set_epi64x((long long)0xFFFF000000000000ull,
+								  0)));
+		l3 += 48;
+		len -= 48;
+		m = _mm_slli_si128(_mm_cvtsi32_si128(0xFF), 4); /* l3[52]: byte 4 */
+	}
+	if (len >= 16) {
+		x0 = clmul_fold16(x0, _mm_or_si128(_mm_loadu_si128((const __m128i *)l3), m));
+		l3 += 16;
+		len -= 16;
+		if (__builtin_expect(len >= 128, 0))
+			return icrc_clmul_long(x0, l3, len);
+		/* straight-line blocks: a loop's trip-count set-up costs as much as a block */
+		if (len >= 16) {
+			x0 = clmul_fold16(x0, _mm_loadu_si128((const __m128i *)l3));
+			l3 += 16;
+			len -= 16;
+			for (; len >= 16; l3 += 16, len -= 16)
+				x0 = clmul_fold16(x0, _mm_loadu_si128((const __m128i *)l3));
+		}
+		if (len != 0)
+			x0 = clmul_fold_partial(x0, l3 + len, len);
+		return clmul_reduce(x0);
+	}
+	/* the frame ends in the block of BTH byte 4 (len >= 8 bytes of it): its mask moves
+	 * with the tail's shift */
+	r = len;
+	return clmul_reduce(clmul_fold_tail(x0, l3 + r, r, 1, m));
 }
 
 __attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_begin_clmul(const uint8_t *l3,
@@ -439,10 +493,15 @@ uint32_t roce_icrc_compute_generic(const uint8_t *l3, size_t len, int ipv6)
 	return roce_icrc_final(reg);
 }
 
+#ifdef ROCE_HAVE_CLMUL
+/* Compiled for PCLMULQDQ itself, so the short-frame fold is inlined here (no second call
+ * per frame); the CPU check picks the table engine on CPUs without it. */
+__attribute__((target("pclmul,sse4.1")))
+#endif
 uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6)
 {
 #ifdef ROCE_HAVE_CLMUL
-	if (use_clmul)
+	if (__builtin_expect(use_clmul, 1))
 		return roce_icrc_final(icrc_clmul(l3, len, ipv6));
 #endif
 	return roce_icrc_compute_generic(l3, len, ipv6);
