@@ -327,10 +327,39 @@ static int on_atomic_ack(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_
 	return 0;
 }
 
+/*
+ * The common ACK, in line: a positive ACK of exactly the head WR's last PSN, a SEND or
+ * WRITE sent and not being resent (next is past it). on_ack() would retire it (ack_upto:
+ * the WR after it starts at p + 1, so it neither completes nor counts as lost), find the
+ * oldest unacknowledged PSN p + 1 (una_after) and advance; this does the same, in the
+ * same order. Returns 1 when it took the ACK, 0 for on_ack().
+ */
+static inline int ack_fast(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+{
+	uint32_t p = pkt->psn, h = qp->req.head;
+	struct roce_swqe *w;
+
+	if ((pkt->aeth.syndrome & ROCE_AETH_TYPE_MASK) != ROCE_AETH_ACK || h == qp->req.tail ||
+	    h == qp->req.next)
+		return 0;
+	w = roce_swqe_at(qp, h);
+	if (w->last_psn != p || !w->started || roce_wr_is_rd_atomic(w->wr.op) ||
+	    !roce_psn_lt(p, qp->req.hi_psn) ||
+	    roce_psn_lt(p, roce_psn_add(qp->req.una, ROCE_PSN_MASK)))
+		return 0;
+	qp->stats.acks_rx++;
+	qp->req.head = h + 1; /* retire_head(): next is past the head */
+	roce_send_complete(qp, w, ROCE_WC_SUCCESS);
+	advance(qp, roce_psn_add(p, 1), now);
+	return 1;
+}
+
 int roce_comp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t f = pkt->oi->flags;
 
+	if (likely(qp->type == ROCE_QPT_RC && (f & ROCE_OPF_ACK)) && ack_fast(qp, pkt, now))
+		return 0;
 	if (unlikely(qp->type != ROCE_QPT_RC))
 		return roce_drop(qp, ROCE_R_TRANSPORT);
 	if (f & ROCE_OPF_ACK)
