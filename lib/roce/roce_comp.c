@@ -354,12 +354,58 @@ static inline int ack_fast(struct roce_qp *qp, const struct roce_pkt *pkt, uint6
 	return 1;
 }
 
+/*
+ * The common READ response, in line: READ RESPONSE ONLY (positive AETH) at exactly the
+ * head READ's PSN, none of it received, the whole length in it, una at that PSN and
+ * nothing being resent. on_read_resp() would find nothing to acknowledge before p
+ * (resp_target: the head is this READ; advance(p) moves nothing), place the data,
+ * retire and complete the WR and advance to p + 1; this does the same, in the same
+ * order. Returns 1 when it took the packet (*rc the result), 0 for on_read_resp().
+ */
+static inline int read_resp_fast(struct roce_qp *qp, const struct roce_pkt *pkt,
+				 uint64_t now, int *rc)
+{
+	uint32_t p = pkt->psn, h = qp->req.head, n = pkt->paylen;
+	struct roce_swqe *w;
+	int r;
+
+	if (pkt->opcode != ROCE_OP_RC_READ_RESP_ONLY ||
+	    (pkt->aeth.syndrome & ROCE_AETH_TYPE_MASK) != ROCE_AETH_ACK ||
+	    h == qp->req.tail || h == qp->req.next || p != qp->req.una ||
+	    !roce_psn_lt(p, qp->req.hi_psn) || roce_psn_lt(qp->req.psn, p))
+		return 0;
+	w = roce_swqe_at(qp, h);
+	if (w->first_psn != p || !w->started || w->wr.op != ROCE_WR_READ || w->done != 0 ||
+	    w->wr.len != n || n > qp->pmtu)
+		return 0;
+	if (n) {
+		r = qp->ops->read_place(qp, w->wr.id, 0, pkt->payload, n);
+		if (unlikely(r)) {
+			advance(qp, p, now); /* what resp_target() did before the placement */
+			roce_req_fail(qp, r == -EACCES ? ROCE_WC_LOC_PROT_ERR : ROCE_WC_LOC_ACCESS_ERR);
+			*rc = 0;
+			return 1;
+		}
+	}
+	w->done = n;
+	qp->req.rd_atomic--; /* retire_head(): next is past the head, a READ */
+	qp->req.head = h + 1;
+	roce_send_complete(qp, w, ROCE_WC_SUCCESS);
+	advance(qp, roce_psn_add(p, 1), now);
+	*rc = 0;
+	return 1;
+}
+
 int roce_comp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t f = pkt->oi->flags;
+	int rc;
 
 	if (likely(qp->type == ROCE_QPT_RC && (f & ROCE_OPF_ACK)) && ack_fast(qp, pkt, now))
 		return 0;
+	if (likely(qp->type == ROCE_QPT_RC && (f & ROCE_OPF_READ)) &&
+	    read_resp_fast(qp, pkt, now, &rc))
+		return rc;
 	if (unlikely(qp->type != ROCE_QPT_RC))
 		return roce_drop(qp, ROCE_R_TRANSPORT);
 	if (f & ROCE_OPF_ACK)
