@@ -396,6 +396,9 @@ static inline int read_resp_fast(struct roce_qp *qp, const struct roce_pkt *pkt,
 	return 1;
 }
 
+static int comp_rx_general(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now);
+
+/* The fast paths first, in a frame of their own (as roce_resp_rx). */
 int roce_comp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t f = pkt->oi->flags;
@@ -406,6 +409,14 @@ int roce_comp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 	if (likely(qp->type == ROCE_QPT_RC && (f & ROCE_OPF_READ)) &&
 	    read_resp_fast(qp, pkt, now, &rc))
 		return rc;
+	return comp_rx_general(qp, pkt, now);
+}
+
+__attribute__((noinline)) static int comp_rx_general(struct roce_qp *qp,
+						     const struct roce_pkt *pkt, uint64_t now)
+{
+	uint32_t f = pkt->oi->flags;
+
 	if (unlikely(qp->type != ROCE_QPT_RC))
 		return roce_drop(qp, ROCE_R_TRANSPORT);
 	if (f & ROCE_OPF_ACK)
