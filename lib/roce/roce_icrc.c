@@ -52,8 +52,8 @@ __attribute__((constructor)) static void roce_crc32_tables_init(void)
  * x0 * x^128 + b, computed as lo(x0) * (x^160 mod P) + hi(x0) * (x^96 mod P) + b. Long runs
  * use four lanes folded 64 bytes at a time (x^544, x^480), or with VPCLMULQDQ four 512-bit
  * lanes folded 256 bytes at a time (x^2080, x^2016); a last partial block is shifted into
- * place with PSHUFB (no byte loop); clmul_reduce() gives the 32-bit register (64-bit step,
- * then Barrett). Constants: bit-reflected (x^n mod P(x)) << 1, P = 0x04C11DB7.
+ * place with PSHUFB (no byte loop); clmul_reduce() gives the 32-bit register (one fold to
+ * 96 bits, one Barrett step). Constants: bit-reflected (x^n mod P(x)) << 1, P = 0x04C11DB7.
  */
 #define CLMUL_FN __attribute__((target("pclmul,sse4.1"))) static inline
 #define CLMUL_K(lo, hi) _mm_set_epi64x((long long)(hi), (long long)(lo))
@@ -102,28 +102,26 @@ CLMUL_FN __m128i clmul_fold_partial(__m128i x0, const uint8_t *end, size_t r)
 	return clmul_fold_tail(x0, end, r, 0, _mm_setzero_si128());
 }
 
-/* The 128-bit pending remainder to the 32-bit CRC register. */
+/*
+ * The 128-bit pending remainder to the 32-bit CRC register: fold the first 64 bits into
+ * the rest (S, 96 bits, the message times x^32 congruent), then one Barrett reduction of
+ * those 96 bits, q = floor(S / P) = S_hi + floor(S_hi * mu' / x^64) with mu = x^64 + mu'
+ * = floor(x^96 / P), the register the low 32 bits of S + q * P. Only q's low 32 bits
+ * reach them, so q needs no mask. Three multiplications (the 96 -> 64 step and a 64-bit
+ * Barrett would take four and three masks).
+ */
 CLMUL_FN uint32_t clmul_reduce(__m128i x0)
 {
 	const __m128i k3k4 = CLMUL_K(0x1751997d0ull, 0x0ccaa009eull);
-	const __m128i k5 = _mm_set_epi64x(0, 0x163cd6124ll);
-	const __m128i poly_mu = _mm_set_epi64x(0x1f7011641ll, 0x1db710641ll);
-	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
-	__m128i t0;
+	/* bit-reflected mu' (x^63 at bit 0), the polynomial (x^32 at bit 0) */
+	const __m128i mu_poly = CLMUL_K(0x5a72d812fb808b20ull, 0x1db710641ull);
+	__m128i s, q;
 
-	/* 128 -> 64 bits (appending 32 zero bits) */
-	t0 = _mm_clmulepi64_si128(x0, k3k4, 0x10);
-	x0 = _mm_xor_si128(_mm_srli_si128(x0, 8), t0);
-	/* 64 -> 32 bits */
-	t0 = _mm_srli_si128(x0, 4);
-	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k5, 0x00);
-	x0 = _mm_xor_si128(x0, t0);
-	/* Barrett reduction */
-	t0 = x0;
-	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), poly_mu, 0x10);
-	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), poly_mu, 0x00);
-	x0 = _mm_xor_si128(x0, t0);
-	return (uint32_t)_mm_extract_epi32(x0, 1);
+	s = _mm_xor_si128(_mm_srli_si128(x0, 8), _mm_clmulepi64_si128(x0, k3k4, 0x10));
+	/* S_hi * mu': its high 63 bits, shifted into place, are floor(S_hi * mu' / x^64) */
+	q = _mm_xor_si128(_mm_slli_epi64(_mm_clmulepi64_si128(s, mu_poly, 0x00), 1), s);
+	return (uint32_t)_mm_extract_epi32(
+		_mm_xor_si128(_mm_clmulepi64_si128(q, mu_poly, 0x10), s), 2);
 }
 
 #define VCLMUL_FN __attribute__((target("avx512f,avx512bw,avx512vl,vpclmulqdq,pclmul,sse4.1")))
