@@ -341,6 +341,35 @@ icrc_clmul_long(__m128i x0, const uint8_t *p, size_t len)
  * or, when the frame ends inside it, in the shifted tail. One reduction.
  */
 __attribute__((target("pclmul,sse4.1"), always_inline)) static inline uint32_t
+icrc_clmul(const uint8_t *l3, size_t len, int ipv6);
+
+/* ICRC_V4_LEN(n): the IPv4 path for a frame of exactly n bytes, every branch decided
+ * when it is compiled (one copy per common length: no loop or length test left). */
+#define ICRC_V4_LEN(n)                                                                       \
+	case n:                                                                              \
+		return icrc_clmul(l3, n, 0)
+
+/*
+ * The short IPv4 frames the fast paths send and receive (ACK 44, READ request 56, READ
+ * response and SEND/WRITE ONLY up to 40 payload bytes: 40..80) reach a copy of the fold
+ * compiled for their length through one jump table; the rest the general code.
+ */
+__attribute__((target("pclmul,sse4.1"), always_inline)) static inline uint32_t
+icrc_clmul_dispatch(const uint8_t *l3, size_t len, int ipv6)
+{
+	if (!ipv6) {
+		switch (len) {
+		ICRC_V4_LEN(40); ICRC_V4_LEN(44); ICRC_V4_LEN(48); ICRC_V4_LEN(52);
+		ICRC_V4_LEN(56); ICRC_V4_LEN(60); ICRC_V4_LEN(64); ICRC_V4_LEN(68);
+		ICRC_V4_LEN(72); ICRC_V4_LEN(76); ICRC_V4_LEN(80);
+		default:
+			break;
+		}
+	}
+	return icrc_clmul(l3, len, ipv6);
+}
+
+__attribute__((target("pclmul,sse4.1"), always_inline)) static inline uint32_t
 icrc_clmul(const uint8_t *l3, size_t len, int ipv6)
 {
 	const __m128i seed = _mm_cvtsi32_si128((int)ROCE_ICRC_SEED);
@@ -500,7 +529,7 @@ uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6)
 {
 #ifdef ROCE_HAVE_CLMUL
 	if (__builtin_expect(use_clmul, 1))
-		return roce_icrc_final(icrc_clmul(l3, len, ipv6));
+		return roce_icrc_final(icrc_clmul_dispatch(l3, len, ipv6));
 #endif
 	return roce_icrc_compute_generic(l3, len, ipv6);
 }
