@@ -343,11 +343,59 @@ icrc_clmul_long(__m128i x0, const uint8_t *p, size_t len)
 __attribute__((target("pclmul,sse4.1"), always_inline)) static inline uint32_t
 icrc_clmul(const uint8_t *l3, size_t len, int ipv6);
 
+/* The IPv4 variant bits at l3[k] (TOS, TTL, header checksum, UDP checksum, BTH byte 4). */
+static inline uint8_t icrc_v4_variant(size_t k)
+{
+	return k == 1 || k == 8 || k == 10 || k == 11 || k == 26 || k == 27 || k == 32 ? 0xFF
+										      : 0;
+}
+
+/* The masks of the 16 bytes from l3[o] (o may be negative: bytes before l3 get none). */
+__attribute__((always_inline)) CLMUL_FN __m128i icrc_v4_mask(long o)
+{
+	uint8_t m[16];
+	int i;
+
+	for (i = 0; i < 16; i++)
+		m[i] = o + i >= 0 ? icrc_v4_variant((size_t)(o + i)) : 0;
+	return _mm_loadu_si128((const __m128i *)m);
+}
+
+/*
+ * An IPv4 frame of a length n known when this is compiled (n a multiple of 4, 40 <= n
+ * < 128): the blocks are aligned to the frame's end. The first holds l3[0, n mod 16)
+ * (with the seed; at least 4 bytes) behind zeros, which change nothing, or the whole
+ * l3[0, 16); every later block is whole: no shifted tail, no length test, the masks
+ * constants.
+ */
+__attribute__((always_inline)) CLMUL_FN uint32_t icrc_v4_fixed(const uint8_t *l3, size_t n)
+{
+	size_t r = n & 15, o;
+	__m128i x0;
+
+	x0 = _mm_xor_si128(_mm_or_si128(_mm_loadu_si128((const __m128i *)l3), icrc_v4_mask(0)),
+			   _mm_cvtsi32_si128((int)ROCE_ICRC_SEED));
+	switch (r) { /* the first r bytes to the top of the block */
+	case 4: x0 = _mm_slli_si128(x0, 12); break;
+	case 8: x0 = _mm_slli_si128(x0, 8); break;
+	case 12: x0 = _mm_slli_si128(x0, 4); break;
+	default: break;
+	}
+	for (o = r ? r : 16; o < n; o += 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(l3 + o));
+
+		if (o <= 32) /* a block past l3[32] has no variant field */
+			b = _mm_or_si128(b, icrc_v4_mask((long)o));
+		x0 = clmul_fold16(x0, b);
+	}
+	return clmul_reduce(x0);
+}
+
 /* ICRC_V4_LEN(n): the IPv4 path for a frame of exactly n bytes, every branch decided
  * when it is compiled (one copy per common length: no loop or length test left). */
 #define ICRC_V4_LEN(n)                                                                       \
 	case n:                                                                              \
-		return icrc_clmul(l3, n, 0)
+		return icrc_v4_fixed(l3, n)
 
 /*
  * The short IPv4 frames the fast paths send and receive (ACK 44, READ request 56, READ
