@@ -22,6 +22,13 @@
 static uint32_t crc_tab[8][256];
 static int use_clmul;
 static int use_vpclmul; /* AVX-512 + VPCLMULQDQ: the 256-byte fold for long runs */
+/* roce_icrc_compute()'s engine, picked below (the table engine until then) */
+static uint32_t (*icrc_compute_fn)(const uint8_t *l3, size_t len,
+				   int ipv6) = roce_icrc_compute_generic;
+#if defined(__x86_64__) && defined(__GNUC__)
+static uint32_t icrc_compute_sse(const uint8_t *l3, size_t len, int ipv6);
+static uint32_t icrc_compute_avx(const uint8_t *l3, size_t len, int ipv6);
+#endif
 
 __attribute__((constructor)) static void roce_crc32_tables_init(void)
 {
@@ -42,6 +49,8 @@ __attribute__((constructor)) static void roce_crc32_tables_init(void)
 	use_vpclmul = use_clmul && __builtin_cpu_supports("avx512f") &&
 		      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
 		      __builtin_cpu_supports("vpclmulqdq");
+	if (use_clmul)
+		icrc_compute_fn = __builtin_cpu_supports("avx") ? icrc_compute_avx : icrc_compute_sse;
 #endif
 }
 
@@ -569,17 +578,35 @@ uint32_t roce_icrc_compute_generic(const uint8_t *l3, size_t len, int ipv6)
 }
 
 #ifdef ROCE_HAVE_CLMUL
-/* Compiled for PCLMULQDQ itself, so the short-frame fold is inlined here (no second call
- * per frame); the CPU check picks the table engine on CPUs without it. */
-__attribute__((target("pclmul,sse4.1")))
+/* The fold inlined into two copies: SSE, and AVX (three-operand forms: no register copy
+ * per multiplication). */
+__attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_compute_sse(const uint8_t *l3,
+									 size_t len, int ipv6)
+{
+	return roce_icrc_final(icrc_clmul_dispatch(l3, len, ipv6));
+}
+
+__attribute__((target("avx,pclmul,sse4.1"))) static uint32_t
+icrc_compute_avx(const uint8_t *l3, size_t len, int ipv6)
+{
+	return roce_icrc_final(icrc_clmul_dispatch(l3, len, ipv6));
+}
 #endif
-uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6)
+
+uint32_t roce_icrc_compute_noavx(const uint8_t *l3, size_t len, int ipv6)
 {
 #ifdef ROCE_HAVE_CLMUL
-	if (__builtin_expect(use_clmul, 1))
-		return roce_icrc_final(icrc_clmul_dispatch(l3, len, ipv6));
+	if (use_clmul)
+		return icrc_compute_sse(l3, len, ipv6);
 #endif
 	return roce_icrc_compute_generic(l3, len, ipv6);
+}
+
+/* The engine picked before main (roce_crc32_tables_init): one indirect jump, no CPU test
+ * per frame. */
+uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6)
+{
+	return icrc_compute_fn(l3, len, ipv6);
 }
 
 uint16_t roce_ip_csum(const void *hdr, size_t len)
