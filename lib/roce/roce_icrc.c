@@ -359,14 +359,14 @@ static inline uint8_t icrc_v4_variant(size_t k)
 										      : 0;
 }
 
-/* The masks of the 16 bytes from l3[o] (o may be negative: bytes before l3 get none). */
-__attribute__((always_inline)) CLMUL_FN __m128i icrc_v4_mask(long o)
+/* The masks of the 16 bytes from l3[o] (o a constant: the vector is one). */
+__attribute__((always_inline)) CLMUL_FN __m128i icrc_v4_mask(size_t o)
 {
 	uint8_t m[16];
-	int i;
+	size_t i;
 
 	for (i = 0; i < 16; i++)
-		m[i] = o + i >= 0 ? icrc_v4_variant((size_t)(o + i)) : 0;
+		m[i] = icrc_v4_variant(o + i);
 	return _mm_loadu_si128((const __m128i *)m);
 }
 
@@ -394,7 +394,7 @@ __attribute__((always_inline)) CLMUL_FN uint32_t icrc_v4_fixed(const uint8_t *l3
 		__m128i b = _mm_loadu_si128((const __m128i *)(l3 + o));
 
 		if (o <= 32) /* a block past l3[32] has no variant field */
-			b = _mm_or_si128(b, icrc_v4_mask((long)o));
+			b = _mm_or_si128(b, icrc_v4_mask(o));
 		x0 = clmul_fold16(x0, b);
 	}
 	return clmul_reduce(x0);
@@ -407,9 +407,10 @@ __attribute__((always_inline)) CLMUL_FN uint32_t icrc_v4_fixed(const uint8_t *l3
 		return icrc_v4_fixed(l3, n)
 
 /*
- * The short IPv4 frames the fast paths send and receive (ACK 44, READ request 56, READ
- * response and SEND/WRITE ONLY up to 40 payload bytes: 40..80) reach a copy of the fold
- * compiled for their length through one jump table; the rest the general code.
+ * The short IPv4 frames the fast paths send and receive (40..80 bytes: ACK 44, READ
+ * request 56, READ response up to 36 payload bytes, SEND ONLY up to 40, WRITE ONLY up to
+ * 24) reach a copy of the fold compiled for their length through one jump table; the
+ * rest the general code.
  */
 __attribute__((target("pclmul,sse4.1"), always_inline)) static inline uint32_t
 icrc_clmul_dispatch(const uint8_t *l3, size_t len, int ipv6)
