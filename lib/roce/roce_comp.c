@@ -330,7 +330,94 @@ static enum roce_reason on_atomic_ack(struct roce_qp *qp, const struct roce_pkt 
 	return ROCE_R_OK;
 }
 
+/*
+ * The common ACK, in line: a positive ACK of exactly the head WR's last PSN, a SEND or
+ * WRITE sent and not being resent (next is past it). on_ack() would retire it (ack_upto:
+ * the WR after it starts at p + 1, so it neither completes nor counts as lost), find the
+ * oldest unacknowledged PSN p + 1 (una_after) and advance; this does the same, in the
+ * same order. Returns 1 when it took the ACK, 0 for on_ack().
+ */
+static inline int ack_fast(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+{
+	uint32_t p = pkt->psn, h = qp->req.head;
+	struct roce_swqe *w;
+
+	if ((pkt->aeth.syndrome & ROCE_AETH_TYPE_MASK) != ROCE_AETH_ACK || h == qp->req.tail ||
+	    h == qp->req.next)
+		return 0;
+	w = roce_swqe_at(qp, h);
+	if (w->last_psn != p || !w->started || roce_wr_is_rd_atomic(w->wr.op) ||
+	    !roce_psn_lt(p, qp->req.hi_psn) ||
+	    roce_psn_lt(p, roce_psn_add(qp->req.una, ROCE_PSN_MASK)))
+		return 0;
+	qp->stats.acks_rx++;
+	qp->req.head = h + 1; /* retire_head(): next is past the head */
+	roce_send_complete(qp, w, ROCE_WC_SUCCESS);
+	advance(qp, roce_psn_add(p, 1), now);
+	return 1;
+}
+
+/*
+ * The common READ response, in line: READ RESPONSE ONLY (positive AETH) at exactly the
+ * head READ's PSN, none of it received, the whole length in it, una at that PSN and
+ * nothing being resent. on_read_resp() would find nothing to acknowledge before p
+ * (resp_target: the head is this READ; advance(p) moves nothing), place the data,
+ * retire and complete the WR and advance to p + 1; this does the same, in the same
+ * order. Returns 1 when it took the packet (*rc the result), 0 for on_read_resp().
+ */
+static inline int read_resp_fast(struct roce_qp *qp, const struct roce_pkt *pkt,
+				 uint64_t now, enum roce_reason *rc)
+{
+	uint32_t p = pkt->psn, h = qp->req.head, n = pkt->paylen;
+	struct roce_swqe *w;
+	int r;
+
+	if (pkt->opcode != ROCE_OP_RC_READ_RESP_ONLY ||
+	    (pkt->aeth.syndrome & ROCE_AETH_TYPE_MASK) != ROCE_AETH_ACK ||
+	    h == qp->req.tail || h == qp->req.next || p != qp->req.una ||
+	    !roce_psn_lt(p, qp->req.hi_psn) || roce_psn_lt(qp->req.psn, p))
+		return 0;
+	w = roce_swqe_at(qp, h);
+	if (w->first_psn != p || !w->started || w->wr.op != ROCE_WR_READ || w->done != 0 ||
+	    w->wr.len != n || n > qp->pmtu)
+		return 0;
+	if (n) {
+		r = qp->ops->read_place(qp, w->wr.id, 0, pkt->payload, n);
+		if (unlikely(r)) {
+			advance(qp, p, now); /* what resp_target() did before the placement */
+			roce_req_fail(qp, r == -EACCES ? ROCE_WC_LOC_PROT_ERR : ROCE_WC_LOC_ACCESS_ERR);
+			*rc = ROCE_R_OK;
+			return 1;
+		}
+	}
+	w->done = n;
+	qp->req.rd_atomic--; /* retire_head(): next is past the head, a READ */
+	qp->req.head = h + 1;
+	roce_send_complete(qp, w, ROCE_WC_SUCCESS);
+	advance(qp, roce_psn_add(p, 1), now);
+	*rc = ROCE_R_OK;
+	return 1;
+}
+
+static enum roce_reason comp_rx_general(struct roce_qp *qp, const struct roce_pkt *pkt,
+				       uint64_t now);
+
+/* The fast paths first, in a frame of their own (as roce_resp_rx). */
 enum roce_reason roce_comp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+{
+	uint32_t f = pkt->oi->flags;
+	enum roce_reason rc;
+
+	if (likely(qp->type == ROCE_QPT_RC && (f & ROCE_OPF_ACK)) && ack_fast(qp, pkt, now))
+		return ROCE_R_OK;
+	if (likely(qp->type == ROCE_QPT_RC && (f & ROCE_OPF_READ)) &&
+	    read_resp_fast(qp, pkt, now, &rc))
+		return rc;
+	return comp_rx_general(qp, pkt, now);
+}
+
+__attribute__((noinline)) static enum roce_reason
+comp_rx_general(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t f = pkt->oi->flags;
 

@@ -12,6 +12,8 @@
 #include "roce_tmpl_hdr.h"
 
 _Static_assert(sizeof(struct roce_send_wr) % 16 == 0, "roce_copy16n copies the WR whole");
+_Static_assert(ROCE_IMMDT_LEN == 4 && ROCE_IETH_LEN == 4 && ROCE_RETH_LEN == 16,
+	       "fast_opcode's ext: bit 2 set exactly when an ImmDt or IETH follows");
 
 /* The BTH opcode of a one-packet RC request and the bytes of its extension headers (RETH
  * first, then ImmDt or IETH, as the opcode table lays them out), or 0 for a WR the fast
@@ -49,11 +51,13 @@ int roce_qp_post_send_fast(struct roce_qp *qp, const struct roce_send_wr *wr, ui
 	    roce_psn_diff(psn, qp->req.una) >= (int32_t)qp->max_unacked_psn)
 		return 0;
 	op = fast_opcode(wr->op, &ext);
-	if (op == 0 || wr->len > (1u << 31))
+	if (op == 0)
 		return 0;
 	if (op == ROCE_OP_RC_READ_REQ) {
-		/* the ORD limit and a fence behind READ/atomics are the general path's */
-		if (qp->req.rd_atomic >= (qp->max_rd_atomic ? qp->max_rd_atomic : 1) ||
+		/* the ORD limit and a fence behind READ/atomics are the general path's (the
+		 * others' length is at most a path MTU) */
+		if (wr->len > (1u << 31) ||
+		    qp->req.rd_atomic >= (qp->max_rd_atomic ? qp->max_rd_atomic : 1) ||
 		    (wr->flags & ROCE_WR_F_FENCE))
 			return 0;
 		npkts = roce_wr_npkts(qp, wr);
@@ -76,9 +80,8 @@ int roce_qp_post_send_fast(struct roce_qp *qp, const struct roce_send_wr *wr, ui
 		roce_put_be32(e + 12, wr->len);
 		e += ROCE_RETH_LEN;
 	}
-	if (op == ROCE_OP_RC_WRITE_ONLY_IMM || op == ROCE_OP_RC_SEND_ONLY_IMM ||
-	    op == ROCE_OP_RC_SEND_ONLY_INV)
-		roce_put_be32(e, wr->imm); /* ImmDt, or the IETH's R_Key */
+	if (ext & ROCE_IMMDT_LEN) /* ImmDt, or the IETH's R_Key: the 4 bytes after a RETH */
+		roce_put_be32(e, wr->imm);
 
 	/* The requester's state as post + transmit leave it: the WR in the ring, started,
 	 * its PSNs assigned (what a retransmission rewinds to), the ACK timer running. */

@@ -22,6 +22,13 @@
 static uint32_t crc_tab[8][256];
 static int use_clmul;
 static int use_vpclmul; /* AVX-512 + VPCLMULQDQ: the 256-byte fold for long runs */
+/* roce_icrc_compute()'s engine, picked below (the table engine until then) */
+static uint32_t (*icrc_compute_fn)(const uint8_t *l3, size_t len,
+				   int ipv6) = roce_icrc_compute_generic;
+#if defined(__x86_64__) && defined(__GNUC__)
+static uint32_t icrc_compute_sse(const uint8_t *l3, size_t len, int ipv6);
+static uint32_t icrc_compute_avx(const uint8_t *l3, size_t len, int ipv6);
+#endif
 
 __attribute__((constructor)) static void roce_crc32_tables_init(void)
 {
@@ -42,6 +49,8 @@ __attribute__((constructor)) static void roce_crc32_tables_init(void)
 	use_vpclmul = use_clmul && __builtin_cpu_supports("avx512f") &&
 		      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
 		      __builtin_cpu_supports("vpclmulqdq");
+	if (use_clmul)
+		icrc_compute_fn = __builtin_cpu_supports("avx") ? icrc_compute_avx : icrc_compute_sse;
 #endif
 }
 
@@ -52,8 +61,8 @@ __attribute__((constructor)) static void roce_crc32_tables_init(void)
  * x0 * x^128 + b, computed as lo(x0) * (x^160 mod P) + hi(x0) * (x^96 mod P) + b. Long runs
  * use four lanes folded 64 bytes at a time (x^544, x^480), or with VPCLMULQDQ four 512-bit
  * lanes folded 256 bytes at a time (x^2080, x^2016); a last partial block is shifted into
- * place with PSHUFB (no byte loop); clmul_reduce() gives the 32-bit register (64-bit step,
- * then Barrett). Constants: bit-reflected (x^n mod P(x)) << 1, P = 0x04C11DB7.
+ * place with PSHUFB (no byte loop); clmul_reduce() gives the 32-bit register (one fold to
+ * 96 bits, one Barrett step). Constants: bit-reflected (x^n mod P(x)) << 1, P = 0x04C11DB7.
  */
 #define CLMUL_FN __attribute__((target("pclmul,sse4.1"))) static inline
 #define CLMUL_K(lo, hi) _mm_set_epi64x((long long)(hi), (long long)(lo))
@@ -74,9 +83,11 @@ CLMUL_FN __m128i clmul_fold16(__m128i x0, __m128i next)
  * The pending x0 followed by the r = 1..15 bytes that end at end: the 16 + r bytes as
  * zeros(16 - r) || x0[0, r) and x0[r, 16) || the new bytes (leading zeros change nothing),
  * one fold. Reads end[-16, 0): the caller's buffer holds at least 16 bytes before end
- * (the bytes x0 came from).
+ * (the bytes x0 came from). With masked, the bytes m sets are ORed into the r new bytes
+ * first (m's byte k onto the k-th of them).
  */
-CLMUL_FN __m128i clmul_fold_partial(__m128i x0, const uint8_t *end, size_t r)
+__attribute__((always_inline)) CLMUL_FN __m128i clmul_fold_tail(__m128i x0, const uint8_t *end,
+							       size_t r, int masked, __m128i m)
 {
 	static const uint8_t shuf[48] = {
 		0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80, 0x80,
@@ -89,32 +100,37 @@ CLMUL_FN __m128i clmul_fold_partial(__m128i x0, const uint8_t *end, size_t r)
 	__m128i down = _mm_loadu_si128((const __m128i *)(shuf + 16 + r)); /* j -> j + r */
 	__m128i t = _mm_loadu_si128((const __m128i *)(end - 16));
 
+	if (masked) /* the new bytes are t[16 - r, 16): m moves up as x0's head does */
+		t = _mm_or_si128(t, _mm_shuffle_epi8(m, up));
 	return clmul_fold16(_mm_shuffle_epi8(x0, up),
 			    _mm_blendv_epi8(_mm_shuffle_epi8(x0, down), t, down));
 }
 
-/* The 128-bit pending remainder to the 32-bit CRC register. */
+CLMUL_FN __m128i clmul_fold_partial(__m128i x0, const uint8_t *end, size_t r)
+{
+	return clmul_fold_tail(x0, end, r, 0, _mm_setzero_si128());
+}
+
+/*
+ * The 128-bit pending remainder to the 32-bit CRC register: fold the first 64 bits into
+ * the rest (S, 96 bits, the message times x^32 congruent), then one Barrett reduction of
+ * those 96 bits, q = floor(S / P) = S_hi + floor(S_hi * mu' / x^64) with mu = x^64 + mu'
+ * = floor(x^96 / P), the register the low 32 bits of S + q * P. Only q's low 32 bits
+ * reach them, so q needs no mask. Three multiplications (the 96 -> 64 step and a 64-bit
+ * Barrett would take four and three masks).
+ */
 CLMUL_FN uint32_t clmul_reduce(__m128i x0)
 {
 	const __m128i k3k4 = CLMUL_K(0x1751997d0ull, 0x0ccaa009eull);
-	const __m128i k5 = _mm_set_epi64x(0, 0x163cd6124ll);
-	const __m128i poly_mu = _mm_set_epi64x(0x1f7011641ll, 0x1db710641ll);
-	const __m128i mask32 = _mm_set_epi32(0, 0, 0, -1);
-	__m128i t0;
+	/* bit-reflected mu' (x^63 at bit 0), the polynomial (x^32 at bit 0) */
+	const __m128i mu_poly = CLMUL_K(0x5a72d812fb808b20ull, 0x1db710641ull);
+	__m128i s, q;
 
-	/* 128 -> 64 bits (appending 32 zero bits) */
-	t0 = _mm_clmulepi64_si128(x0, k3k4, 0x10);
-	x0 = _mm_xor_si128(_mm_srli_si128(x0, 8), t0);
-	/* 64 -> 32 bits */
-	t0 = _mm_srli_si128(x0, 4);
-	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), k5, 0x00);
-	x0 = _mm_xor_si128(x0, t0);
-	/* Barrett reduction */
-	t0 = x0;
-	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), poly_mu, 0x10);
-	x0 = _mm_clmulepi64_si128(_mm_and_si128(x0, mask32), poly_mu, 0x00);
-	x0 = _mm_xor_si128(x0, t0);
-	return (uint32_t)_mm_extract_epi32(x0, 1);
+	s = _mm_xor_si128(_mm_srli_si128(x0, 8), _mm_clmulepi64_si128(x0, k3k4, 0x10));
+	/* S_hi * mu': its high 63 bits, shifted into place, are floor(S_hi * mu' / x^64) */
+	q = _mm_xor_si128(_mm_slli_epi64(_mm_clmulepi64_si128(s, mu_poly, 0x00), 1), s);
+	return (uint32_t)_mm_extract_epi32(
+		_mm_xor_si128(_mm_clmulepi64_si128(q, mu_poly, 0x10), s), 2);
 }
 
 #define VCLMUL_FN __attribute__((target("avx512f,avx512bw,avx512vl,vpclmulqdq,pclmul,sse4.1")))
@@ -321,23 +337,146 @@ icrc_clmul_long(__m128i x0, const uint8_t *p, size_t len)
 	return clmul_reduce(clmul_run(x0, p, NULL, len));
 }
 
-/* The whole ICRC register of l3[0, len): prefix, then the rest (a partial last block
- * shifted in, no table bytes), one reduction. */
-__attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_clmul(const uint8_t *l3,
-								   size_t len, int ipv6)
-{
-	size_t done;
-	__m128i x0 = clmul_icrc_prefix(l3, ipv6, &done);
+/*
+ * The whole ICRC register of l3[0, len), len >= the IP + UDP + BTH prefix. The eight 0xFF
+ * bytes of the LRH stand-in are not folded as data: from the 0xFFFFFFFF seed they leave
+ * the register at ROCE_ICRC_SEED, which XORs into l3's first four bytes like any CRC
+ * register. So the blocks start at l3 itself: a WRITE ONLY of 8 bytes (64 bytes from the
+ * IPv4 header) is four whole blocks, an ACK (44) two and a 12-byte tail. The blocks of
+ * whole IP/UDP headers are masked with constants (IPv4: TOS l3[1], TTL l3[8], header
+ * checksum l3[10..11], UDP checksum l3[26..27]; IPv6: traffic class and flow label
+ * l3[0..3] but the version nibble, hop limit l3[7], UDP checksum l3[46..47]); the block
+ * that holds BTH byte 4 (l3[32] or l3[52], the first after the headers) is masked whole
+ * or, when the frame ends inside it, in the shifted tail. One reduction.
+ */
+__attribute__((target("pclmul,sse4.1"), always_inline)) static inline uint32_t
+icrc_clmul(const uint8_t *l3, size_t len, int ipv6);
 
-	l3 += done;
-	len -= done;
-	if (len >= 128)
-		return icrc_clmul_long(x0, l3, len);
-	for (; len >= 16; l3 += 16, len -= 16)
-		x0 = clmul_fold16(x0, _mm_loadu_si128((const __m128i *)l3));
-	if (len != 0)
-		x0 = clmul_fold_partial(x0, l3 + len, len);
+/* The IPv4 variant bits at l3[k] (TOS, TTL, header checksum, UDP checksum, BTH byte 4). */
+static inline uint8_t icrc_v4_variant(size_t k)
+{
+	return k == 1 || k == 8 || k == 10 || k == 11 || k == 26 || k == 27 || k == 32 ? 0xFF
+										      : 0;
+}
+
+/* The masks of the 16 bytes from l3[o] (o a constant: the vector is one). */
+__attribute__((always_inline)) CLMUL_FN __m128i icrc_v4_mask(size_t o)
+{
+	uint8_t m[16];
+	size_t i;
+
+	for (i = 0; i < 16; i++)
+		m[i] = icrc_v4_variant(o + i);
+	return _mm_loadu_si128((const __m128i *)m);
+}
+
+/*
+ * An IPv4 frame of a length n known when this is compiled (n a multiple of 4, 40 <= n
+ * < 128): the blocks are aligned to the frame's end. The first holds l3[0, n mod 16)
+ * (with the seed; at least 4 bytes) behind zeros, which change nothing, or the whole
+ * l3[0, 16); every later block is whole: no shifted tail, no length test, the masks
+ * constants.
+ */
+__attribute__((always_inline)) CLMUL_FN uint32_t icrc_v4_fixed(const uint8_t *l3, size_t n)
+{
+	size_t r = n & 15, o;
+	__m128i x0;
+
+	x0 = _mm_xor_si128(_mm_or_si128(_mm_loadu_si128((const __m128i *)l3), icrc_v4_mask(0)),
+			   _mm_cvtsi32_si128((int)ROCE_ICRC_SEED));
+	switch (r) { /* the first r bytes to the top of the block */
+	case 4: x0 = _mm_slli_si128(x0, 12); break;
+	case 8: x0 = _mm_slli_si128(x0, 8); break;
+	case 12: x0 = _mm_slli_si128(x0, 4); break;
+	default: break;
+	}
+	for (o = r ? r : 16; o < n; o += 16) {
+		__m128i b = _mm_loadu_si128((const __m128i *)(l3 + o));
+
+		if (o <= 32) /* a block past l3[32] has no variant field */
+			b = _mm_or_si128(b, icrc_v4_mask(o));
+		x0 = clmul_fold16(x0, b);
+	}
 	return clmul_reduce(x0);
+}
+
+/* ICRC_V4_LEN(n): the IPv4 path for a frame of exactly n bytes, every branch decided
+ * when it is compiled (one copy per common length: no loop or length test left). */
+#define ICRC_V4_LEN(n)                                                                       \
+	case n:                                                                              \
+		return icrc_v4_fixed(l3, n)
+
+/*
+ * The short IPv4 frames the fast paths send and receive (40..80 bytes: ACK 44, READ
+ * request 56, READ response up to 36 payload bytes, SEND ONLY up to 40, WRITE ONLY up to
+ * 24) reach a copy of the fold compiled for their length through one jump table; the
+ * rest the general code.
+ */
+__attribute__((target("pclmul,sse4.1"), always_inline)) static inline uint32_t
+icrc_clmul_dispatch(const uint8_t *l3, size_t len, int ipv6)
+{
+	if (!ipv6) {
+		switch (len) {
+		ICRC_V4_LEN(40); ICRC_V4_LEN(44); ICRC_V4_LEN(48); ICRC_V4_LEN(52);
+		ICRC_V4_LEN(56); ICRC_V4_LEN(60); ICRC_V4_LEN(64); ICRC_V4_LEN(68);
+		ICRC_V4_LEN(72); ICRC_V4_LEN(76); ICRC_V4_LEN(80);
+		default:
+			break;
+		}
+	}
+	return icrc_clmul(l3, len, ipv6);
+}
+
+__attribute__((target("pclmul,sse4.1"), always_inline)) static inline uint32_t
+icrc_clmul(const uint8_t *l3, size_t len, int ipv6)
+{
+	const __m128i seed = _mm_cvtsi32_si128((int)ROCE_ICRC_SEED);
+	__m128i x0, m;
+	size_t r;
+
+	if (!ipv6) {
+		x0 = _mm_or_si128(_mm_loadu_si128((const __m128i *)l3),
+				  _mm_set_epi64x(0xFFFF00FFll, 0xFF00ll));
+		x0 = clmul_fold16(_mm_xor_si128(x0, seed),
+				  _mm_or_si128(_mm_loadu_si128((const __m128i *)(l3 + 16)),
+					       _mm_set_epi64x(0xFFFF0000ll, 0)));
+		l3 += 32;
+		len -= 32;
+		m = _mm_cvtsi32_si128(0xFF); /* BTH byte 4 at l3[32]: byte 0 of the next block */
+	} else {
+		x0 = _mm_or_si128(_mm_loadu_si128((const __m128i *)l3),
+				  _mm_set_epi64x(0, (long long)0xFF000000FFFFFF0Full));
+		x0 = clmul_fold16(_mm_xor_si128(x0, seed),
+				  _mm_loadu_si128((const __m128i *)(l3 + 16)));
+		x0 = clmul_fold16(x0, _mm_or_si128(_mm_loadu_si128((const __m128i *)(l3 + 32)),
+						   _mm_set_epi64x((long long)0xFFFF000000000000ull,
+								  0)));
+		l3 += 48;
+		len -= 48;
+		m = _mm_slli_si128(_mm_cvtsi32_si128(0xFF), 4); /* l3[52]: byte 4 */
+	}
+	if (len >= 16) {
+		x0 = clmul_fold16(x0, _mm_or_si128(_mm_loadu_si128((const __m128i *)l3), m));
+		l3 += 16;
+		len -= 16;
+		if (__builtin_expect(len >= 128, 0))
+			return icrc_clmul_long(x0, l3, len);
+		/* straight-line blocks: a loop's trip-count set-up costs as much as a block */
+		if (len >= 16) {
+			x0 = clmul_fold16(x0, _mm_loadu_si128((const __m128i *)l3));
+			l3 += 16;
+			len -= 16;
+			for (; len >= 16; l3 += 16, len -= 16)
+				x0 = clmul_fold16(x0, _mm_loadu_si128((const __m128i *)l3));
+		}
+		if (len != 0)
+			x0 = clmul_fold_partial(x0, l3 + len, len);
+		return clmul_reduce(x0);
+	}
+	/* the frame ends in the block of BTH byte 4 (len >= 8 bytes of it): its mask moves
+	 * with the tail's shift */
+	r = len;
+	return clmul_reduce(clmul_fold_tail(x0, l3 + r, r, 1, m));
 }
 
 __attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_begin_clmul(const uint8_t *l3,
@@ -439,13 +578,36 @@ uint32_t roce_icrc_compute_generic(const uint8_t *l3, size_t len, int ipv6)
 	return roce_icrc_final(reg);
 }
 
-uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6)
+#ifdef ROCE_HAVE_CLMUL
+/* The fold inlined into two copies: SSE, and AVX (three-operand forms: no register copy
+ * per multiplication). */
+__attribute__((target("pclmul,sse4.1"))) static uint32_t icrc_compute_sse(const uint8_t *l3,
+									 size_t len, int ipv6)
+{
+	return roce_icrc_final(icrc_clmul_dispatch(l3, len, ipv6));
+}
+
+__attribute__((target("avx,pclmul,sse4.1"))) static uint32_t
+icrc_compute_avx(const uint8_t *l3, size_t len, int ipv6)
+{
+	return roce_icrc_final(icrc_clmul_dispatch(l3, len, ipv6));
+}
+#endif
+
+uint32_t roce_icrc_compute_noavx(const uint8_t *l3, size_t len, int ipv6)
 {
 #ifdef ROCE_HAVE_CLMUL
 	if (use_clmul)
-		return roce_icrc_final(icrc_clmul(l3, len, ipv6));
+		return icrc_compute_sse(l3, len, ipv6);
 #endif
 	return roce_icrc_compute_generic(l3, len, ipv6);
+}
+
+/* The engine picked before main (roce_crc32_tables_init): one indirect jump, no CPU test
+ * per frame. */
+uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6)
+{
+	return icrc_compute_fn(l3, len, ipv6);
 }
 
 uint16_t roce_ip_csum(const void *hdr, size_t len)

@@ -56,6 +56,13 @@ uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6);
 /* The same on the portable table engine alone (reference for tests and benchmarks). */
 uint32_t roce_icrc_compute_generic(const uint8_t *l3, size_t len, int ipv6);
 
+/*
+ * The same on the carry-less multiply engine without AVX, the one CPUs with PCLMULQDQ but
+ * no AVX run (roce_icrc_compute() takes the AVX build of the same code where it can):
+ * for tests. The table engine where there is no PCLMULQDQ.
+ */
+uint32_t roce_icrc_compute_noavx(const uint8_t *l3, size_t len, int ipv6);
+
 static inline void roce_icrc_put(uint8_t *p, uint32_t crc)
 {
 	p[0] = (uint8_t)crc;

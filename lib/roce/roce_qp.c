@@ -214,19 +214,6 @@ int roce_qp_post_send(struct roce_qp *qp, const struct roce_send_wr *wr)
 	return 0;
 }
 
-void roce_send_complete(struct roce_qp *qp, struct roce_swqe *w, uint8_t status)
-{
-	struct roce_send_done d = {
-		.id = w->wr.id,
-		.status = status,
-		.op = w->wr.op,
-		.byte_len = w->wr.len,
-		.atomic_orig = w->orig,
-	};
-
-	qp->ops->send_done(qp, &d);
-}
-
 /* The packet fields every frame to av carries (what the template is built from). */
 static void pkt_proto(const struct roce_qp *qp, struct roce_pkt *p, const struct roce_av *av,
 		      uint32_t dqpn)

@@ -50,7 +50,20 @@ static inline enum roce_reason roce_drop(struct roce_qp *qp, enum roce_reason re
 /* roce_qp.c */
 void roce_tx_init(const struct roce_qp *qp, struct roce_tx *tx, const struct roce_av *av,
 		  uint8_t opcode, uint32_t dqpn, uint32_t psn);
-void roce_send_complete(struct roce_qp *qp, struct roce_swqe *w, uint8_t status);
+
+/* The send_done callback for w (in line: one per WR on the completion path). */
+static inline void roce_send_complete(struct roce_qp *qp, struct roce_swqe *w, uint8_t status)
+{
+	struct roce_send_done d = {
+		.id = w->wr.id,
+		.status = status,
+		.op = w->wr.op,
+		.byte_len = w->wr.len,
+		.atomic_orig = w->orig,
+	};
+
+	qp->ops->send_done(qp, &d);
+}
 
 /* roce_req.c: requester (RC/UC transmit, go-back-N) */
 int roce_req_tx(struct roce_qp *qp, uint64_t now, struct roce_tx *tx);

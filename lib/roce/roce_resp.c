@@ -526,20 +526,32 @@ static inline enum roce_reason resp_fast_read(struct roce_qp *qp, const struct r
 	return ROCE_R_OK;
 }
 
+static enum roce_reason resp_rx_general(struct roce_qp *qp, const struct roce_pkt *pkt);
+
+/* The fast paths first, in a frame of their own: the general responder's register
+ * saves and stack are not paid on the common packet. */
 enum roce_reason roce_resp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
-	uint32_t f = pkt->oi->flags, psn = pkt->psn;
-	int uc = qp->type == ROCE_QPT_UC, d;
 	enum roce_reason r;
 
 	(void)now;
-	if (qp->type == ROCE_QPT_RC && psn == qp->resp.epsn && pkt->paylen <= qp->pmtu) {
+	if (qp->type == ROCE_QPT_RC && pkt->psn == qp->resp.epsn && pkt->paylen <= qp->pmtu) {
 		r = pkt->opcode == ROCE_OP_RC_SEND_ONLY ? resp_fast_send(qp, pkt) :
 		    pkt->opcode == ROCE_OP_RC_READ_REQ  ? resp_fast_read(qp, pkt) :
 							  resp_fast_write(qp, pkt);
 		if (r != ROCE_R_GENERAL)
 			return r;
 	}
+	return resp_rx_general(qp, pkt);
+}
+
+__attribute__((noinline)) static enum roce_reason
+resp_rx_general(struct roce_qp *qp, const struct roce_pkt *pkt)
+{
+	uint32_t f = pkt->oi->flags, psn = pkt->psn;
+	int uc = qp->type == ROCE_QPT_UC, d;
+	enum roce_reason r;
+
 	if (uc) {
 		if (uc_resync(qp, pkt, f))
 			return roce_drop(qp, ROCE_R_UC_DROP);

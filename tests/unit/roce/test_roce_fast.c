@@ -6,7 +6,7 @@
  * to the general path with its own answer: a PSN ahead (one sequence NAK), a duplicate
  * (re-ACK, memory not written twice), an opcode out of sequence (NAK invalid request), a
  * bad R_Key (NAK remote access, nothing written), remote write not allowed, a zero-length
- * WRITE ONLY.
+ * WRITE ONLY. And the completer's fast paths for the ACK and the READ RESPONSE ONLY.
  */
 #include "irdma_test.h"
 #include "roce_ep.h"
@@ -364,6 +364,120 @@ T_CASE(zero_length_write_general_path)
 	A.ntx = 0;
 	T_EQ(B.qp.resp.msn, 1);
 	expect_response(ROCE_SYN_ACK, 0x100);
+}
+
+/* Delivers B's frames to A one at a time at time t: the ACKs and READ responses. */
+static void acks_to_a(uint64_t t)
+{
+	T_CHECK(ep_pump(&B, t) >= 1);
+	ep_flush_to(&B, &A, t);
+}
+
+/*
+ * The completer's fast paths (roce_comp.c: ack_fast, read_resp_fast) leave the requester as
+ * the general completer would: the WR retired and completed in SQ order, una past it, the
+ * retry budgets refilled, the ACK timer stopped when nothing is outstanding and restarted
+ * from the ACK's time when something is; a stale ACK dropped with no second completion; an
+ * ACK covering two WRs (the general path) completes both in order.
+ */
+T_CASE(completer_ack_fast)
+{
+	static struct ep_frame ack0;
+	uint64_t t1 = now + 5000, t2 = now + 9000;
+
+	pair(1024);
+	post_write(0, 0, 8, B.rkey, 1);
+	post_write(1, 64, 8, B.rkey, 2);
+	T_EQ(ep_pump(&A, now), 2);
+	T_CHECK(A.qp.req.ack_deadline != ROCE_TIME_NEVER);
+	A.qp.req.retry_left = 2; /* as after two timeouts: progress refills it */
+	ep_deliver(&B, A.tx[0].b, A.tx[0].len, now);
+	acks_to_a(t1);
+	ack0 = B.tx[0];
+	T_EQ(A.nsdone, 1);
+	T_EQ(A.sdone[0].id, 0);
+	T_EQ(A.sdone[0].status, ROCE_WC_SUCCESS);
+	T_EQ(A.sdone[0].op, ROCE_WR_WRITE);
+	T_EQ(A.sdone[0].byte_len, 8);
+	T_EQ(A.qp.req.una, 0x101);
+	T_EQ(A.qp.req.head + 1, A.qp.req.tail);
+	T_EQ(A.qp.req.retry_left, A.qp.retry_cnt);
+	T_EQ(A.qp.req.ack_deadline, t1 + A.qp.req.ack_timeout_ns); /* WR 1 still out */
+	T_EQ(A.qp.stats.acks_rx, 1);
+	ep_deliver(&B, A.tx[1].b, A.tx[1].len, now);
+	A.ntx = 0;
+	acks_to_a(t2);
+	T_EQ(A.nsdone, 2);
+	T_EQ(A.sdone[1].id, 1);
+	T_EQ(A.qp.req.una, 0x102);
+	T_EQ(A.qp.req.head, A.qp.req.tail);
+	T_EQ(A.qp.req.ack_deadline, ROCE_TIME_NEVER);
+	T_EQ(A.qp.stats.acks_rx, 2);
+	/* the last ACK again: taken (acknowledges nothing new), no completion; the first
+	 * one again: stale, dropped */
+	T_EQ(ep_deliver(&A, B.tx[0].b, B.tx[0].len, t2), 0);
+	T_EQ(ep_deliver(&A, ack0.b, ack0.len, t2), -ROCE_R_RESP_PSN);
+	T_EQ(A.nsdone, 2);
+	T_EQ(A.qp.req.una, 0x102);
+	T_EQ(A.qp.stats.acks_rx, 3);
+
+	/* one coalesced ACK for two WRs: both complete, in order */
+	pair(1024);
+	post_write(0, 0, 8, B.rkey, 1);
+	post_write(1, 64, 8, B.rkey, 2);
+	T_EQ(ep_pump(&A, now), 2);
+	ep_flush_to(&A, &B, now);
+	T_EQ(ep_pump(&B, now), 1);
+	T_EQ(fr_psn(&B.tx[0]), 0x101);
+	ep_flush_to(&B, &A, t1);
+	T_EQ(A.nsdone, 2);
+	T_EQ(A.sdone[0].id, 0);
+	T_EQ(A.sdone[1].id, 1);
+	T_EQ(A.qp.req.una, 0x102);
+	T_EQ(A.qp.req.ack_deadline, ROCE_TIME_NEVER);
+}
+
+T_CASE(completer_read_response_fast)
+{
+	uint64_t t1 = now + 7000;
+	uint32_t i;
+
+	pair(1024);
+	for (i = 0; i < 8; i++)
+		B.mem[256 + i] = (uint8_t)(0xA0 + i);
+	post_read(0, 256, 8, B.rkey);
+	post_write(1, 0, 8, B.rkey, 1);
+	T_EQ(ep_pump(&A, now), 2);
+	T_EQ(A.qp.req.rd_atomic, 1);
+	ep_deliver(&B, A.tx[0].b, A.tx[0].len, now);
+	T_EQ(ep_pump(&B, now), 1);
+	T_EQ(fr_op(&B.tx[0]), ROCE_OP_RC_READ_RESP_ONLY);
+	ep_flush_to(&B, &A, t1);
+	T_EQ(A.nsdone, 1);
+	T_EQ(A.sdone[0].id, 0);
+	T_EQ(A.sdone[0].status, ROCE_WC_SUCCESS);
+	T_EQ(A.sdone[0].op, ROCE_WR_READ);
+	T_EQ(A.sdone[0].byte_len, 8);
+	for (i = 0; i < 8; i++)
+		T_EQ(A.wr_buf[0][i], (uint8_t)(0xA0 + i));
+	T_EQ(A.qp.req.rd_atomic, 0);
+	T_EQ(A.qp.req.una, 0x101);
+	T_EQ(A.qp.req.ack_deadline, t1 + A.qp.req.ack_timeout_ns); /* the WRITE is out */
+	/* the response again: a duplicate, dropped */
+	T_EQ(ep_deliver(&A, B.tx[0].b, B.tx[0].len, t1), -ROCE_R_RESP_PSN);
+	T_EQ(A.nsdone, 1);
+	B.ntx = 0;
+
+	/* the requester's buffer refuses the data: the READ fails, the QP enters ERR */
+	pair(1024);
+	post_read(0, 256, 8, B.rkey);
+	T_EQ(ep_pump(&A, now), 1);
+	A.wr_len[0] = 4;
+	ep_flush_to(&A, &B, now);
+	acks_to_a(t1);
+	T_EQ(A.nsdone, 1);
+	T_EQ(A.sdone[0].status, ROCE_WC_LOC_ACCESS_ERR);
+	T_EQ(A.qp.state, ROCE_QPS_ERR);
 	ep_free(&A);
 	ep_free(&B);
 }
