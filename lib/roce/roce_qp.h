@@ -10,7 +10,7 @@
  *   modify   roce_qp_modify(qp, &attr, mask)   verbs-style attributes and state
  *   post     roce_qp_post_send(qp, &wr)        copy of a send WQE (RC/UC/UD)
  *   rx       roce_qp_rx(qp, &pkt, now)         a parsed packet whose DestQP is this QP;
- *                                              returns 0 or -ROCE_R_* (count drops)
+ *                                              returns ROCE_R_OK or the reason (count drops)
  *   tx       while (budget-- && roce_qp_tx(qp, now, &tx) == 1) {
  *                hl = roce_pkt_hdr_len(&tx.pkt); copy tx.pkt.paylen payload bytes
  *                to frame + hl from tx.pl_src; set tx.pkt.ip_id; roce_pkt_build() }
