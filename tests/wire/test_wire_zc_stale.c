@@ -58,7 +58,7 @@ T_CASE(retransmission_queued_past_completion_is_a_clean_duplicate)
 	struct rte_pmd_irdma_send_wr wr;
 	struct rte_pmd_irdma_wc wc;
 	unsigned int orig, n, i;
-	uint64_t dups0, icrc0, end;
+	uint64_t dups0, icrc0, rt0, end;
 	int err = 0, got = 0;
 
 	T_EQ(wh_link_create(&lk, "wzcsa", "wzcsb"), 0);
@@ -68,13 +68,14 @@ T_CASE(retransmission_queued_past_completion_is_a_clean_duplicate)
 	     0);
 	srv.peer = cli.me;
 	cli.peer = srv.me;
-	T_EQ(wp_connect(&srv, 8, 7), 0); /* ACK timeout ~1 ms, 7 retries */
-	T_EQ(wp_connect(&cli, 8, 7), 0);
+	T_EQ(wp_connect(&srv, 8, 7), 0);
+	T_EQ(wp_connect(&cli, 12, 7), 0); /* ACK timeout ~17 ms: the original leaves well before */
 	cli.pump = pump;
 	cli.timeout_s = 10;
 	T_EQ(wp_write_read(&cli, LEN, 0), 0); /* neighbours resolved, the QPs in use */
 	dups0 = wp_qp_xstat(srv.rc, "rx_duplicate_requests");
 	icrc0 = wp_xstat(srv.dev, "rx_icrc_errors");
+	rt0 = wp_qp_xstat(cli.rc, "retransmits");
 
 	lk.hold = true;
 	memset(cli.buf + WP_SRC_OFF, 0xA5, LEN);
@@ -89,16 +90,18 @@ T_CASE(retransmission_queued_past_completion_is_a_clean_duplicate)
 	wr.wr.rdma.remote_addr = cli.peer.addr + WP_WRITE_OFF;
 	wr.wr.rdma.rkey = cli.peer.rkey;
 	T_EQ(rte_pmd_irdma_post_send(cli.rc, &wr, 1, &err), 1);
-	spin_us(cli.dev, 200); /* the original leaves (before the ~1 ms ACK timeout) */
+	for (i = 0; i < 64; i++) /* the original leaves */
+		rte_pmd_irdma_progress(cli.dev, 64);
 	orig = rte_ring_count(lk.out[1]);
 	T_CHECK(orig >= 1);
+	T_EQ(wp_qp_xstat(cli.rc, "retransmits"), rt0); /* else orig counted a retransmission */
 	/* the ACK timer fires: the WRITE again, behind the original */
-	end = rte_get_timer_cycles() + rte_get_timer_hz() / 10;
+	end = rte_get_timer_cycles() + rte_get_timer_hz();
 	while (rte_ring_count(lk.out[1]) < 2 * orig && rte_get_timer_cycles() < end)
 		spin_us(cli.dev, 100);
 	n = rte_ring_count(lk.out[1]);
 	T_CHECK(n >= 2 * orig);
-	T_CHECK(wp_qp_xstat(cli.rc, "retransmits") > 0);
+	T_CHECK(wp_qp_xstat(cli.rc, "retransmits") > rt0);
 
 	/* the original alone; the server's ACK back; the WRITE completes */
 	T_EQ(forward(1, orig), orig);
