@@ -11,6 +11,9 @@
 #include <unistd.h>
 
 #include <rte_cycles.h>
+#include <rte_service.h>
+
+#include "oob_sock.h"
 
 #include "perf_rdma_cm.h"
 #include "perf_run.h"
@@ -38,6 +41,32 @@ static int serve(void *arg)
 	if (s->watch_tsc && rte_rdtsc() - s->last_progress > s->watch_tsc)
 		return -ETIMEDOUT;
 	return 0;
+}
+
+#define PERF_LEAVE_WAIT_MS 2000
+
+/* The client's end: waits until the server closed the exchange (EOF), bounded. */
+static void wait_peer_close(int fd, int timeout_ms)
+{
+	uint64_t end = rte_get_timer_cycles() + rte_get_timer_hz() / 1000 * (uint64_t)timeout_ms;
+	uint8_t b;
+
+	while (oob_read_exact(fd, &b, 1, timeout_ms) == 0 && rte_get_timer_cycles() < end)
+		; /* a byte (a peer that is not irdma-perf): read on until EOF */
+}
+
+/* The server's end: after this its device touches the port no more until it is closed
+ * (the inline engine runs only in our calls; a service engine is stopped here). */
+static void quiesce(struct rte_pmd_irdma_dev *dev)
+{
+	struct rte_pmd_irdma_dev_info info;
+	unsigned int i;
+
+	if (rte_pmd_irdma_dev_info(dev, &info) < 0 || info.engine != RTE_PMD_IRDMA_ENGINE_SERVICE)
+		return;
+	rte_service_runstate_set(info.service_id, 0);
+	for (i = 0; i < 1000 && rte_service_may_be_active(info.service_id) == 1; i++)
+		rte_delay_us_sleep(1000);
 }
 
 /* Serve for @ms milliseconds: lets the last ACKs of a test leave before the QP goes. */
@@ -542,14 +571,26 @@ exchange_started:
 	rc = below ? -ERANGE : 0;
 out:
 	perf_cm_close(&cm);
-	if (fd >= 0)
-		close(fd);
-	if (lfd >= 0)
-		close(lfd);
 	for (q = 0; q < PERF_MAX_QPS; q++) {
 		perf_side_fini(&s[q]);
 		if (r[q].dev)
 			perf_res_destroy(&r[q]);
 	}
+	if (fd >= 0) {
+		/* The sides leave in turn: the server closes the exchange once it no longer
+		 * uses its device, and the client's port goes only after that. Over net_memif
+		 * (DPDK 22.11) the peer's disconnect is handled on the EAL interrupt thread,
+		 * which unmaps the shared rings with no event first and no lock against
+		 * rte_eth_rx_burst/tx_burst: a burst in progress in the server at that moment
+		 * crashed it (drivers/net/irdma_pmd/soft/README.md, "Closing a net_memif port").
+		 * Bounded: a peer that waits for our close first costs the timeout. */
+		if (client)
+			wait_peer_close(fd, PERF_LEAVE_WAIT_MS);
+		else
+			quiesce(dev);
+		close(fd);
+	}
+	if (lfd >= 0)
+		close(lfd);
 	return rc;
 }

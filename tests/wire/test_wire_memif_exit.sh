@@ -5,7 +5,10 @@
 # server's close (soft/soft_port_eth.c, soft_intr_sync.c): with the old fixed pause after
 # the link went down the server crashed at exit about 1 run in 60, 6 in 60 with the server
 # at nice 19 (its interrupt thread preempted more often: so it runs here), and 4 in 60 with
-# an EAL alarm as the barrier (rte_eal_cleanup's rebuild of the interrupt wait list). A loop
+# an EAL alarm as the barrier (rte_eal_cleanup's rebuild of the interrupt wait list); and
+# 1 in 60 a SIGSEGV in net_memif's rx burst while the server still served its device after
+# the test and the client's disconnect unmapped the rings (the ends now leave in turn:
+# app/irdma-perf/perf_remote.c, soft/README.md "Closing a net_memif port"). A loop
 # catches a regression only with some chance (a race); wire_intr_sync checks the barrier.
 # Usage: test_wire_memif_exit.sh <irdma-perf> [runs]
 set -u

@@ -105,6 +105,10 @@ T_CASE(zero_copy_over_ring_ethdevs)
 		t_case_skip = "net_ring takes no multi-segment mbufs here, or IOVA is PA";
 		goto out;
 	}
+	/* originals of 1024 bytes and more by reference, retransmissions never */
+	T_CHECK(soft_tx_zc_wanted(soft_dev_from_hw(p.da.dev)->zc, SOFT_TX_ZC_MIN, false));
+	T_CHECK(!soft_tx_zc_wanted(soft_dev_from_hw(p.da.dev)->zc, SOFT_TX_ZC_MIN - 1, false));
+	T_CHECK(!soft_tx_zc_wanted(soft_dev_from_hw(p.da.dev)->zc, 4096, true));
 	T_EQ(t_cq_create(&p.da, &p.ca, 64), 0);
 	T_EQ(t_cq_create(&p.db, &p.cb, 64), 0);
 	T_EQ(t_qp_create(&p.da, &p.qa, IRDMA_HW_QP_RC, &p.ca, &p.ca, &t_default_caps), 0);
@@ -181,7 +185,7 @@ T_CASE(loop_refuses_chains)
 
 	T_EQ(t_dev_open(&d, 2, 9, 4096), 0);
 	T_CHECK(soft_dev_from_hw(d.dev)->zc == NULL);
-	T_CHECK(!soft_tx_zc_wanted(soft_dev_from_hw(d.dev)->zc, 4096));
+	T_CHECK(!soft_tx_zc_wanted(soft_dev_from_hw(d.dev)->zc, 4096, false));
 	T_EQ(soft_tx_zc_region_ok(soft_dev_from_hw(d.dev), src, 4096), 0);
 	t_dev_close(&d);
 	rte_free(src);

@@ -300,7 +300,8 @@ static __rte_noinline int tx_large(struct soft_qp *qp, const struct roce_tx *tx,
 	const uint8_t *zsrc = NULL;
 
 	if (tx_payload(qp, tx, m, pay, &reg,
-		       soft_tx_zc_wanted(dev->zc, tx->pkt.paylen) ? &zsrc : NULL) != 0)
+		       soft_tx_zc_wanted(dev->zc, tx->pkt.paylen, tx->retransmit) ?
+		       &zsrc : NULL) != 0)
 		return -1;
 	if (zsrc != NULL)
 		soft_tx_zc_send(dev, m, &tx->pkt, zsrc, reg);

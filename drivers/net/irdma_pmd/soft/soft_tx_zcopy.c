@@ -6,7 +6,9 @@
  * frees it (a net_ring peer's), clears the slot's busy word with a release store, and
  * the engine, the only one taking slots, reads it with acquire: no lock. A busy slot
  * means a copy, never a wait. The registered memory itself is only read: the WQE it
- * belongs to completes once the peer acknowledged the frame, after the port took it.
+ * belongs to completes once the peer acknowledged the frame, after the port took it;
+ * retransmissions are copied (soft_tx_zc_wanted()), so no frame that reads the buffer is
+ * left once the WQE completed.
  * Transmit fault injection (corrupt=) flips a byte of the first segment only, so a chained
  * frame is damaged in its headers and the registered memory it points to never is.
  */
@@ -44,9 +46,12 @@ static void zc_free_cb(void *addr, void *opaque)
 
 int soft_tx_zc_open(struct soft_dev *dev, bool chains)
 {
-	if (!chains || rte_eal_iova_mode() != RTE_IOVA_VA) {
+	if (!chains || rte_eal_iova_mode() != RTE_IOVA_VA || dev->args.delay_ppm != 0) {
+		/* delay= holds a share of the frames and lets the others pass: an original
+		 * held by reference could leave after its WQE completed (soft_tx_zcopy.h) */
 		SOFT_LOG(INFO, "%s: zero-copy transmit off (%s)", dev->name,
-			 chains ? "IOVA as PA" : "the port takes no multi-segment mbufs");
+			 !chains ? "the port takes no multi-segment mbufs" :
+			 dev->args.delay_ppm != 0 ? "delay= holds frames" : "IOVA as PA");
 		return 0;
 	}
 	dev->zc = rte_zmalloc_socket("soft_tx_zc", sizeof(*dev->zc), RTE_CACHE_LINE_SIZE,

@@ -36,10 +36,21 @@ struct soft_tx_zc_stats {
 int soft_tx_zc_open(struct soft_dev *dev, bool chains);
 void soft_tx_zc_close(struct soft_dev *dev);
 
-/* Whether a payload of len bytes should go by reference on a device whose dev->zc is zc. */
-static inline bool soft_tx_zc_wanted(const struct soft_tx_zc *zc, uint32_t len)
+/*
+ * Whether a payload of len bytes should go by reference on a device whose dev->zc is zc.
+ * Never a retransmission: it is queued behind a frame the peer may acknowledge before the
+ * retransmission has left (or, on a net_ring peer, been read), the WQE then completes and
+ * the application owns and rewrites the buffer, and the frame, read later, no longer
+ * matches its ICRC (computed when it was built): the peer would count an ICRC error, and a
+ * device must not read a buffer after its completion. An original cannot outlive its WQE:
+ * per peer every path is FIFO, so it is ahead of the retransmission (a copy) whose ACK
+ * completes the WQE; the delay fault, which holds some frames and lets others pass, turns
+ * zero-copy off (soft_tx_zc_open()).
+ */
+static inline bool soft_tx_zc_wanted(const struct soft_tx_zc *zc, uint32_t len,
+				     bool retransmit)
 {
-	return zc != NULL && len >= SOFT_TX_ZC_MIN;
+	return zc != NULL && len >= SOFT_TX_ZC_MIN && !retransmit;
 }
 
 /* 1 when [va, va + len) lies in one memseg list of DPDK's memory (IOVA = VA there). */
