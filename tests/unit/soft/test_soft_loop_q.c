@@ -6,8 +6,9 @@
  * loop device may have several senders). Each thread yields when it can do nothing (queue
  * full or empty), so three threads share two cores without spinning against each other.
  * A stress: it sees a lost reservation only when the producers do interleave (a plain
- * single-producer store of the head was caught at 2 x 2M frames without the yields). No EAL: the queue is a plain struct here, the
- * "mbufs" tagged pointers that are never dereferenced.
+ * single-producer store of the head was caught at 2 x 2M frames without the yields).
+ * No EAL: the queue is a plain struct here, the "mbufs" tagged pointers that are never
+ * dereferenced.
  */
 #include <pthread.h>
 #include <sched.h>
