@@ -30,8 +30,10 @@ run() { # MTU COUNT -> inclusive Ir of run_write
 		--file-prefix=${tag}_$1_$2 --log-level=lib.eal:error -- -s "$size" -m "$1" -r 1 \
 		-n "$2" >"$tmp/out.$1.$2" 2>"$tmp/vg.$1.$2" ||
 		{ cat "$tmp/vg.$1.$2" "$tmp/out.$1.$2" >&2; exit 1; }
+	# The awk reads to the end (no exit): an early exit would break callgrind_annotate's pipe,
+	# and under pipefail the SIGPIPE would end the script after its first figure.
 	callgrind_annotate --inclusive=yes "$tmp/cg.$1.$2" 2>/dev/null |
-		awk '/PROGRAM TOTALS/ { gsub(",", "", $1); print $1; exit }'
+		awk '!done && /PROGRAM TOTALS/ { gsub(",", "", $1); print $1; done = 1 }'
 }
 printf '| RDMA WRITE %s B, port=loop | Ir/WRITE | Ir/byte |\n|---|--:|--:|\n' "$size"
 for mtu in 4096 1024; do

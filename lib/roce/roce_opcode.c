@@ -22,10 +22,15 @@
 
 #define OFF(f, bit, pre) (((f) & (bit)) ? (pre) : ROCE_HDR_ABSENT)
 
+/* ROCE_OPF_RC1: RC, and no header the one pass of roce_pkt_parse_rc() does not read */
+#define RC1_REJECT                                                                         \
+	((ROCE_OPF_HDR_MASK & ~(ROCE_OPF_RETH | ROCE_OPF_AETH)) | ROCE_OPF_ATOMIC_WRITE)
+#define RC1(tr, f) (((tr) == ROCE_TRANSPORT_RC && !((f) & RC1_REJECT)) ? ROCE_OPF_RC1 : 0u)
+
 #define OP(code, nm, tr, f)                                                                \
 	[code] = {                                                                         \
 		.name = nm,                                                                \
-		.flags = (f) | ROCE_OPF_VALID,                                             \
+		.flags = (f) | RC1(tr, f) | ROCE_OPF_VALID,                                \
 		.transport = tr,                                                           \
 		.ext_len = EXT_LEN(f),                                                     \
 		.off_deth = OFF(f, ROCE_OPF_DETH, PRE_DETH(f)),                            \

@@ -43,6 +43,10 @@ enum roce_opf {
 	ROCE_OPF_CNP = 1u << 22,
 	/* The responder consumes a receive WQE for this packet. */
 	ROCE_OPF_RWR = 1u << 23,
+	/* roce_pkt_parse_rc()'s one pass takes it: an RC opcode whose extension header is
+	 * none, a RETH or an AETH, not ATOMIC WRITE (its payload length rule). One flag test
+	 * for what were three (opcode < 0x20, known, headers). */
+	ROCE_OPF_RC1 = 1u << 24,
 	/* The packet is known to the table (entries without it are reserved opcodes). */
 	ROCE_OPF_VALID = 1u << 31,
 };

@@ -504,14 +504,11 @@ static inline __attribute__((always_inline)) enum roce_reason
 parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, unsigned int flags,
 	      struct roce_pkt *p)
 {
-	/* Opcodes the one pass takes: known, no extension header but a RETH or an AETH, not
-	 * ATOMIC WRITE (its payload length rule). */
-	const uint32_t reject = (ROCE_OPF_HDR_MASK & ~(ROCE_OPF_RETH | ROCE_OPF_AETH)) |
-				ROCE_OPF_ATOMIC_WRITE;
 	const uint8_t *l3 = f + l3_off, *bth = l3 + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
 	const uint8_t *udp = l3 + ROCE_IPV4_HLEN, *icrc;
 	const struct roce_opcode_info *oi;
 	uint32_t tot, ulen, rest, fl, pad, w, b0;
+	uint64_t u;
 
 	if (unlikely(len < l3_off + ROCE_IPV4_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN +
 			   ROCE_ICRC_LEN))
@@ -523,12 +520,15 @@ parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, unsigned int flags,
 		     (roce_get_be32(l3 + 6) & 0x3FFF00FFu) != ROCE_IPPROTO_UDP))
 		goto general;
 	tot = roce_get_be16(l3 + 2);
-	w = roce_get_be32(udp + 4); /* UDP length, checksum */
-	ulen = w >> 16;
-	/* UDP port 4791, checksum 0, lengths consistent, header room for the BTH */
-	if (unlikely(roce_get_be16(udp + 2) != ROCE_UDP_PORT || (w & 0xFFFFu) != 0 ||
-		     ulen != tot - ROCE_IPV4_HLEN ||
-		     ulen < ROCE_UDP_HLEN + ROCE_BTH_LEN + ROCE_ICRC_LEN ||
+	u = roce_get_be64(udp); /* source port, destination port, length, checksum */
+	ulen = (uint32_t)(u >> 16) & 0xFFFFu;
+	/* UDP port 4791, length = IP total length - 20 and checksum 0 in one compare of the
+	 * last six bytes; header room for the BTH (tot >= 44 also keeps tot - 20 from
+	 * wrapping into the port's bits) */
+	if (unlikely((u & 0xFFFFFFFFFFFFull) !=
+			     ((uint64_t)ROCE_UDP_PORT << 32 |
+			      (uint64_t)(tot - ROCE_IPV4_HLEN) << 16) ||
+		     tot < ROCE_IPV4_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN + ROCE_ICRC_LEN ||
 		     len < l3_off + tot ||
 		     (!(flags & ROCE_PARSE_NO_CSUM) && !ipv4_csum_ok(l3))))
 		goto general;
@@ -538,7 +538,7 @@ parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, unsigned int flags,
 	fl = oi->flags;
 	rest = ulen - ROCE_UDP_HLEN - ROCE_BTH_LEN - ROCE_ICRC_LEN;
 	pad = (b0 >> 16 & ROCE_BTH_PAD_MASK) >> ROCE_BTH_PAD_SHIFT;
-	if (unlikely((b0 >> 24) >= 0x20 || (fl & (ROCE_OPF_VALID | reject)) != ROCE_OPF_VALID ||
+	if (unlikely(!(fl & ROCE_OPF_RC1) ||
 		     (b0 & (ROCE_BTH_TVER_MASK << 16 | 0x7FFFu)) != 0x7FFFu || rest < oi->ext_len))
 		goto general;
 	rest -= oi->ext_len;

@@ -303,6 +303,67 @@ T_CASE(parse_rc_l3_agrees_with_parse)
 	T_CHECK(fast > 5000);
 }
 
+/*
+ * The one pass's combined compares at their edges, on corpus frames that take it: every
+ * opcode (one flag, ROCE_OPF_RC1, stands for "RC, headers none/RETH/AETH, not ATOMIC
+ * WRITE"), and every IP total length 0..99 with the UDP word built to look right for it,
+ * including the lengths under 20 whose "tot - 20" wraps into the port's bits (port 0xFFFF,
+ * length (tot - 20) mod 2^16). Same answer and fields as the full parse, each flag set.
+ */
+T_CASE(parse_rc_flags_edges)
+{
+	static const unsigned int fl[] = { 0, ROCE_PARSE_NO_ICRC | ROCE_PARSE_NO_CSUM };
+	uint32_t i, k, tried = 0, same = 0, one_pass = 0, wrap = 0;
+	static struct ep_frame f, g;
+
+	for (i = 0; i < ncorpus && tried < 8; i++) {
+		struct roce_pkt q;
+
+		g = corpus[i];
+		if (g.len < 60 || g.b[12] != 0x08 || g.b[13] != 0x00 || g.b[14] != 0x45 ||
+		    roce_pkt_parse(g.b, g.len, 0, &q) != 0 || q.oi->transport != ROCE_TRANSPORT_RC)
+			continue;
+		tried++;
+		for (k = 0; k < 2 * (256 + 100); k++) {
+			unsigned int flags = fl[k & 1], v = k >> 1;
+			struct roce_pkt a, b;
+			int ra, rb;
+
+			f = g;
+			if (v < 256) {
+				f.b[42] = (uint8_t)v; /* BTH opcode */
+			} else {
+				uint32_t tot = v - 256, ul = (tot - 20) & 0xFFFFu;
+
+				f.b[16] = (uint8_t)(tot >> 8);
+				f.b[17] = (uint8_t)tot;
+				f.b[38] = (uint8_t)(ul >> 8);
+				f.b[39] = (uint8_t)ul;
+				if (tot < 20) { /* the wrapped expectation: port 0xFFFF */
+					f.b[36] = 0xFF;
+					f.b[37] = 0xFF;
+					wrap++;
+				}
+			}
+			memset(&b, 0xA5, sizeof(b));
+			ra = roce_pkt_parse(f.b, f.len, flags, &a);
+			rb = roce_pkt_parse_rc_flags(f.b, f.len, flags, &b);
+			if (ra != rb || (ra == 0 && !rc_fields_equal(&b, &a))) {
+				T_CHECK_MSG(0, "edge %u (flags %u): parse %d, parse_rc_flags %d", v,
+					    flags, ra, rb);
+				continue;
+			}
+			same++;
+			one_pass += ra == 0 && b.sport == 0xA5A5;
+		}
+	}
+	printf("# %u corpus frames, %u edge frames (%u with a wrapped length): parse_rc_flags "
+	       "agrees with parse on all; %u took the one pass\n", tried, same, wrap, one_pass);
+	T_EQ(tried, 8);
+	T_EQ(same, tried * 2 * (256 + 100));
+	T_CHECK(wrap > 0 && one_pass > 0);
+}
+
 /* ---- the state machines under garbage ---- */
 
 static struct ep A, B;

@@ -177,7 +177,7 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 	dev->cfg.port = NULL;
 	if (rc)
 		goto fail;
-	dev->loop_rx = soft_wire_loop_ring(dev);
+	dev->loop_rx = soft_wire_loop_queue(dev);
 	/* Addresses: the MAC given, else the port's, else a locally administered one;
 	 * GID 0 = fe80::EUI-64, then the IPv4-mapped and IPv6 addresses. */
 	if (!(dev->mac[0] | dev->mac[1] | dev->mac[2] | dev->mac[3] | dev->mac[4] | dev->mac[5])) {

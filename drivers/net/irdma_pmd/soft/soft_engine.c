@@ -22,6 +22,7 @@
 #include <rte_service.h>
 #include <rte_service_component.h>
 
+#include "soft_loop_q.h"
 #include "soft_priv.h"
 #include "soft_xport_fast.h"
 
@@ -203,12 +204,12 @@ static inline unsigned int work_run(struct soft_dev *dev, unsigned int budget)
 	return work;
 }
 
-/* Nothing for a step to do: no doorbell, no frame on the loop ring, no QP queued or
+/* Nothing for a step to do: no doorbell, no frame on the loop queue (soft_loop_q.h), no QP queued or
  * timed, no backlog. Read without the lock, as a hint: what the lists hold changes under
  * it, and a change this misses is seen by the next step. */
 static inline bool engine_idle(const struct soft_dev *dev)
 {
-	return !soft_db_pending(dev) && dev->loop_rx != NULL && rte_ring_empty(dev->loop_rx) &&
+	return !soft_db_pending(dev) && dev->loop_rx != NULL && soft_loop_q_empty(dev->loop_rx) &&
 	       __atomic_load_n(&dev->n_work, __ATOMIC_RELAXED) == 0 &&
 	       __atomic_load_n(&dev->n_timers, __ATOMIC_RELAXED) == 0 &&
 	       !__atomic_load_n(&dev->wire_dirty, __ATOMIC_RELAXED);

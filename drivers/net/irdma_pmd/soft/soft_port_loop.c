@@ -5,7 +5,8 @@
  *
  * Threads: open and close run on the control path; a device's engine (its own lcore, or
  * whichever thread runs its inline progress under the engine lock) routes and enqueues
- * its frames to its peers' rings and is the only one to dequeue its own. A device leaves
+ * its frames to its peers' queues and is the only one to dequeue its own (soft_loop_q.h:
+ * why multi-producer, single consumer). A device leaves
  * the registry only after its engine and its peers stopped using it (close requires every
  * QP destroyed, and a frame in flight to it is dropped at the route lookup).
  */
@@ -59,6 +60,23 @@ void soft_port_loop_pool_put(struct rte_mempool *mp)
 	rte_spinlock_unlock(&loop_pool_lock);
 }
 
+struct soft_loop_q *soft_loop_q_create(int socket_id)
+{
+	return rte_zmalloc_socket("soft_loop_q", sizeof(struct soft_loop_q), RTE_CACHE_LINE_SIZE,
+				  socket_id);
+}
+
+void soft_loop_q_free(struct soft_loop_q *q)
+{
+	struct rte_mbuf *m;
+
+	if (q == NULL)
+		return;
+	while (soft_loop_q_dequeue(q, &m, 1) == 1)
+		rte_pktmbuf_free(m);
+	rte_free(q);
+}
+
 static bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16])
 {
 	uint32_t i;
@@ -88,17 +106,15 @@ struct soft_port_loop *soft_port_loop_route_slow(struct soft_port_loop_cache *c,
  * soft_port_loop_recv() inline). */
 static int loop_open(struct soft_dev *dev, void **priv)
 {
-	char name[RTE_RING_NAMESIZE];
 	struct soft_port_loop *l;
 
 	l = rte_zmalloc_socket("soft_port_loop", sizeof(*l), RTE_CACHE_LINE_SIZE,
 			       dev->cfg.socket_id);
 	if (l == NULL)
 		return -ENOMEM;
-	snprintf(name, sizeof(name), "irdma_rx_%p", (void *)l);
 	/* multi-producer (every peer's engine), single consumer (this device's engine) */
-	l->rx_ring = rte_ring_create(name, 4096, dev->cfg.socket_id, RING_F_SC_DEQ);
-	if (l->rx_ring == NULL) {
+	l->rx_q = soft_loop_q_create(dev->cfg.socket_id);
+	if (l->rx_q == NULL) {
 		rte_free(l);
 		return -ENOMEM;
 	}
@@ -115,7 +131,6 @@ static int loop_open(struct soft_dev *dev, void **priv)
 static void loop_close(void *priv)
 {
 	struct soft_port_loop *l = priv, **pp;
-	struct rte_mbuf *m;
 
 	rte_spinlock_lock(&loop_lock);
 	for (pp = &loop_head; *pp; pp = &(*pp)->next) {
@@ -126,9 +141,7 @@ static void loop_close(void *priv)
 	}
 	__atomic_store_n(&soft_port_loop_gen, soft_port_loop_gen + 1, __ATOMIC_RELEASE);
 	rte_spinlock_unlock(&loop_lock);
-	while (rte_ring_dequeue(l->rx_ring, (void **)&m) == 0)
-		rte_pktmbuf_free(m);
-	rte_ring_free(l->rx_ring);
+	soft_loop_q_free(l->rx_q);
 	rte_free(l);
 }
 
@@ -141,7 +154,7 @@ static unsigned int loop_tx(void *priv, struct rte_mbuf **pkts, void *const *dst
 
 static unsigned int loop_rx(void *priv, struct rte_mbuf **pkts, unsigned int n)
 {
-	return soft_port_loop_recv(soft_port_loop_ring(priv), pkts, n);
+	return soft_port_loop_recv(soft_port_loop_queue(priv), pkts, n);
 }
 
 const struct soft_port_ops soft_port_loop_ops = {

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
- * port=loop: the devices of this process on one software link, each with a receive ring
- * that its peers' engines enqueue to (multi-producer: each device's engine may run on its
- * own lcore) and only its own engine dequeues from (single consumer). A frame is routed
+ * port=loop: the devices of this process on one software link, each with a receive queue
+ * (soft_loop_q.h) that its peers' engines enqueue to (multi-producer: a receiver may have
+ * several senders, each device's engine on its own lcore) and only its own engine dequeues
+ * from (single consumer). A frame is routed
  * by its destination GID when the wire queues it (soft_port_loop_route(), the last answer
  * cached per sender) and enqueued when the wire flushes (soft_port_loop_send()): both
  * inline here, so the wire's hot path makes no indirect call on the loop; the ops table
@@ -17,14 +18,13 @@
 
 #include <rte_branch_prediction.h>
 #include <rte_mbuf.h>
-#include <rte_ring.h>
-
+#include "soft_loop_q.h"
 #include "soft_port.h"
 
 struct soft_dev;
 
 struct soft_port_loop {
-	struct rte_ring *rx_ring;          /* frames addressed to this device */
+	struct soft_loop_q *rx_q;          /* frames addressed to this device */
 	struct soft_dev *dev;
 	struct soft_port_loop *next;       /* the loop's registry */
 };
@@ -83,19 +83,17 @@ soft_port_loop_route(struct soft_port_loop_cache *c, const uint8_t gid[16])
 }
 
 /* Enqueues frames in order, dst[i] the route of pkts[i]: each run of frames to the same
- * device in one ring enqueue (one reservation for the run, not one per frame). A frame
+ * device in one enqueue (one reservation for the run, not one per frame). A frame
  * without a route is freed (nobody owns that address). Returns frames taken; stops at a
- * full peer ring (order kept, the rest retried on the next flush). */
+ * full peer queue (order kept, the rest retried on the next flush). */
 static __rte_always_inline unsigned int
 soft_port_loop_send(struct rte_mbuf **pkts, void *const *dst, unsigned int n)
 {
 	unsigned int i = 0;
 
-	/* a lone frame (most flushes): no run to find, the single enqueue; the ring is
-	 * multi-producer by construction, so its own calls, not the dispatch on its kind */
+	/* a lone frame (most flushes): no run to find */
 	if (likely(n == 1) && likely(dst[0] != NULL))
-		return rte_ring_mp_enqueue(((struct soft_port_loop *)dst[0])->rx_ring,
-					   pkts[0]) == 0;
+		return soft_loop_q_enqueue(((struct soft_port_loop *)dst[0])->rx_q, pkts, 1);
 	while (i < n) {
 		struct soft_port_loop *d = dst[i];
 		unsigned int run = 1, k;
@@ -106,8 +104,7 @@ soft_port_loop_send(struct rte_mbuf **pkts, void *const *dst, unsigned int n)
 		}
 		while (i + run < n && dst[i + run] == d)
 			run++;
-		k = run == 1 ? rte_ring_mp_enqueue(d->rx_ring, pkts[i]) == 0 :
-			       rte_ring_mp_enqueue_burst(d->rx_ring, (void **)(pkts + i), run, NULL);
+		k = soft_loop_q_enqueue(d->rx_q, pkts + i, run);
 		i += k;
 		if (k < run)
 			break;
@@ -115,18 +112,18 @@ soft_port_loop_send(struct rte_mbuf **pkts, void *const *dst, unsigned int n)
 	return i;
 }
 
-/* The frames that arrived for this device (ring: its soft_port_loop_ring()); only this
+/* The frames that arrived for this device (q: its soft_port_loop_queue()); only this
  * device's engine calls it (single consumer). */
 static __rte_always_inline unsigned int
-soft_port_loop_recv(struct rte_ring *ring, struct rte_mbuf **pkts, unsigned int n)
+soft_port_loop_recv(struct soft_loop_q *q, struct rte_mbuf **pkts, unsigned int n)
 {
-	return rte_ring_sc_dequeue_burst(ring, (void **)pkts, n, NULL);
+	return soft_loop_q_dequeue(q, pkts, n);
 }
 
-/* The receive ring (for the engine's idle check without a call). */
-static inline struct rte_ring *soft_port_loop_ring(const void *priv)
+/* The receive queue (for the engine's idle check without a call). */
+static inline struct soft_loop_q *soft_port_loop_queue(const void *priv)
 {
-	return ((const struct soft_port_loop *)priv)->rx_ring;
+	return ((const struct soft_port_loop *)priv)->rx_q;
 }
 
 #endif /* SOFT_PORT_LOOP_H */

@@ -339,7 +339,7 @@ struct soft_dev {
 	uint64_t clk_tsc, clk_ns;
 	uint64_t step_ns;
 	bool wire_dirty;       /* the last push left frames in the wire's backlog */
-	struct rte_ring *loop_rx; /* port=loop: soft_wire_loop_ring() (idle check) */
+	struct soft_loop_q *loop_rx; /* port=loop: soft_wire_loop_queue() (idle check) */
 
 	rte_spinlock_t engine_lock;
 	uint32_t service_id;

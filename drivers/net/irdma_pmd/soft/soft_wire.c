@@ -50,7 +50,7 @@ struct soft_wire {
 	void *port_priv;                   /* the back-end's state */
 	struct soft_port_loop *loop;       /* port=loop: port_priv, called inline */
 	struct soft_dev *dev;
-	struct rte_ring *rx_ring;          /* loop: frames addressed to this device */
+	struct soft_loop_q *rx_q;          /* loop: frames addressed to this device */
 	/* the port marks what it hands over (soft_port_rx_mark()) and no fault injector
 	 * copies frames behind it: parse from the marked IP header, addresses checked */
 	bool rx_marked;
@@ -175,7 +175,7 @@ int soft_wire_open(struct soft_dev *dev)
 	}
 	if (w->port == &soft_port_loop_ops) {
 		w->loop = w->port_priv;
-		w->rx_ring = soft_port_loop_ring(w->loop);
+		w->rx_q = soft_port_loop_queue(w->loop);
 		/* The IPv4 header checksum of a loop frame is right by construction: the loop's
 		 * rings are fed only by soft_port_loop_send() from the backlogs of this
 		 * process's loop devices, whose frames' IP headers the wire's own writers
@@ -486,8 +486,8 @@ static __rte_noinline unsigned int wire_flush_loop1(struct soft_dev *dev, struct
 
 	if (unlikely(d == NULL)) { /* nobody owns that address: the frame is lost */
 		rte_pktmbuf_free(w->backlog[0]);
-	} else if (unlikely(rte_ring_mp_enqueue(d->rx_ring, w->backlog[0]) != 0)) {
-		dev->wire_dirty = true; /* peer ring full: retried on the next step */
+	} else if (unlikely(soft_loop_q_enqueue(d->rx_q, w->backlog, 1) == 0)) {
+		dev->wire_dirty = true; /* peer queue full: retried on the next step */
 		return 0;
 	}
 	w->n_backlog = 0;
@@ -765,7 +765,7 @@ static __rte_noinline unsigned int wire_rx_burst(struct soft_dev *dev, struct so
 		n = wire_rx_held(w, pkts, budget);
 	} else {
 		/* loop: its single-consumer ring, inline (soft_port_loop.h) */
-		n = w->loop != NULL ? soft_port_loop_recv(w->rx_ring, pkts, budget) :
+		n = w->loop != NULL ? soft_port_loop_recv(w->rx_q, pkts, budget) :
 				      w->port->rx(w->port_priv, pkts, budget);
 		if (unlikely(dev->rx_faults) && n != 0)
 			n = wire_rx_faults(dev, w, pkts, n, SOFT_WIRE_RX_BURST);
@@ -783,7 +783,7 @@ static __rte_noinline unsigned int wire_rx_with_held(struct soft_dev *dev, struc
 {
 	unsigned int n = wire_rx_burst(dev, w, budget, true);
 
-	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
+	if (w->rx_q != NULL && soft_loop_q_empty(w->rx_q))
 		return n;
 	return n + wire_rx_burst(dev, w, budget, false);
 }
@@ -796,14 +796,14 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 	 * no registers saved (the burst is out of line) */
 	if (unlikely(w->rx_hold.n != 0))
 		return wire_rx_with_held(dev, w, budget);
-	if (w->rx_ring != NULL && rte_ring_empty(w->rx_ring))
+	if (w->rx_q != NULL && soft_loop_q_empty(w->rx_q))
 		return 0;
 	return wire_rx_burst(dev, w, budget, false);
 }
 
-struct rte_ring *soft_wire_loop_ring(struct soft_dev *dev)
+struct soft_loop_q *soft_wire_loop_queue(struct soft_dev *dev)
 {
-	return dev->wire->rx_ring;
+	return dev->wire->rx_q;
 }
 
 /* accessors for ports (soft_port.h) */

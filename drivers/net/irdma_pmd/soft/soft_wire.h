@@ -69,7 +69,8 @@ unsigned int soft_wire_flush(struct soft_dev *dev);
 
 /* port=loop: the ring frames for this device arrive on (NULL on other ports), so the
  * engine can see an idle wire without a call. */
-struct rte_ring *soft_wire_loop_ring(struct soft_dev *dev);
+struct soft_loop_q;
+struct soft_loop_q *soft_wire_loop_queue(struct soft_dev *dev);
 
 /* Receives up to budget frames, checks them and hands them to the QPs. */
 unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget);
