@@ -81,6 +81,8 @@ struct soft_cq {
 	bool cqe64;
 	uint64_t *shadow;      /* shared with lib/uk: get_64bit_val_acquire/set_64bit_val_release */
 	uint32_t head;         /* next slot the device writes */
+	uint32_t room;         /* slots known free: the consumer index is read again only when
+				* they are used up (it only moves on); 0 after a resize */
 	uint8_t polarity;      /* valid bit for the current pass */
 	bool overflowed;       /* error state: no more CQEs */
 	bool cons_stale;       /* resized: shadow head still names the old ring */
