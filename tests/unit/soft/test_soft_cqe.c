@@ -198,6 +198,42 @@ T_CASE(cqe_sq_ok_writer_matches_soft_cqe_write)
 	}
 }
 
+/* The writers count the room from the consumer index only when the slots counted free at
+ * the last look are used up: a consumer that moved on meanwhile is seen then, never a slot
+ * too many is taken, and a CQ in its error state takes no CQE however much room is left. */
+T_CASE(cqe_room_counted_once_never_overcommits)
+{
+	uint64_t ring[8 * 8], shadow[8];
+	struct soft_cqe ext = cases[3].c; /* GEN_2, 32-byte: two slots */
+	struct soft_dev dev;
+	struct soft_cq cq;
+	unsigned int k, n = 0;
+
+	memset(ring, 0, sizeof(ring));
+	memset(shadow, 0, sizeof(shadow));
+	setup(&dev, &cq, (uint8_t *)ring, shadow, 2, false, 8);
+	for (k = 0; k < 3; k++)
+		T_EQ(soft_cqe_write_sq_ok(&dev, &cq, 7, QP_CTX, 0, k), 0);
+	shadow[0] = 3; /* software consumed those three */
+	while (soft_cqe_write_sq_ok(&dev, &cq, 7, QP_CTX, 0, n) == 0 && n < 16)
+		n++;
+	T_EQ(n, 7); /* 7 usable slots, all free again after the consumer moved */
+	T_EQ(cq.head, 2);
+	T_EQ(cq.overflowed, false);
+	shadow[0] = 5; /* two slots free */
+	T_EQ(soft_cqe_write_sq_ok(&dev, &cq, 7, QP_CTX, 0, 1), 0);
+	/* one free slot: the two-slot CQE does not fit and the CQ enters its error state */
+	T_EQ(soft_cqe_write(&dev, &cq, &ext), -ENOSPC);
+	T_EQ(cq.overflowed, true);
+	T_EQ(dev.st.cq_overflows, 1);
+	T_EQ(cq.head, 3);
+	T_EQ(soft_cqe_write_sq_ok(&dev, &cq, 7, QP_CTX, 0, 2), -ENOSPC);
+	T_EQ(soft_cqe_write(&dev, &cq, &cases[1].c), -ENOSPC);
+	T_EQ(dev.st.cq_overflows, 1);
+	T_EQ(cq.head, 3);
+	T_EQ(cq.n_cqes, 11);
+}
+
 int main(int argc, char **argv)
 {
 	return t_main(argc, argv);

@@ -58,16 +58,40 @@ static void cq_event(struct soft_dev *dev, struct soft_cq *cq)
 		cq->event_cb(cq->event_arg, cq->id);
 }
 
-/* Room for need more slots? When there is none, the CQ enters its error state. */
-static inline int cq_room(struct soft_dev *dev, struct soft_cq *cq, uint32_t need)
+/* cq->room is used up: count the free slots again from the consumer index and take need
+ * of them. 0, or -ENOSPC (the CQ is in its error state, or fewer are free) without
+ * entering the error state. */
+static __rte_noinline int cq_refill(struct soft_cq *cq, uint32_t need)
 {
+	uint32_t free;
+
 	if (unlikely(cq->overflowed))
 		return -ENOSPC;
-	if (unlikely(cq_used(cq) + need > cq->size - 1)) {
-		cq->overflowed = true;
-		dev->st.cq_overflows++;
-		SOFT_LOG(ERR, "%s: CQ %u overflow (size %u)", dev->name, cq->id, cq->size);
-		soft_async_event(dev, IRDMA_HW_EVENT_CQ_ERR, cq->id, 0);
+	free = cq->size - 1 - cq_used(cq);
+	if (unlikely(free < need))
+		return -ENOSPC;
+	cq->room = free - need;
+	return 0;
+}
+
+/* Room for need more slots? When there is none, the CQ enters its error state. A CQE
+ * fits when the slots counted free at the last look suffice (the consumer only frees
+ * more since), else the consumer index is read again: the same answer as reading it
+ * for every CQE. */
+static inline int cq_room(struct soft_dev *dev, struct soft_cq *cq, uint32_t need)
+{
+	if (likely(cq->room >= need)) {
+		cq->room -= need;
+		return 0;
+	}
+	if (unlikely(cq_refill(cq, need) != 0)) {
+		if (!cq->overflowed) {
+			cq->overflowed = true;
+			cq->room = 0; /* no CQE after this one fits, whatever its size */
+			dev->st.cq_overflows++;
+			SOFT_LOG(ERR, "%s: CQ %u overflow (size %u)", dev->name, cq->id, cq->size);
+			soft_async_event(dev, IRDMA_HW_EVENT_CQ_ERR, cq->id, 0);
+		}
 		return -ENOSPC;
 	}
 	return 0;
@@ -92,9 +116,13 @@ int soft_cqe_write_sq_ok(struct soft_dev *dev, struct soft_cq *cq, uint32_t qp_i
 {
 	uint64_t *cqe;
 
-	if (unlikely(cq->overflowed || cq_used(cq) + 1 > cq->size - 1))
+	if (likely(cq->room != 0))
+		cq->room--;
+	else if (unlikely(cq_refill(cq, 1) != 0))
 		return -ENOSPC; /* soft_cqe_write() reports it */
-	cqe = cq_slot(cq, cq->head);
+	/* cq_slot() without the multiply, cq_advance() for an unsolicited CQE of one slot */
+	cqe = (uint64_t *)(cq->base + ((size_t)cq->head << (cq->cqe64 ? 6 : 5)));
+	RTE_BUILD_BUG_ON(IRDMA_CQE_BYTES != 1 << 5 || IRDMA_EXTENDED_CQE_BYTES != 1 << 6);
 	/* the fields soft_cqe_write() puts for a send CQE without error: length, PSN, the
 	 * invalidated STag and every flag but SQ are 0 */
 	set_64bit_val(cqe, IRDMA_BYTE_0, 0);
@@ -103,7 +131,13 @@ int soft_cqe_write_sq_ok(struct soft_dev *dev, struct soft_cq *cq, uint32_t qp_i
 	set_64bit_val_release(cqe, IRDMA_BYTE_24,
 			      PREP(IRDMA_CQ_WQEIDX, wqe_idx) | PREP(IRDMACQ_OP, op) |
 			      PREP(IRDMA_CQ_SQ, 1) | PREP(IRDMA_CQ_VALID, cq->polarity));
-	cq_advance(dev, cq, 1, false);
+	if (unlikely(++cq->head == cq->size)) {
+		cq->head = 0;
+		cq->polarity ^= 1;
+	}
+	cq->n_cqes++;
+	if (unlikely(cq->arm_any)) /* not solicited: only an any-completion arm fires */
+		cq_event(dev, cq);
 	return 0;
 }
 

@@ -107,6 +107,7 @@ int soft_cq_resize(struct irdma_hw_dev *hw, uint32_t cq_id, void *base, uint64_t
 	cq->base = base;
 	cq->size = size;
 	cq->head = 0;
+	cq->room = 0; /* read the new ring's consumer index at the first CQE */
 	cq->polarity = 1;
 	cq->overflowed = false;
 	cq->cons_stale = true;

@@ -81,32 +81,82 @@ static void qp_rang(struct soft_dev *dev, uint32_t id)
 	}
 }
 
-/* Every id marked in the page since the last take, each once. Acquire: the WQE stores and
- * shadow-area writes that preceded a doorbell are visible once its bit is. */
-static inline unsigned int page_take(struct soft_dev *dev, struct soft_db_page *p,
-				     void (*rang)(struct soft_dev *dev, uint32_t id))
+/* Exactly one bit set (0 and several: no). */
+static inline bool one_bit(uint64_t w)
 {
-	uint64_t top = __atomic_exchange_n(p->top, 0, __ATOMIC_ACQUIRE);
+	return w != 0 && (w & (w - 1)) == 0;
+}
+
+/* The walk below a level whose word held more than one bit: every id under it, each once.
+ * Out of line: the common take (one id rang) never needs it. */
+static __rte_noinline unsigned int leaf_walk(struct soft_dev *dev, uint32_t j, uint64_t leaf,
+					     void (*rang)(struct soft_dev *dev, uint32_t id))
+{
+	unsigned int n = 0;
+
+	while (leaf) {
+		rang(dev, j * 64 + (uint32_t)__builtin_ctzll(leaf));
+		leaf &= leaf - 1;
+		n++;
+	}
+	return n;
+}
+
+static __rte_noinline unsigned int mid_walk(struct soft_dev *dev, struct soft_db_page *p,
+					    uint32_t k, uint64_t mid,
+					    void (*rang)(struct soft_dev *dev, uint32_t id))
+{
+	unsigned int n = 0;
+
+	while (mid) {
+		uint32_t j = k * 64 + (uint32_t)__builtin_ctzll(mid);
+
+		mid &= mid - 1;
+		n += leaf_walk(dev, j, __atomic_exchange_n(&p->leaf[j], 0, __ATOMIC_ACQUIRE), rang);
+	}
+	return n;
+}
+
+static __rte_noinline unsigned int top_walk(struct soft_dev *dev, struct soft_db_page *p,
+					    uint64_t top,
+					    void (*rang)(struct soft_dev *dev, uint32_t id))
+{
 	unsigned int n = 0;
 
 	while (top) {
 		uint32_t k = (uint32_t)__builtin_ctzll(top);
-		uint64_t mid = __atomic_exchange_n(&p->mid[k], 0, __ATOMIC_ACQUIRE);
 
 		top &= top - 1;
-		while (mid) {
-			uint32_t j = k * 64 + (uint32_t)__builtin_ctzll(mid);
-			uint64_t leaf = __atomic_exchange_n(&p->leaf[j], 0, __ATOMIC_ACQUIRE);
-
-			mid &= mid - 1;
-			while (leaf) {
-				rang(dev, j * 64 + (uint32_t)__builtin_ctzll(leaf));
-				leaf &= leaf - 1;
-				n++;
-			}
-		}
+		n += mid_walk(dev, p, k, __atomic_exchange_n(&p->mid[k], 0, __ATOMIC_ACQUIRE),
+			      rang);
 	}
 	return n;
+}
+
+/* Every id marked in the page since the last take, each once. Acquire: the WQE stores and
+ * shadow-area writes that preceded a doorbell are visible once its bit is. Each level's
+ * word is taken with an exchange before the words under it (a producer that finds its
+ * level's word non-zero does not mark the level above); a word with one bit, the usual
+ * case, leads straight to its one child, and only a word with several bits walks. */
+static __rte_always_inline unsigned int
+page_take(struct soft_dev *dev, struct soft_db_page *p,
+	  void (*rang)(struct soft_dev *dev, uint32_t id))
+{
+	uint64_t top = __atomic_exchange_n(p->top, 0, __ATOMIC_ACQUIRE), mid, leaf;
+	uint32_t k, j;
+
+	if (unlikely(!one_bit(top))) /* none (a racing take), or several */
+		return top_walk(dev, p, top, rang);
+	k = (uint32_t)__builtin_ctzll(top);
+	mid = __atomic_exchange_n(&p->mid[k], 0, __ATOMIC_ACQUIRE);
+	if (unlikely(!one_bit(mid)))
+		return mid_walk(dev, p, k, mid, rang);
+	j = k * 64 + (uint32_t)__builtin_ctzll(mid);
+	leaf = __atomic_exchange_n(&p->leaf[j], 0, __ATOMIC_ACQUIRE);
+	if (unlikely(!one_bit(leaf)))
+		return leaf_walk(dev, j, leaf, rang);
+	rang(dev, j * 64 + (uint32_t)__builtin_ctzll(leaf));
+	return 1;
 }
 
 /* Out of line: the SQ doorbells of the common step keep soft_db_take() small (no

@@ -66,16 +66,6 @@ void soft_engine_fini(struct soft_dev *dev)
 	dev->work = dev->timers = dev->timer_pos = NULL;
 }
 
-/* The TSC value at which soft_now_ns() reaches ns, about (a 32.32 fixed-point product,
- * no division; a little early at worst, which costs one extra look). */
-static uint64_t ns_to_tsc(const struct soft_dev *dev, uint64_t ns)
-{
-	unsigned __int128 t = (unsigned __int128)ns * dev->tsc_per_ns_q32;
-
-	t >>= 32;
-	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
-}
-
 static void timer_remove(struct soft_dev *dev, uint32_t id)
 {
 	uint32_t pos = dev->timer_pos[id], last = dev->timers[--dev->n_timers];
@@ -89,16 +79,14 @@ static void timer_remove(struct soft_dev *dev, uint32_t id)
 	}
 }
 
-/* After a QP's step or a frame: keep the timer list in line with its lib/roce deadline. */
+/* An armed deadline joins the timer list, or becomes its earliest (a disarmed one is left
+ * for the expiry walk). */
 void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp, uint64_t d)
 {
 	uint8_t *f = &dev->qp_sched[qp->id];
 
-	if (d == ROCE_TIME_NEVER) {
-		if (unlikely(*f & SOFT_SCHED_TIMER))
-			timer_remove(dev, qp->id);
+	if (d == ROCE_TIME_NEVER)
 		return;
-	}
 	if (!(*f & SOFT_SCHED_TIMER)) {
 		*f |= SOFT_SCHED_TIMER;
 		dev->timer_pos[qp->id] = dev->n_timers;
@@ -106,7 +94,7 @@ void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp, uint
 	}
 	if (d < dev->timer_ns) { /* usually not: a new deadline is later than the earliest */
 		dev->timer_ns = d;
-		dev->timer_tsc = ns_to_tsc(dev, d);
+		dev->timer_tsc = soft_ns_to_tsc(dev, d);
 	}
 }
 
@@ -116,9 +104,11 @@ void soft_engine_forget(struct soft_dev *dev, struct soft_qp *qp)
 		timer_remove(dev, qp->id);
 }
 
-/* The earliest deadline has passed: queue every QP whose deadline has, and find the next
- * one. Deadlines only move later between two looks (an ACK restarts the timer), so the
- * cached earliest one is at worst early, and this walk runs about once per timeout. */
+/* The earliest deadline has passed: queue every QP whose deadline has, drop those whose
+ * timer is off (lazily: an ACK that stops the timer leaves the QP listed), and find the
+ * next one. A deadline that moves earlier is noted as it moves (soft_engine_timer_follow);
+ * one that moves later (an ACK restarts the timer) is not, so the cached earliest one is
+ * at worst early, and this walk runs about once per timeout. */
 static __rte_noinline void timers_expire(struct soft_dev *dev, uint64_t now)
 {
 	uint64_t next = ROCE_TIME_NEVER;
@@ -140,7 +130,7 @@ static __rte_noinline void timers_expire(struct soft_dev *dev, uint64_t now)
 		i++;
 	}
 	dev->timer_ns = next;
-	dev->timer_tsc = next == ROCE_TIME_NEVER ? UINT64_MAX : ns_to_tsc(dev, next);
+	dev->timer_tsc = next == ROCE_TIME_NEVER ? UINT64_MAX : soft_ns_to_tsc(dev, next);
 }
 
 
@@ -204,15 +194,17 @@ static inline unsigned int work_run(struct soft_dev *dev, unsigned int budget)
 	return work;
 }
 
-/* Nothing for a step to do: no doorbell, no frame on the loop queue (soft_loop_q.h), no QP queued or
- * timed, no backlog. Read without the lock, as a hint: what the lists hold changes under
- * it, and a change this misses is seen by the next step. */
+/* Nothing for a step to do: no doorbell, no frame on the loop queue (soft_loop_q.h), no QP
+ * queued, no backlog, no deadline due (the TSC is read only while the timer list holds a QP;
+ * its timer is usually off or later than timer_tsc). Read without the lock, as a hint: what
+ * the lists hold changes under it, and a change this misses is seen by the next step. */
 static inline bool engine_idle(const struct soft_dev *dev)
 {
 	return !soft_db_pending(dev) && dev->loop_rx != NULL && soft_loop_q_empty(dev->loop_rx) &&
 	       __atomic_load_n(&dev->n_work, __ATOMIC_RELAXED) == 0 &&
-	       __atomic_load_n(&dev->n_timers, __ATOMIC_RELAXED) == 0 &&
-	       !__atomic_load_n(&dev->wire_dirty, __ATOMIC_RELAXED);
+	       !__atomic_load_n(&dev->wire_dirty, __ATOMIC_RELAXED) &&
+	       (__atomic_load_n(&dev->n_timers, __ATOMIC_RELAXED) == 0 ||
+		rte_get_tsc_cycles() < __atomic_load_n(&dev->timer_tsc, __ATOMIC_RELAXED));
 }
 
 /*

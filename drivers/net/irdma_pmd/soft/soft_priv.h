@@ -81,6 +81,8 @@ struct soft_cq {
 	bool cqe64;
 	uint64_t *shadow;      /* shared with lib/uk: get_64bit_val_acquire/set_64bit_val_release */
 	uint32_t head;         /* next slot the device writes */
+	uint32_t room;         /* slots known free: the consumer index is read again only when
+				* they are used up (it only moves on); 0 after a resize */
 	uint8_t polarity;      /* valid bit for the current pass */
 	bool overflowed;       /* error state: no more CQEs */
 	bool cons_stale;       /* resized: shadow head still names the old ring */
@@ -321,8 +323,9 @@ struct soft_dev {
 
 	/* Engine scheduling (under engine_lock). Only QPs with something to do cost a step
 	 * anything: the work list holds QPs with a doorbell, received frames, send work or
-	 * completions pending (FIFO, served round-robin); the timer list holds QPs with an
-	 * armed lib/roce deadline, and timer_tsc is the earliest of them. */
+	 * completions pending (FIFO, served round-robin); the timer list holds every QP with an
+	 * armed lib/roce deadline (and, until the next expiry walk, QPs whose timer stopped
+	 * since: soft_engine_timer_follow), and timer_tsc is at most the earliest of them. */
 	uint8_t *qp_sched;     /* per QP id: SOFT_SCHED_* (outlives the QP: ids in the lists) */
 	uint32_t *work;        /* work_mask + 1 slots */
 	uint32_t work_mask, work_head, n_work;
@@ -567,6 +570,16 @@ static inline void soft_xport_rx(struct soft_qp *qp, const struct roce_pkt *p, u
 void soft_xport_settle(struct soft_qp *qp);
 uint64_t soft_clock_rebase(struct soft_dev *dev, uint64_t tsc);
 
+/* The TSC value at which soft_now_ns() reaches ns, about (a 32.32 fixed-point product,
+ * no division; a little early at worst, which costs one extra look). */
+static inline uint64_t soft_ns_to_tsc(const struct soft_dev *dev, uint64_t ns)
+{
+	unsigned __int128 t = (unsigned __int128)ns * dev->tsc_per_ns_q32;
+
+	t >>= 32;
+	return t > UINT64_MAX ? UINT64_MAX : (uint64_t)t;
+}
+
 /* lib/roce's clock in ns at TSC value tsc: within a nanosecond of tsc * 10^9 / tsc_hz,
  * with a multiply instead of two divisions. */
 static inline uint64_t soft_clock_ns(struct soft_dev *dev, uint64_t tsc)
@@ -620,17 +633,42 @@ static inline bool soft_engine_sq_waiting(const struct soft_qp *qp)
 	       (qp->state == IRDMA_HW_QPS_RTS || qp->state == IRDMA_HW_QPS_SQD);
 }
 
-/* d: the QP's lib/roce deadline, just read (roce_qp_next_deadline). */
+/* soft_engine_timer_follow() when an armed QP is not listed or its deadline is the new
+ * earliest (out of line: the list's general case); d: the QP's lib/roce deadline, just read
+ * (roce_qp_next_deadline). */
 void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp, uint64_t d);
 
-/* soft_engine_timer_note() when it has something to do: the QP joins or leaves the timer
- * list, or its deadline is the new earliest. */
-static inline void soft_engine_timer_follow(struct soft_dev *dev, const struct soft_qp *qp)
+/* After a QP's step or a frame: the timer list follows its lib/roce deadline. The ACK
+ * timer starts and stops with every write, so the common cases are inline: the first armed
+ * QP makes the list, and when the only listed QP's timer stops the list empties (an idle
+ * step then reads no clock: engine_idle). With several QPs listed, one whose timer stopped,
+ * or moved later, stays listed without list work until the expiry walk drops it
+ * (timers_expire); timer_tsc is then at worst early. */
+static __rte_always_inline void soft_engine_timer_follow(struct soft_dev *dev,
+							 const struct soft_qp *qp)
 {
 	uint64_t d = roce_qp_next_deadline(&qp->xport);
+	uint8_t *f = &dev->qp_sched[qp->id];
 
-	if ((d != ROCE_TIME_NEVER) != !!(dev->qp_sched[qp->id] & SOFT_SCHED_TIMER) ||
-	    d < dev->timer_ns)
+	if (d == ROCE_TIME_NEVER) {
+		if ((*f & SOFT_SCHED_TIMER) && dev->n_timers == 1) { /* timers[0] is this QP */
+			*f &= (uint8_t)~SOFT_SCHED_TIMER;
+			dev->n_timers = 0;
+			dev->timer_ns = ROCE_TIME_NEVER;
+			dev->timer_tsc = UINT64_MAX;
+		}
+		return;
+	}
+	if (dev->n_timers == 0) {
+		*f |= SOFT_SCHED_TIMER;
+		dev->timers[0] = qp->id;
+		dev->timer_pos[qp->id] = 0;
+		dev->n_timers = 1;
+		dev->timer_ns = d;
+		dev->timer_tsc = soft_ns_to_tsc(dev, d);
+		return;
+	}
+	if (!(*f & SOFT_SCHED_TIMER) || unlikely(d < dev->timer_ns))
 		soft_engine_timer_note(dev, qp, d);
 }
 
