@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: BSD-3-Clause */
 /*
  * Transmit fast paths for the common case, the way hardware keeps exceptions out of its
- * pipeline: a send WR that goes out at once as one packet (roce_qp_post_send_fast) and a
- * plain ACK (roce_qp_tx_ack_fast), written straight from the connection's template into
- * the caller's frame. Each does exactly what the general path (roce_qp_post_send() then
- * roce_qp_tx(), roce_pkt_write_hdrs()) would: the same state change, the same bytes. The
- * rest (segmentation, retransmission, NAKs, RNR, READ responses, atomics, UD/UC) stays
- * with the general state machines, which these calls leave to by returning 0.
+ * pipeline: a send WR that goes out at once as one packet (roce_qp_post_send_fast), a
+ * plain ACK (roce_qp_tx_ack_fast) and a one-packet READ response (roce_qp_tx_read_fast),
+ * written straight from the connection's template into the caller's frame. Each does
+ * exactly what the general path (roce_qp_post_send() then roce_qp_tx(),
+ * roce_pkt_write_hdrs()) would: the same state change, the same bytes. The rest
+ * (segmentation, retransmission, NAKs, RNR, multi-packet READ responses, atomics, UD/UC)
+ * stays with the general state machines, which these calls leave to by returning 0.
  */
 #include "roce_qp_priv.h"
 #include "roce_tmpl_hdr.h"
@@ -124,6 +125,41 @@ int roce_qp_tx_ack_fast(struct roce_qp *qp, uint16_t *ip_id, uint8_t *buf, size_
 	roce_put_be24(e + 1, j->msn);
 	if (j->syndrome == ROCE_SYN_ACK)
 		qp->stats.acks_tx++;
+	qp->resp.jhead++;
+	qp->stats.tx_pkts++;
+	return (int)hl;
+}
+
+/* The state change is roce_resp_tx()'s and roce_qp_tx()'s for the same job (a READ whose
+ * response is one packet), field for field. */
+int roce_qp_tx_read_fast(struct roce_qp *qp, uint16_t *ip_id, uint8_t *buf, size_t cap,
+			 uint32_t max_pl, struct roce_tx_read *rd)
+{
+	const struct roce_tmpl *t = &qp->tmpl;
+	struct roce_job *j;
+	uint32_t len;
+	uint8_t *e;
+
+	uint32_t hl = t->bth_off + ROCE_BTH_LEN + ROCE_AETH_LEN;
+
+	if (qp->resp.jhead == qp->resp.jtail || qp->type != ROCE_QPT_RC || !t->valid)
+		return 0;
+	j = &qp->resp.jobs[qp->resp.jhead & qp->resp.jmask];
+	len = j->left;
+	if (j->type != ROCE_JOB_READ || j->started || len > qp->pmtu || len > max_pl ||
+	    cap < ROCE_TMPL_HDR_MAX || cap < hl + len + 3 + ROCE_ICRC_LEN)
+		return 0;
+	e = roce_tmpl_put(t, buf, ROCE_OP_RC_READ_RESP_ONLY, 0, 0, 0, j->psn, ROCE_AETH_LEN, len,
+			  (*ip_id)++);
+	e[0] = ROCE_SYN_ACK;
+	roce_put_be24(e + 1, j->msn);
+	rd->va = j->va;
+	rd->rkey = j->rkey;
+	rd->len = len;
+	j->va += len;
+	j->left = 0;
+	j->psn = roce_psn_add(j->psn, 1);
+	j->started = 1;
 	qp->resp.jhead++;
 	qp->stats.tx_pkts++;
 	return (int)hl;

@@ -458,10 +458,26 @@ int roce_qp_tx(struct roce_qp *qp, uint64_t now, struct roce_tx *tx);
  *
  * roce_qp_tx_ack_fast(): roce_qp_tx() when the next packet is an ACK/NAK (no payload;
  * the caller adds the ICRC). 0: call roce_qp_tx().
+ *
+ * roce_qp_tx_read_fast(): roce_qp_tx() when the next packet is the whole response to a
+ * READ of at most max_pl bytes (RDMA READ RESPONSE ONLY). *rd says what the caller places
+ * at buf + return: rd->len bytes of the responder's memory at (rd->rkey, rd->va), which it
+ * key-checks for remote read before copying (what roce_qp_tx()'s ROCE_PL_MEM asks), and on
+ * a failed check frees the frame and calls roce_qp_set_error(ROCE_WC_REM_ACCESS_ERR), as
+ * after roce_qp_tx(); then pad and ICRC. 0: call roce_qp_tx().
  */
 int roce_qp_post_send_fast(struct roce_qp *qp, const struct roce_send_wr *wr, uint64_t now,
 			   uint16_t *ip_id, uint8_t *buf, size_t cap);
 int roce_qp_tx_ack_fast(struct roce_qp *qp, uint16_t *ip_id, uint8_t *buf, size_t cap);
+
+struct roce_tx_read {
+	uint64_t va;
+	uint32_t rkey;
+	uint32_t len;
+};
+
+int roce_qp_tx_read_fast(struct roce_qp *qp, uint16_t *ip_id, uint8_t *buf, size_t cap,
+			 uint32_t max_pl, struct roce_tx_read *rd);
 
 /* Handles expired timers (ACK timeout, RNR wait). Call when now >= next deadline. */
 void roce_qp_timer(struct roce_qp *qp, uint64_t now);

@@ -4,7 +4,8 @@
  * identical connections: roce_qp_post_send_fast() gives the frame roce_qp_post_send() +
  * roce_qp_tx() + roce_pkt_build() give, byte for byte (ICRC included), and leaves the
  * requester in the same state (ring entry, PSNs, window, ACK timer, counters);
- * roce_qp_tx_ack_fast() likewise for the responder's ACK. Every case the fast path must
+ * roce_qp_tx_ack_fast() likewise for the responder's ACK, roce_qp_tx_read_fast() for a
+ * one-packet READ response. Every case the fast path must
  * leave to the general one returns 0 and changes nothing: a message over one MTU, atomics,
  * a WR already queued, an ACK waiting, the ORD limit, a fence, a full window, an RNR
  * wait, SQD, UD, a short buffer.
@@ -99,7 +100,8 @@ static void both_send(struct roce_send_wr *wr, const uint8_t *src, struct ep_fra
 	same_requester(&GA.qp, &FA.qp);
 }
 
-/* The responders answer (general: ep_pump; fast: roce_qp_tx_ack_fast for an ACK). */
+/* The responders answer (general: ep_pump; fast: roce_qp_tx_ack_fast for an ACK,
+ * roce_qp_tx_read_fast for a one-packet READ response, refused over its max_pl). */
 static void both_answer(const struct ep_frame *req)
 {
 	struct ep_frame f;
@@ -113,11 +115,37 @@ static void both_answer(const struct ep_frame *req)
 		hl = roce_qp_tx_ack_fast(&FB.qp, &FB.ip_id, f.b, sizeof(f.b));
 		T_CHECK(hl > 0);
 		f.len = finish(&FB.qp.tmpl, f.b, (uint32_t)hl, 0);
-	} else { /* READ response: the general path on both */
+	} else { /* READ response */
+		const struct roce_job *j = &FB.qp.resp.jobs[FB.qp.resp.jhead & FB.qp.resp.jmask];
+		uint32_t left = j->left, rkey = j->rkey;
+		uint64_t va = j->va;
+		struct roce_tx_read rd;
+
 		T_EQ(roce_qp_tx_ack_fast(&FB.qp, &FB.ip_id, f.b, sizeof(f.b)), 0);
-		FB.ntx = 0;
-		T_EQ(ep_pump(&FB, now), 1);
-		f = FB.tx[0];
+		if (left) /* over max_pl: left to the general path, nothing changed */
+			T_EQ(roce_qp_tx_read_fast(&FB.qp, &FB.ip_id, f.b, sizeof(f.b), left - 1,
+						  &rd), 0);
+		if (left <= FB.qp.pmtu) { /* READ RESPONSE ONLY: the fast path */
+			/* headers (AETH), payload, pad room, ICRC: one byte short */
+			T_EQ(roce_qp_tx_read_fast(&FB.qp, &FB.ip_id, f.b,
+						  FB.qp.tmpl.bth_off + ROCE_BTH_LEN + ROCE_AETH_LEN +
+						  left + 3 + ROCE_ICRC_LEN - 1, left, &rd), 0);
+			memset(f.b, 0xEE, sizeof(f.b));
+			hl = roce_qp_tx_read_fast(&FB.qp, &FB.ip_id, f.b, sizeof(f.b), left, &rd);
+			T_CHECK(hl > 0);
+			T_EQ(rd.len, left);
+			T_EQ(rd.rkey, rkey);
+			T_EQ(rd.va, va);
+			if (hl <= 0)
+				return;
+			memcpy(f.b + hl, FB.mem + (rd.va - FB.mem_va), rd.len);
+			f.len = finish(&FB.qp.tmpl, f.b, (uint32_t)hl + rd.len, rd.len);
+		} else { /* several packets: the general path on both */
+			T_EQ(roce_qp_tx_read_fast(&FB.qp, &FB.ip_id, f.b, sizeof(f.b), ~0u, &rd), 0);
+			FB.ntx = 0;
+			T_EQ(ep_pump(&FB, now), 1);
+			f = FB.tx[0];
+		}
 	}
 	T_EQ(f.len, GB.tx[0].len);
 	T_MEMEQ(f.b, GB.tx[0].b, GB.tx[0].len);

@@ -250,6 +250,36 @@ int soft_xport_post_fast(struct soft_qp *qp, uint32_t slot, const struct roce_se
 	return soft_xport_post_fast_inl(qp, slot, wr, now);
 }
 
+/* The responder's memory a READ response carries, key-checked for remote read before a
+ * byte moves; NULL when the region went away while the READ was served: m is freed and
+ * the QP goes to ERR. */
+static inline const uint8_t *read_src(struct soft_qp *qp, struct rte_mbuf *m, uint32_t rkey,
+				      uint64_t va, uint32_t len)
+{
+	uint8_t *host;
+
+	if (unlikely(soft_mr_check_remote(qp->dev, qp, rkey, va, len,
+					  IRDMA_HW_ACCESS_REMOTE_READ, &host) != 0)) {
+		rte_pktmbuf_free(m);
+		roce_qp_set_error(&qp->xport, ROCE_WC_REM_ACCESS_ERR);
+		return NULL;
+	}
+	return host;
+}
+
+/* A one-packet READ response's payload (roce_qp_tx_read_fast's rd) into the frame m at
+ * pay: 0, or -1 when the check failed (m freed, the QP to ERR). */
+static inline int read_payload(struct soft_qp *qp, struct rte_mbuf *m, uint8_t *pay,
+			       const struct roce_tx_read *rd)
+{
+	const uint8_t *src = read_src(qp, m, rd->rkey, rd->va, rd->len);
+
+	if (unlikely(src == NULL))
+		return -1;
+	memcpy(pay, src, rd->len);
+	return 0;
+}
+
 /*
  * The payload of tx into the frame m (at pay): copied, or with reg non-NULL copied and
  * folded into *reg (the ICRC register through the headers), or with zsrc non-NULL left in
@@ -271,14 +301,10 @@ static inline int tx_payload(struct soft_qp *qp, const struct roce_tx *tx, struc
 			return -1;
 		}
 	} else if (tx->pl_src == ROCE_PL_MEM && len) {
-		uint8_t *host;
-		int e = soft_mr_check_remote(qp->dev, qp, tx->rkey, tx->va, len,
-					     IRDMA_HW_ACCESS_REMOTE_READ, &host);
-		if (unlikely(e)) { /* region invalidated while the READ was served */
-			rte_pktmbuf_free(m);
-			roce_qp_set_error(&qp->xport, ROCE_WC_REM_ACCESS_ERR);
+		const uint8_t *host = read_src(qp, m, tx->rkey, tx->va, len);
+
+		if (unlikely(host == NULL))
 			return -1;
-		}
 		if (zsrc != NULL)
 			*zsrc = host;
 		else if (reg != NULL)
@@ -310,14 +336,16 @@ static __rte_noinline int tx_large(struct soft_qp *qp, const struct roce_tx *tx,
 	return 0;
 }
 
-/* Frames the transport wants to send now, into the wire's backlog. ACKs take the fast
- * path (roce_qp_tx_ack_fast), everything else lib/roce's roce_qp_tx(). m: a frame already
+/* Frames the transport wants to send now, into the wire's backlog. ACKs and small
+ * one-packet READ responses take the fast paths (roce_qp_tx_ack_fast,
+ * roce_qp_tx_read_fast), everything else lib/roce's roce_qp_tx(). m: a frame already
  * taken (ip_id its IP ID) that roce_qp_tx_ack_fast() turned down, or NULL. */
 unsigned int soft_xport_tx_from(struct soft_qp *qp, struct rte_mbuf *m, uint16_t *ip_id,
 				unsigned int budget, uint64_t now)
 {
 	struct soft_dev *dev = qp->dev;
 	unsigned int sent = 0;
+	struct roce_tx_read rd;
 	struct roce_tx tx;
 
 	while (sent < budget) {
@@ -340,6 +368,22 @@ unsigned int soft_xport_tx_from(struct soft_qp *qp, struct rte_mbuf *m, uint16_t
 					break;
 				continue;
 			}
+		}
+		/* a small one-packet READ response from the template; the large ones keep
+		 * tx_large()'s fused copy or zero copy */
+		hl = roce_qp_tx_read_fast(&qp->xport, ip_id, rte_pktmbuf_mtod(m, uint8_t *),
+					  rte_pktmbuf_tailroom(m), SOFT_TX_FUSE_MIN - 1, &rd);
+		if (hl > 0) {
+			if (rd.len && read_payload(qp, m, rte_pktmbuf_mtod(m, uint8_t *) + hl, &rd) != 0)
+				break;
+			soft_wire_send_tmpl(dev, m, &qp->xport.tmpl, (uint32_t)hl + rd.len, rd.len);
+			m = NULL;
+			qp->st.tx_packets++;
+			qp->st.tx_bytes += rd.len;
+			sent++;
+			if (!roce_qp_wants_tx(&qp->xport, now))
+				break;
+			continue;
 		}
 		if (roce_qp_tx(&qp->xport, now, &tx) != 1) {
 			soft_wire_mbuf_unget(dev, m);
