@@ -70,6 +70,9 @@ static int parse_opts(int argc, char **argv, struct opts *o)
 	char *end;
 	int c;
 
+	/* every field a default, -n's count 0 above all: left to the stack, a non-zero count
+	 * made a timed run (-t) wait for that many WRITEs (bench_smoke hung on one machine) */
+	memset(o, 0, sizeof(*o));
 	o->sizes[0] = 65536;
 	o->sizes[1] = 1048576;
 	o->n_sizes = 2;
