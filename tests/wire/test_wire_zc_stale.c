@@ -9,7 +9,8 @@
  * duplicate (re-ACKed, no ICRC error, the written bytes those of the first WRITE). With the
  * retransmission pointing into the registered memory, its payload would no longer match
  * the ICRC computed when it was built: the server would count an ICRC error (the
- * rx_icrc_errors = 32 seen once under load in wire_tshark).
+ * rx_icrc_errors = 32 seen once under load in wire_tshark). The second case holds a READ
+ * response instead (rx_icrc_errors = 4 at the client, seen under load in wire_ring).
  */
 #include "wire_harness.h"
 #include "wire_peer.h"
@@ -137,6 +138,83 @@ T_CASE(retransmission_queued_past_completion_is_a_clean_duplicate)
 	T_EQ(i, LEN);
 
 	/* the QP still works */
+	lk.hold = false;
+	T_EQ(wp_write_read(&cli, LEN, 4096), 0);
+	T_EQ(srv.st.errors, 0);
+	wp_close(&cli);
+	wp_close(&srv);
+	wh_link_close(&lk);
+}
+
+/*
+ * A READ response held on the link while the responder's memory changes: the requester may
+ * post a WRITE to the same bytes behind its READ (or the server's application may store to
+ * them). The response must carry the bytes it was built from, with an ICRC that matches
+ * them: READ responses are copied, never sent by reference into the responder's memory.
+ */
+T_CASE(read_response_held_while_the_responder_memory_changes)
+{
+	struct rte_pmd_irdma_sge s;
+	struct rte_pmd_irdma_send_wr wr;
+	struct rte_pmd_irdma_wc wc;
+	unsigned int held, i;
+	uint64_t icrc0, end;
+	int err = 0, got = 0;
+
+	T_EQ(wh_link_create(&lk, "wzcra", "wzcrb"), 0);
+	T_EQ(wp_open(&srv, "server", "soft,port=net_ring_wzcra,ip=198.18.0.1,name=zrsrv,gen=2",
+		     2), 0);
+	T_EQ(wp_open(&cli, "client", "soft,port=net_ring_wzcrb,ip=198.18.0.2,name=zrcli,gen=2",
+		     2), 0);
+	srv.peer = cli.me;
+	cli.peer = srv.me;
+	T_EQ(wp_connect(&srv, 12, 7), 0);
+	T_EQ(wp_connect(&cli, 12, 7), 0); /* ACK timeout ~17 ms: no retry while we hold */
+	cli.pump = pump;
+	cli.timeout_s = 10;
+	T_EQ(wp_write_read(&cli, LEN, 0), 0); /* neighbours resolved, the QPs in use */
+	icrc0 = wp_xstat(cli.dev, "rx_icrc_errors");
+
+	lk.hold = true;
+	memset(srv.buf + WP_WRITE_OFF, 0xA5, LEN);
+	memset(cli.buf + WP_DST_OFF, 0, LEN);
+	s = (struct rte_pmd_irdma_sge){ (uintptr_t)(cli.buf + WP_DST_OFF), LEN, cli.mr->lkey };
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = 78;
+	wr.sg_list = &s;
+	wr.num_sge = 1;
+	wr.opcode = RTE_PMD_IRDMA_WR_RDMA_READ;
+	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+	wr.wr.rdma.remote_addr = cli.peer.addr + WP_WRITE_OFF;
+	wr.wr.rdma.rkey = cli.peer.rkey;
+	T_EQ(rte_pmd_irdma_post_send(cli.rc, &wr, 1, &err), 1);
+	for (i = 0; i < 64; i++)
+		rte_pmd_irdma_progress(cli.dev, 64);
+	T_CHECK(forward(1, 64) >= 1); /* the READ request reaches the server */
+	for (i = 0; i < 64; i++)
+		rte_pmd_irdma_progress(srv.dev, 64);
+	held = rte_ring_count(lk.out[0]);
+	T_CHECK(held >= 1); /* the response, on the link */
+	/* what a WRITE behind the READ, or the server's own store, does to the bytes */
+	memset(srv.buf + WP_WRITE_OFF, 0x3C, LEN);
+
+	end = rte_get_timer_cycles() + rte_get_timer_hz();
+	while (got == 0 && rte_get_timer_cycles() < end) {
+		forward(0, 64);
+		rte_pmd_irdma_progress(cli.dev, 64);
+		got = rte_pmd_irdma_poll_cq(cli.scq, &wc, 1);
+	}
+	T_EQ(got, 1);
+	T_EQ(wc.wr_id, 78);
+	T_EQ(wc.status, RTE_PMD_IRDMA_WC_SUCCESS);
+	printf("# %u response frames held; client: %lu ICRC errors\n", held,
+	       (unsigned long)(wp_xstat(cli.dev, "rx_icrc_errors") - icrc0));
+	T_EQ(wp_xstat(cli.dev, "rx_icrc_errors"), icrc0);
+	for (i = 0; i < LEN; i++)
+		if (cli.buf[WP_DST_OFF + i] != 0xA5)
+			break;
+	T_EQ(i, LEN); /* the bytes of the moment the response was built */
+
 	lk.hold = false;
 	T_EQ(wp_write_read(&cli, LEN, 4096), 0);
 	T_EQ(srv.st.errors, 0);

@@ -305,9 +305,8 @@ static inline int tx_payload(struct soft_qp *qp, const struct roce_tx *tx, struc
 
 		if (unlikely(host == NULL))
 			return -1;
-		if (zsrc != NULL)
-			*zsrc = host;
-		else if (reg != NULL)
+		/* a READ response is always a copy (soft_tx_zcopy.h): zsrc stays NULL */
+		if (reg != NULL)
 			*reg = roce_crc32_copy(*reg, pay, host, len);
 		else
 			memcpy(pay, host, len);

@@ -37,8 +37,11 @@ int soft_tx_zc_open(struct soft_dev *dev, bool chains);
 void soft_tx_zc_close(struct soft_dev *dev);
 
 /*
- * Whether a payload of len bytes should go by reference on a device whose dev->zc is zc.
- * Never a retransmission: it is queued behind a frame the peer may acknowledge before the
+ * Whether a requester's payload of len bytes should go by reference on a device whose
+ * dev->zc is zc. Never a READ response (the caller copies those): the responder's memory
+ * has no completion that would tell its owner when the frame was read, so a later WRITE
+ * to it (the requester may post one behind its READ), or a store by the application,
+ * could change the bytes after the ICRC was computed over them. Never a retransmission: it is queued behind a frame the peer may acknowledge before the
  * retransmission has left (or, on a net_ring peer, been read), the WQE then completes and
  * the application owns and rewrites the buffer, and the frame, read later, no longer
  * matches its ICRC (computed when it was built): the peer would count an ICRC error, and a
