@@ -16,10 +16,14 @@ static uint32_t first_missing(const struct roce_qp *qp, const struct roce_swqe *
 }
 
 /*
- * Retires the head WR. `next` may have been rewound onto it (go-back-N in progress):
- * then it moves along, and the WR was not counted in rd_atomic.
+ * Retires the head WR and completes it with success: the one place that says how (every
+ * path that finishes the head WR comes here, the fast paths included). `next` may have
+ * been rewound onto it (go-back-N in progress): then it moves along, and the WR was not
+ * counted in rd_atomic. In line: a fast path that has checked next != head and the WR's
+ * opcode leaves only the store to head and the rd_atomic count it needs.
  */
-static void retire_head(struct roce_qp *qp, struct roce_swqe *w)
+static inline __attribute__((always_inline)) void complete_head(struct roce_qp *qp,
+								struct roce_swqe *w)
 {
 	if (qp->req.next == qp->req.head) {
 		uint32_t after = roce_psn_add(w->last_psn, 1);
@@ -33,6 +37,7 @@ static void retire_head(struct roce_qp *qp, struct roce_swqe *w)
 		qp->req.rd_atomic--;
 	}
 	qp->req.head++;
+	roce_send_complete(qp, w, ROCE_WC_SUCCESS);
 }
 
 /*
@@ -51,8 +56,7 @@ static int ack_upto(struct roce_qp *qp, uint32_t psn)
 			return roce_psn_le(first_missing(qp, w), psn);
 		if (!roce_psn_le(w->last_psn, psn))
 			return 0;
-		retire_head(qp, w);
-		roce_send_complete(qp, w, ROCE_WC_SUCCESS);
+		complete_head(qp, w);
 	}
 	return 0;
 }
@@ -292,10 +296,8 @@ static enum roce_reason on_read_resp(struct roce_qp *qp, const struct roce_pkt *
 		}
 	}
 	w->done += seg;
-	if (final) {
-		retire_head(qp, w);
-		roce_send_complete(qp, w, ROCE_WC_SUCCESS);
-	}
+	if (final)
+		complete_head(qp, w);
 	advance(qp, roce_psn_add(p, 1), now);
 	return ROCE_R_OK;
 }
@@ -324,8 +326,7 @@ static enum roce_reason on_atomic_ack(struct roce_qp *qp, const struct roce_pkt 
 		return roce_drop(qp, ROCE_R_RESP_UNEXPECTED);
 	}
 	w->orig = pkt->atmack;
-	retire_head(qp, w);
-	roce_send_complete(qp, w, ROCE_WC_SUCCESS);
+	complete_head(qp, w);
 	advance(qp, roce_psn_add(p, 1), now);
 	return ROCE_R_OK;
 }
@@ -351,8 +352,7 @@ static inline int ack_fast(struct roce_qp *qp, const struct roce_pkt *pkt, uint6
 	    roce_psn_lt(p, roce_psn_add(qp->req.una, ROCE_PSN_MASK)))
 		return 0;
 	qp->stats.acks_rx++;
-	qp->req.head = h + 1; /* retire_head(): next is past the head */
-	roce_send_complete(qp, w, ROCE_WC_SUCCESS);
+	complete_head(qp, w);
 	advance(qp, roce_psn_add(p, 1), now);
 	return 1;
 }
@@ -391,9 +391,7 @@ static inline int read_resp_fast(struct roce_qp *qp, const struct roce_pkt *pkt,
 		}
 	}
 	w->done = n;
-	qp->req.rd_atomic--; /* retire_head(): next is past the head, a READ */
-	qp->req.head = h + 1;
-	roce_send_complete(qp, w, ROCE_WC_SUCCESS);
+	complete_head(qp, w);
 	advance(qp, roce_psn_add(p, 1), now);
 	*rc = ROCE_R_OK;
 	return 1;
@@ -402,17 +400,28 @@ static inline int read_resp_fast(struct roce_qp *qp, const struct roce_pkt *pkt,
 static enum roce_reason comp_rx_general(struct roce_qp *qp, const struct roce_pkt *pkt,
 				       uint64_t now);
 
-/* The fast paths first, in a frame of their own (as roce_resp_rx). */
+/* A READ response: its fast path, in a frame of its own (the ACK's stays small). */
+__attribute__((noinline)) static enum roce_reason
+comp_rx_read(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
+{
+	enum roce_reason rc;
+
+	if (read_resp_fast(qp, pkt, now, &rc))
+		return rc;
+	return comp_rx_general(qp, pkt, now);
+}
+
+/* The fast paths first, in frames of their own (as roce_resp_rx). */
 enum roce_reason roce_comp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint64_t now)
 {
 	uint32_t f = pkt->oi->flags;
-	enum roce_reason rc;
 
-	if (likely(qp->type == ROCE_QPT_RC && (f & ROCE_OPF_ACK)) && ack_fast(qp, pkt, now))
-		return ROCE_R_OK;
-	if (likely(qp->type == ROCE_QPT_RC && (f & ROCE_OPF_READ)) &&
-	    read_resp_fast(qp, pkt, now, &rc))
-		return rc;
+	if (likely(qp->type == ROCE_QPT_RC)) {
+		if (likely(f & ROCE_OPF_ACK) && ack_fast(qp, pkt, now))
+			return ROCE_R_OK;
+		if (f & ROCE_OPF_READ)
+			return comp_rx_read(qp, pkt, now);
+	}
 	return comp_rx_general(qp, pkt, now);
 }
 

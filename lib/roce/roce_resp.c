@@ -421,17 +421,22 @@ static inline enum roce_reason resp_fast_write(struct roce_qp *qp, const struct 
 		if (qp->resp.ctx != ROCE_RESP_IDLE || n != pkt->reth.len || n == 0)
 			return ROCE_R_GENERAL;
 		qp->resp.nak_sent = 0;
-		qp->resp.wr_rkey = pkt->reth.rkey;
-		qp->resp.wr_len = n;
-		if (qp->ops->mem_write_checked) { /* the key check and the write in one call */
+		if (likely(qp->ops->mem_write_checked != NULL)) {
+			/* The key check and the copy in one pass. The message ends with this
+			 * packet, so nothing of it is kept: wr_* are read only inside a WRITE
+			 * (MIDDLE/LAST, ctx IN_WRITE) and the next FIRST sets them; ctx stays IDLE. */
 			if (unlikely(qp->ops->mem_write_checked(qp, pkt->reth.rkey, pkt->reth.va,
 								pkt->payload, n)))
 				return fatal(qp, ROCE_SYN_NAK_REM_ACC, psn,
 					     ROCE_WC_REM_ACCESS_ERR, ROCE_R_REMOTE_ACCESS);
-			qp->resp.wr_va = pkt->reth.va + n;
-			qp->resp.wr_left = 0;
-			goto done;
+			qp->resp.epsn = roce_psn_add(psn, 1);
+			qp->resp.ack_psn = psn;
+			qp->resp.msn = (qp->resp.msn + 1) & ROCE_MSN_MASK;
+			queue_ack(qp, ROCE_SYN_ACK, psn);
+			return ROCE_R_OK;
 		}
+		qp->resp.wr_rkey = pkt->reth.rkey;
+		qp->resp.wr_len = n;
 		if (unlikely(qp->ops->mr_check(qp, pkt->reth.rkey, pkt->reth.va, n,
 					       ROCE_ACCESS_REMOTE_WRITE)))
 			return fatal(qp, ROCE_SYN_NAK_REM_ACC, psn, ROCE_WC_REM_ACCESS_ERR,
@@ -471,7 +476,6 @@ static inline enum roce_reason resp_fast_write(struct roce_qp *qp, const struct 
 			queue_ack(qp, ROCE_SYN_ACK, psn);
 		return ROCE_R_OK;
 	}
-done:
 	qp->resp.epsn = roce_psn_add(psn, 1);
 	qp->resp.ack_psn = psn;
 	qp->resp.ctx = ROCE_RESP_IDLE;

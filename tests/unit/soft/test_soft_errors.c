@@ -8,6 +8,7 @@
 #include "soft_test.h"
 
 #include "irdma_stag.h"
+#include "soft_mr_inl.h"
 #include "soft_priv.h"
 
 static void expect_cqe(struct t_cq *cq, uint64_t wr_id, enum irdma_cmpl_status st,
@@ -612,6 +613,78 @@ T_CASE(key_check_errno_per_cause)
 	T_EQ(hw->mr_dereg(d.dev, rw), 0);
 	T_EQ(hw->mr_dereg(d.dev, ro), 0);
 	t_dev_close(&d);
+}
+
+/* One key check four ways (in line and full, local and remote): 1 when they agree, and
+ * *fast is counted when the in-line lookup alone took it. */
+static int key_check_agrees(struct soft_dev *dev, struct soft_qp *qp, uint32_t stag, uint64_t va,
+			    uint64_t len, uint32_t access, unsigned int *fast)
+{
+	uint8_t *h1 = NULL, *h2 = NULL, *hf;
+	int e1, e2, ok;
+
+	hf = soft_mr_fast_host(dev, qp->pd_id, stag, va, len, access);
+	e1 = soft_mr_check_local(dev, qp->pd_id, stag, va, len, access, &h1);
+	e2 = soft_mr_check_local_inl(dev, qp->pd_id, stag, va, len, access, &h2);
+	ok = e1 == e2 && (e1 != 0 || h1 == h2) && (hf == NULL || (e1 == 0 && hf == h1));
+	*fast += hf != NULL;
+	h1 = h2 = NULL;
+	e1 = soft_mr_check_remote(dev, qp, stag, va, len, access, &h1);
+	e2 = soft_mr_check_remote_inl(dev, qp, stag, va, len, access, &h2);
+	return ok && e1 == e2 && (e1 != 0 || h1 == h2);
+}
+
+/* The key checks' common case in line (soft_mr_inl.h) answers as the full checks do, for
+ * every cause and every boundary: same result, same host address; and what it takes in
+ * line is the common case exactly (a valid MR of the PD, the rights, in bounds). */
+T_CASE(key_check_inline_same_answers)
+{
+	static struct soft_key keys[8];
+	static struct soft_dev dev;
+	static struct soft_qp qp;
+	static uint8_t buf[64] __rte_aligned(8);
+	static const int64_t offs[] = { -1, 0, 8, 56, 57, 63, 64 };
+	static const uint64_t lens[] = { 0, 1, 8, 64, 65 };
+	static const uint32_t acc[] = { 0, IRDMA_HW_ACCESS_LOCAL_WRITE,
+		IRDMA_HW_ACCESS_REMOTE_READ, IRDMA_HW_ACCESS_REMOTE_WRITE,
+		IRDMA_HW_ACCESS_REMOTE_ATOMIC };
+	const uint64_t base = 0x10000;
+	unsigned int i, idx, fast = 0, bad = 0;
+
+	memset(keys, 0, sizeof(keys));
+	dev.keys = keys;
+	dev.max_mr = 7; /* index 7 lies past the table */
+	qp.id = 5;
+	/* 1: MR, all rights; 2: MR, remote read only; 3: MR invalidated; 4: MW type 2 bound
+	 * through QP 5; 5: MW type 1; 6: free; 7: valid but past max_mr; 0: never allocated */
+	for (idx = 1; idx < 8; idx++)
+		keys[idx] = (struct soft_key){ .state = SOFT_KEY_VALID, .key = (uint8_t)(0x40 + idx),
+					       .pd_id = 3, .access = T_ACC_ALL, .va = base,
+					       .len = sizeof(buf), .host = buf };
+	keys[2].access = IRDMA_HW_ACCESS_REMOTE_READ;
+	keys[3].state = SOFT_KEY_INVALID;
+	keys[4].is_mw = true;
+	keys[4].mw_type = 2;
+	keys[4].qp_id = 5;
+	keys[5].is_mw = true;
+	keys[5].mw_type = 1;
+	keys[6].state = SOFT_KEY_FREE;
+	/* every combination: index, key byte right or not, PD right or not, offset, length,
+	 * access */
+	for (i = 0; i < 8 * 2 * 2 * RTE_DIM(offs) * RTE_DIM(lens) * RTE_DIM(acc); i++) {
+		unsigned int r = i, a = r % RTE_DIM(acc), l = (r /= RTE_DIM(acc)) % RTE_DIM(lens);
+		unsigned int o = (r /= RTE_DIM(lens)) % RTE_DIM(offs);
+		unsigned int pd = 3 + (r /= RTE_DIM(offs)) % 2, kb = (r /= 2) % 2, idx = r / 2;
+
+		qp.pd_id = pd;
+		bad += !key_check_agrees(&dev, &qp, irdma_stag_from(idx, (uint8_t)(0x40 + idx + kb)),
+					 base + offs[o], lens[l], acc[a], &fast);
+	}
+	T_EQ(bad, 0);
+	/* in line: MR 1 with any of the 5 rights, MR 2 with none or remote read, right key
+	 * and PD, in bounds: (offset, lengths) = (0: 0, 1, 8, 64), (8: 0, 1, 8), (56: 0, 1, 8),
+	 * (57: 0, 1), (63: 0, 1), (64: 0): 15 */
+	T_EQ(fast, (5 + 2) * 15);
 }
 
 int main(int argc, char **argv)

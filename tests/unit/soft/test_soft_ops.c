@@ -156,6 +156,53 @@ T_CASE(rdma_write_imm)
 	write_op(3, true);
 }
 
+/* Small WRITE ONLYs (inline and from an SGE) and READs of 1 to 20 bytes at odd addresses:
+ * exactly those bytes land, none on either side (the responder's 8-16 byte copy is two
+ * overlapping moves; a READ into its first SGE is the completer's one-piece copy). */
+T_CASE(small_write_and_read_exact_bytes)
+{
+	uint8_t *src = t_zalloc(64), *dst = t_zalloc(64), *loc = t_zalloc(64);
+	struct t_qp_caps caps = t_default_caps;
+	uint32_t ls, rk, ll, len, k, i;
+	struct irdma_sge s;
+	struct t_pair p;
+
+	caps.max_inline = 101;
+	T_EQ(t_pair_open(&p, 2, 1024, &caps, T_ACC_ALL), 0);
+	for (i = 0; i < 64; i++)
+		src[i] = (uint8_t)(0x11 + 3 * i);
+	ls = t_mr(&p.da, src, 64, 0);
+	rk = t_mr(&p.db, dst, 64, T_ACC_ALL);
+	ll = t_mr(&p.da, loc, 64, IRDMA_HW_ACCESS_LOCAL_WRITE);
+	for (len = 1; len <= 20; len++) {
+		for (k = 0; k < 2; k++) {
+			memset(dst, 0xee, 64);
+			s = (struct irdma_sge){ (uintptr_t)src + 1, len, ls };
+			T_EQ(t_write(&p.qa, 40 + k, &s, 1, (uintptr_t)dst + 3, rk, k == 1), 0);
+			check_sq_ok(&p.ca, 40 + k, IRDMA_OP_TYPE_RDMA_WRITE);
+			T_MEMEQ(dst + 3, src + 1, len);
+			for (i = 0; i < 64; i++)
+				if ((i < 3 || i >= 3 + len) && dst[i] != 0xee)
+					break;
+			T_EQ(i, 64);
+		}
+		memset(loc, 0xee, 64);
+		s = (struct irdma_sge){ (uintptr_t)loc + 5, len, ll };
+		T_EQ(t_read(&p.qa, 42, &s, 1, (uintptr_t)dst + 3, rk), 0);
+		check_sq_ok(&p.ca, 42, IRDMA_OP_TYPE_RDMA_READ);
+		T_MEMEQ(loc + 5, src + 1, len);
+		for (i = 0; i < 64; i++)
+			if ((i < 5 || i >= 5 + len) && loc[i] != 0xee)
+				break;
+		T_EQ(i, 64);
+	}
+	T_CHECK(t_cq_quiet(&p.cb));
+	t_pair_close(&p);
+	free(src);
+	free(dst);
+	free(loc);
+}
+
 /* RDMA READ of 5000 bytes (several response packets) into local SGEs. */
 static void read_op(uint8_t gen)
 {

@@ -10,6 +10,7 @@
  */
 #include <errno.h>
 
+#include "soft_cqe_inl.h"
 #include "soft_priv.h"
 
 static inline uint32_t swq_next(const struct soft_qp *qp, uint32_t i)
@@ -96,11 +97,11 @@ static inline bool send_done_plain(const struct soft_swqe *s, const struct roce_
 	       s->op != IRDMAQP_OP_RDMA_READ_LOC_INV;
 }
 
-void soft_comp_send_done(struct roce_qp *xq, const struct roce_send_done *d)
+/* soft_comp_send_done() past the common case: any status, a WQE before it still open, an
+ * error to apply first, a CQ whose counted room is used up or that is armed. */
+static __rte_noinline void send_done_general(struct soft_qp *qp, struct soft_swqe *s,
+					     uint32_t slot, const struct roce_send_done *d)
 {
-	struct soft_qp *qp = xq->user;
-	uint32_t slot = (uint32_t)d->id;
-	struct soft_swqe *s = &qp->swq[slot];
 	uint8_t status = likely(send_done_plain(s, d)) ? 0 : send_done_status(qp, s, d);
 
 	s->state = SOFT_SWQE_DONE;
@@ -115,14 +116,39 @@ void soft_comp_send_done(struct roce_qp *xq, const struct roce_send_done *d)
 	 * soft_comp_retire(). */
 	if (likely(slot == qp->swq_done && !qp->wire_err)) {
 		if (s->signaled) {
-			if (soft_cqe_write_sq_ok(qp->dev, qp->scq, qp->id, qp->compl_ctx, s->op,
-						 s->idx) != 0)
+			if (soft_cqe_write_sq_ok_inl(qp->dev, qp->scq, qp->id, qp->compl_ctx,
+						     s->op, s->idx) != 0)
 				return;
 			qp->st.completions++;
 			qp->swq_tail = swq_next(qp, slot);
 		}
 		qp->swq_done = swq_next(qp, slot);
 	}
+}
+
+/* The common case in a frame without calls (the rest is a tail call away): the oldest WQE
+ * done with plain success, its CQE (if signaled) into a slot counted free, CQ not armed. */
+void soft_comp_send_done(struct roce_qp *xq, const struct roce_send_done *d)
+{
+	struct soft_qp *qp = xq->user;
+	uint32_t slot = (uint32_t)d->id;
+	struct soft_swqe *s = &qp->swq[slot];
+	struct soft_cq *cq = qp->scq;
+
+	if (unlikely(!send_done_plain(s, d) || slot != qp->swq_done || qp->wire_err ||
+		     (s->signaled && (cq->room == 0 || cq->arm_any)))) {
+		send_done_general(qp, s, slot, d);
+		return;
+	}
+	s->state = SOFT_SWQE_DONE;
+	s->status = 0;
+	if (s->signaled) {
+		cq->room--;
+		soft_cqe_put_sq_ok(cq, qp->id, qp->compl_ctx, s->op, s->idx);
+		qp->st.completions++;
+		qp->swq_tail = swq_next(qp, slot);
+	}
+	qp->swq_done = swq_next(qp, slot);
 }
 
 /* Success or error CQE of a send WQE. */

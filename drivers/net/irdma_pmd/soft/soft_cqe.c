@@ -13,6 +13,7 @@
 
 #include "uk_osdep.h"
 
+#include "soft_cqe_inl.h"
 #include "soft_priv.h"
 
 #define PREP(mask, v) IRDMA_FIELD_PREP(mask, v)
@@ -44,7 +45,7 @@ static uint32_t cq_used(struct soft_cq *cq)
 	return cq->head >= cons ? cq->head - cons : cq->head + cq->size - cons;
 }
 
-static void cq_event(struct soft_dev *dev, struct soft_cq *cq)
+void soft_cq_event(struct soft_dev *dev, struct soft_cq *cq)
 {
 	cq->arm_any = cq->arm_se = false;
 	cq->n_events++;
@@ -61,7 +62,7 @@ static void cq_event(struct soft_dev *dev, struct soft_cq *cq)
 /* cq->room is used up: count the free slots again from the consumer index and take need
  * of them. 0, or -ENOSPC (the CQ is in its error state, or fewer are free) without
  * entering the error state. */
-static __rte_noinline int cq_refill(struct soft_cq *cq, uint32_t need)
+__rte_noinline int soft_cq_refill(struct soft_cq *cq, uint32_t need)
 {
 	uint32_t free;
 
@@ -84,7 +85,7 @@ static inline int cq_room(struct soft_dev *dev, struct soft_cq *cq, uint32_t nee
 		cq->room -= need;
 		return 0;
 	}
-	if (unlikely(cq_refill(cq, need) != 0)) {
+	if (unlikely(soft_cq_refill(cq, need) != 0)) {
 		if (!cq->overflowed) {
 			cq->overflowed = true;
 			cq->room = 0; /* no CQE after this one fits, whatever its size */
@@ -108,37 +109,14 @@ static inline void cq_advance(struct soft_dev *dev, struct soft_cq *cq, uint32_t
 	}
 	cq->n_cqes++;
 	if (cq->arm_any || (cq->arm_se && solicited))
-		cq_event(dev, cq);
+		soft_cq_event(dev, cq);
 }
 
+/* The out-of-line name of soft_cqe_write_sq_ok_inl() (soft_cqe_inl.h). */
 int soft_cqe_write_sq_ok(struct soft_dev *dev, struct soft_cq *cq, uint32_t qp_id, uint64_t ctx,
 			 uint8_t op, uint32_t wqe_idx)
 {
-	uint64_t *cqe;
-
-	if (likely(cq->room != 0))
-		cq->room--;
-	else if (unlikely(cq_refill(cq, 1) != 0))
-		return -ENOSPC; /* soft_cqe_write() reports it */
-	/* cq_slot() without the multiply, cq_advance() for an unsolicited CQE of one slot */
-	cqe = (uint64_t *)(cq->base + ((size_t)cq->head << (cq->cqe64 ? 6 : 5)));
-	RTE_BUILD_BUG_ON(IRDMA_CQE_BYTES != 1 << 5 || IRDMA_EXTENDED_CQE_BYTES != 1 << 6);
-	/* the fields soft_cqe_write() puts for a send CQE without error: length, PSN, the
-	 * invalidated STag and every flag but SQ are 0 */
-	set_64bit_val(cqe, IRDMA_BYTE_0, 0);
-	set_64bit_val(cqe, IRDMA_BYTE_8, ctx);
-	set_64bit_val(cqe, IRDMA_BYTE_16, PREP(IRDMACQ_QPID, qp_id));
-	set_64bit_val_release(cqe, IRDMA_BYTE_24,
-			      PREP(IRDMA_CQ_WQEIDX, wqe_idx) | PREP(IRDMACQ_OP, op) |
-			      PREP(IRDMA_CQ_SQ, 1) | PREP(IRDMA_CQ_VALID, cq->polarity));
-	if (unlikely(++cq->head == cq->size)) {
-		cq->head = 0;
-		cq->polarity ^= 1;
-	}
-	cq->n_cqes++;
-	if (unlikely(cq->arm_any)) /* not solicited: only an any-completion arm fires */
-		cq_event(dev, cq);
-	return 0;
+	return soft_cqe_write_sq_ok_inl(dev, cq, qp_id, ctx, op, wqe_idx);
 }
 
 int soft_cqe_write(struct soft_dev *dev, struct soft_cq *cq, const struct soft_cqe *c)

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 
+#include "soft_mr_inl.h"
 #include "soft_priv.h"
 #include "soft_rx_fuse.h"
 
@@ -146,7 +147,7 @@ int soft_resp_mr_check(struct roce_qp *xq, uint32_t rkey, uint64_t va, uint32_t 
 {
 	struct soft_qp *qp = qp_of(xq);
 	uint8_t *host;
-	int e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, access, &host);
+	int e = soft_mr_check_remote_inl(qp->dev, qp, rkey, va, len, access, &host);
 
 	if (e >= 0 && access == ROCE_ACCESS_REMOTE_WRITE) {
 		qp->rctx.wchk_rkey = rkey;
@@ -177,16 +178,17 @@ int soft_resp_mem_write(struct roce_qp *xq, uint32_t rkey, uint64_t va, const vo
 		memcpy(qp->rctx.wchk_host, data, len);
 		return 0;
 	}
-	e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE, &host);
+	e = soft_mr_check_remote_inl(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE,
+				     &host);
 	if (e < 0) /* a damaged frame is dropped, not answered (its ICRC first, if not checked) */
 		return soft_rx_fuse_settle(qp, data, len) ? -EBADMSG : soft_mr_err_roce(e);
 	return soft_rx_fuse_copy(qp, host, data, len); /* the ICRC too when left to it */
 }
 
-int soft_resp_mem_write_checked(struct roce_qp *xq, uint32_t rkey, uint64_t va, const void *data,
-				uint32_t len)
+/* soft_resp_mem_write_checked() past the common case: the full check, its log, the copy. */
+static __rte_noinline int write_checked_slow(const struct soft_qp *qp, uint32_t rkey,
+					     uint64_t va, const void *data, uint32_t len)
 {
-	struct soft_qp *qp = qp_of(xq);
 	uint8_t *host;
 	int e = soft_mr_check_remote(qp->dev, qp, rkey, va, len, IRDMA_HW_ACCESS_REMOTE_WRITE,
 				     &host);
@@ -195,6 +197,30 @@ int soft_resp_mem_write_checked(struct roce_qp *xq, uint32_t rkey, uint64_t va, 
 		SOFT_LOG(DEBUG, "%s: QP %u: rkey 0x%x [0x%" PRIx64 ", +%u) write: %s",
 			 qp->dev->name, qp->id, rkey, va, len, soft_mr_err_str(e));
 		return soft_mr_err_roce(e);
+	}
+	memcpy(host, data, len);
+	return 0;
+}
+
+/* A WRITE ONLY: the key check and the copy in one pass, no frame of its own in the common
+ * case (the rest is one tail call away). */
+int soft_resp_mem_write_checked(struct roce_qp *xq, uint32_t rkey, uint64_t va, const void *data,
+				uint32_t len)
+{
+	const struct soft_qp *qp = qp_of(xq);
+	uint8_t *host = soft_mr_fast_host(qp->dev, qp->pd_id, rkey, va, len,
+					  IRDMA_HW_ACCESS_REMOTE_WRITE);
+
+	if (unlikely(host == NULL))
+		return write_checked_slow(qp, rkey, va, data, len);
+	if (len - 8 <= 8) { /* 8 to 16 bytes: two (overlapping) 8-byte moves, no call */
+		uint64_t a, b;
+
+		memcpy(&a, data, 8);
+		memcpy(&b, (const uint8_t *)data + len - 8, 8);
+		memcpy(host, &a, 8);
+		memcpy(host + len - 8, &b, 8);
+		return 0;
 	}
 	memcpy(host, data, len);
 	return 0;

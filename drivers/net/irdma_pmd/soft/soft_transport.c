@@ -15,6 +15,7 @@
 #include "roce_addr.h"
 #include "roce_icrc.h"
 
+#include "soft_mr_inl.h"
 #include "soft_priv.h"
 #include "soft_xport_fast.h"
 #include "soft_tx_payload.h"
@@ -258,8 +259,8 @@ static inline const uint8_t *read_src(struct soft_qp *qp, struct rte_mbuf *m, ui
 {
 	uint8_t *host;
 
-	if (unlikely(soft_mr_check_remote(qp->dev, qp, rkey, va, len,
-					  IRDMA_HW_ACCESS_REMOTE_READ, &host) != 0)) {
+	if (unlikely(soft_mr_check_remote_inl(qp->dev, qp, rkey, va, len,
+					      IRDMA_HW_ACCESS_REMOTE_READ, &host) != 0)) {
 		rte_pktmbuf_free(m);
 		roce_qp_set_error(&qp->xport, ROCE_WC_REM_ACCESS_ERR);
 		return NULL;
