@@ -681,18 +681,31 @@ static inline void wire_mbuf_recycle(struct rte_mbuf *m)
 	m->tx_offload = 0;
 }
 
+/* refcnt and nb_segs both 1 (in one compare of the rearm word), direct, one segment */
+static inline bool wire_mbuf_plain(const struct rte_mbuf *m)
+{
+	return (wire_mbuf_rearm(m) & WIRE_REARM_REF_SEG) == WIRE_REARM_REF1_SEG1 &&
+	       RTE_MBUF_DIRECT(m) && m->next == NULL;
+}
+
 static inline void wire_free_burst(struct soft_dev *dev, struct soft_wire *w,
 				   struct rte_mbuf **pkts, unsigned int n)
 {
 	struct rte_mempool *pool = NULL, *own = dev->pool;
 	unsigned int i, k = 0, from = 0;
 
+	/* one frame of our pool with room in the stash (most bursts on the loop): without the
+	 * run bookkeeping below */
+	if (likely(n == 1 && wire_mbuf_plain(pkts[0]) && pkts[0]->pool == own &&
+		   w->n_stash < SOFT_WIRE_STASH)) {
+		wire_mbuf_recycle(pkts[0]);
+		w->stash[w->n_stash++] = pkts[0];
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
-		/* refcnt and nb_segs both 1 in one compare of the rearm word */
-		if (unlikely((wire_mbuf_rearm(m) & WIRE_REARM_REF_SEG) != WIRE_REARM_REF1_SEG1 ||
-			     !RTE_MBUF_DIRECT(m) || m->next != NULL)) {
+		if (unlikely(!wire_mbuf_plain(m))) {
 			rte_pktmbuf_free(m);
 			continue;
 		}
