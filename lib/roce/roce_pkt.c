@@ -9,6 +9,7 @@
 #include "roce_addr.h"
 #include "roce_icrc.h"
 #include "roce_pkt.h"
+#include "roce_pkt_rc.h"
 #include "roce_tmpl_hdr.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -283,32 +284,13 @@ int roce_pkt_build(const struct roce_pkt *p, uint8_t *buf, size_t cap)
 	return (int)(end + ROCE_ICRC_LEN - buf);
 }
 
-/* ::ffff:a.b.c.d, inline: the parser writes two per IPv4 frame. */
+/* ::ffff:a.b.c.d, inline: the general parser writes two per IPv4 frame. */
 static inline void gid_v4mapped(uint8_t gid[16], const uint8_t *ip)
 {
 	static const uint8_t pre[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xFF, 0xFF };
 
 	memcpy(gid, pre, sizeof(pre));
 	memcpy(gid + 12, ip, 4);
-}
-
-/* An IPv4 header without options sums (one's complement, with its checksum) to 0xFFFF.
- * Native-order 32-bit words, as roce_ip_csum(); inline for the parser. */
-static inline int ipv4_csum_ok(const uint8_t *h)
-{
-	uint64_t a, b, sum;
-	uint32_t c;
-
-	/* the five 32-bit words as two 64-bit and one 32-bit load, straight from the frame */
-	memcpy(&a, h, 8);
-	memcpy(&b, h + 8, 8);
-	memcpy(&c, h + 16, 4);
-	sum = (a & 0xFFFFFFFFu) + (a >> 32) + (b & 0xFFFFFFFFu) + (b >> 32) + c;
-	sum = (sum & 0xFFFFFFFFu) + (sum >> 32);
-	sum = (sum & 0xFFFFu) + (sum >> 16);
-	sum = (sum & 0xFFFFu) + (sum >> 16);
-	sum = (sum & 0xFFFFu) + (sum >> 16);
-	return sum == 0xFFFFu;
 }
 
 /* UDP checksum over the IPv4/IPv6 pseudo header and the datagram; 0 when correct. */
@@ -376,7 +358,7 @@ enum roce_reason roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags
 			return ROCE_R_IP_LEN;
 		if (unlikely(len < off + tot))
 			return ROCE_R_TRUNC;
-		if (!(flags & ROCE_PARSE_NO_CSUM) && unlikely(!ipv4_csum_ok(l3)))
+		if (!(flags & ROCE_PARSE_NO_CSUM) && unlikely(!roce_ipv4_csum_ok(l3)))
 			return ROCE_R_IP_CSUM;
 		p->ipv6 = 0;
 		p->tclass = l3[1];
@@ -386,6 +368,8 @@ enum roce_reason roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags
 		p->flow_label = 0;
 		gid_v4mapped(p->sgid, l3 + 12);
 		gid_v4mapped(p->dgid, l3 + 16);
+		/* and the destination, as the one pass */
+		memcpy((uint8_t *)p + offsetof(struct roce_pkt, ip4_src), l3 + 12, 8);
 		off += ROCE_IPV4_HLEN;
 		avail = tot - ROCE_IPV4_HLEN;
 	} else if (etype == ROCE_ETHERTYPE_IPV6) {
@@ -411,6 +395,7 @@ enum roce_reason roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags
 		p->ip_frag = 0;
 		memcpy(p->sgid, l3 + 8, 16);
 		memcpy(p->dgid, l3 + 24, 16);
+		p->ip4_src = p->ip4_dst = 0;
 		off += ROCE_IPV6_HLEN;
 	} else {
 		return ROCE_R_ETHERTYPE;
@@ -496,94 +481,6 @@ enum roce_reason roce_pkt_parse(const uint8_t *f, size_t len, unsigned int flags
 	return ROCE_R_OK;
 }
 
-/* The one pass over a frame whose IP header would start at l3_off (14, or 18 after an
- * 802.1Q tag): the EtherType just before it must say IPv4. flags: roce_pkt_parse()'s
- * (ROCE_PARSE_NO_CSUM skips the IPv4 header checksum, ROCE_PARSE_NO_ICRC the ICRC), and
- * the general parse a frame falls back to gets them too. */
-static inline __attribute__((always_inline)) enum roce_reason
-parse_rc_ipv4(const uint8_t *f, size_t len, uint32_t l3_off, unsigned int flags,
-	      struct roce_pkt *p)
-{
-	const uint8_t *l3 = f + l3_off, *bth = l3 + ROCE_IPV4_HLEN + ROCE_UDP_HLEN;
-	const uint8_t *udp = l3 + ROCE_IPV4_HLEN, *icrc;
-	const struct roce_opcode_info *oi;
-	uint32_t tot, ulen, rest, fl, pad, w, b0;
-	uint64_t u;
-
-	if (unlikely(len < l3_off + ROCE_IPV4_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN +
-			   ROCE_ICRC_LEN))
-		goto general;
-	/* EtherType IPv4, version 4 with a 20-byte header (one word: a caller that checked
-	 * the EtherType already pays nothing more for it); no fragment, UDP (one) */
-	if (unlikely((roce_get_be32(l3 - 2) & 0xFFFFFF00u) !=
-			     (ROCE_ETHERTYPE_IPV4 << 16 | 0x4500u) ||
-		     (roce_get_be32(l3 + 6) & 0x3FFF00FFu) != ROCE_IPPROTO_UDP))
-		goto general;
-	tot = roce_get_be16(l3 + 2);
-	u = roce_get_be64(udp); /* source port, destination port, length, checksum */
-	ulen = (uint32_t)(u >> 16) & 0xFFFFu;
-	/* UDP port 4791, length = IP total length - 20 and checksum 0 in one compare of the
-	 * last six bytes; header room for the BTH (tot >= 44 also keeps tot - 20 from
-	 * wrapping into the port's bits) */
-	if (unlikely((u & 0xFFFFFFFFFFFFull) !=
-			     ((uint64_t)ROCE_UDP_PORT << 32 |
-			      (uint64_t)(tot - ROCE_IPV4_HLEN) << 16) ||
-		     tot < ROCE_IPV4_HLEN + ROCE_UDP_HLEN + ROCE_BTH_LEN + ROCE_ICRC_LEN ||
-		     len < l3_off + tot ||
-		     (!(flags & ROCE_PARSE_NO_CSUM) && !ipv4_csum_ok(l3))))
-		goto general;
-	/* BTH word 0: opcode (RC: transport bits 000), SE/M/pad/TVer, P_Key */
-	b0 = roce_get_be32(bth);
-	oi = &roce_opcode_table[b0 >> 24];
-	fl = oi->flags;
-	rest = ulen - ROCE_UDP_HLEN - ROCE_BTH_LEN - ROCE_ICRC_LEN;
-	pad = (b0 >> 16 & ROCE_BTH_PAD_MASK) >> ROCE_BTH_PAD_SHIFT;
-	if (unlikely(!(fl & ROCE_OPF_RC1) ||
-		     (b0 & (ROCE_BTH_TVER_MASK << 16 | 0x7FFFu)) != 0x7FFFu || rest < oi->ext_len))
-		goto general;
-	rest -= oi->ext_len;
-	p->dqpn = roce_get_be32(bth + 4) & ROCE_QPN_MASK; /* byte 4 is not DestQP */
-	if (unlikely(p->dqpn == 0 || (rest && !(fl & ROCE_OPF_PAYLOAD)) || pad > rest ||
-		     (rest & 3u)))
-		goto general;
-	p->has_vlan = l3_off != ROCE_ETH_HLEN;
-	if (p->has_vlan)
-		p->vlan_tci = roce_get_be16(f + ROCE_ETH_HLEN);
-	p->ipv6 = 0;
-	gid_v4mapped(p->sgid, l3 + 12);
-	gid_v4mapped(p->dgid, l3 + 16);
-	p->l3 = l3;
-	p->l3_off = (uint16_t)l3_off;
-	p->bth_off = (uint16_t)(l3_off + ROCE_IPV4_HLEN + ROCE_UDP_HLEN);
-	p->oi = oi;
-	p->opcode = (uint8_t)(b0 >> 24);
-	p->se = !!(b0 >> 16 & ROCE_BTH_SE);
-	p->padcnt = (uint8_t)pad;
-	p->pkey = (uint16_t)b0;
-	w = roce_get_be32(bth + 8); /* AckReq and reserved bits, PSN */
-	p->ackreq = !!(w >> 24 & ROCE_BTH_ACKREQ);
-	p->psn = w & ROCE_PSN_MASK;
-	if (fl & ROCE_OPF_RETH) {
-		p->reth.va = roce_get_be64(bth + ROCE_BTH_LEN);
-		p->reth.rkey = roce_get_be32(bth + ROCE_BTH_LEN + 8);
-		p->reth.len = roce_get_be32(bth + ROCE_BTH_LEN + 12);
-	} else if (fl & ROCE_OPF_AETH) {
-		p->aeth.syndrome = bth[ROCE_BTH_LEN];
-		p->aeth.msn = roce_get_be24(bth + ROCE_BTH_LEN + 1);
-	}
-	p->paylen = rest - pad;
-	p->payload = bth + ROCE_BTH_LEN + oi->ext_len;
-	p->wire_len = l3_off + tot;
-	if (flags & ROCE_PARSE_NO_ICRC)
-		return ROCE_R_OK;
-	icrc = f + p->wire_len - ROCE_ICRC_LEN;
-	if (unlikely(roce_icrc_compute(l3, (size_t)(icrc - l3), 0) != roce_icrc_get(icrc)))
-		return ROCE_R_ICRC;
-	return ROCE_R_OK;
-general:
-	return roce_pkt_parse(f, len, flags, p);
-}
-
 /*
  * The common frame in one pass: untagged IPv4 without options, UDP checksum 0, an RC
  * opcode whose extension header is none, a RETH or an AETH. Every check roce_pkt_parse()
@@ -593,13 +490,13 @@ general:
  */
 enum roce_reason roce_pkt_parse_rc(const uint8_t *f, size_t len, struct roce_pkt *p)
 {
-	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, 0, p);
+	return roce_pkt_parse_rc_ipv4(f, len, ROCE_ETH_HLEN, 0, p);
 }
 
 enum roce_reason roce_pkt_parse_rc_flags(const uint8_t *f, size_t len, unsigned int flags,
 					 struct roce_pkt *p)
 {
-	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, flags, p);
+	return roce_pkt_parse_rc_ipv4(f, len, ROCE_ETH_HLEN, flags, p);
 }
 
 enum roce_reason roce_pkt_parse_rc_l3_flags(const uint8_t *f, size_t len, uint32_t l3_off,
@@ -609,10 +506,10 @@ enum roce_reason roce_pkt_parse_rc_l3_flags(const uint8_t *f, size_t len, uint32
 		return roce_pkt_parse(f, len, flags, p);
 	/* the untagged frame with its offsets constant, as roce_pkt_parse_rc() has them */
 	if (likely(l3_off == ROCE_ETH_HLEN))
-		return parse_rc_ipv4(f, len, ROCE_ETH_HLEN, flags, p);
+		return roce_pkt_parse_rc_ipv4(f, len, ROCE_ETH_HLEN, flags, p);
 	if (l3_off != ROCE_ETH_HLEN + ROCE_VLAN_HLEN)
 		return roce_pkt_parse(f, len, flags, p);
-	return parse_rc_ipv4(f, len, ROCE_ETH_HLEN + ROCE_VLAN_HLEN, flags, p);
+	return roce_pkt_parse_rc_ipv4(f, len, ROCE_ETH_HLEN + ROCE_VLAN_HLEN, flags, p);
 }
 
 enum roce_reason roce_pkt_parse_rc_l3(const uint8_t *f, size_t len, uint32_t l3_off, int ipv6,

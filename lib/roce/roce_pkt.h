@@ -52,6 +52,11 @@ struct roce_pkt {
 	uint32_t flow_label; /* IPv6 */
 	uint8_t sgid[16];
 	uint8_t dgid[16];
+	/* IPv4 (ipv6 0): the source and destination address as they lie in the header
+	 * (network byte order), adjacent. A receiver compares these, not the GIDs: the one
+	 * pass (roce_pkt_parse_rc*()) writes only these; roce_pkt_parse() both. IPv6: 0. */
+	uint32_t ip4_src;
+	uint32_t ip4_dst;
 	/* UDP: the builder always sends checksum 0, as rxe does */
 	uint16_t sport;
 	uint16_t udp_csum; /* as received */
@@ -129,9 +134,10 @@ enum roce_reason roce_pkt_parse(const uint8_t *frame, size_t len, unsigned int f
  * the same return value for every frame, ICRC included. The common frame (untagged IPv4
  * without options, UDP checksum 0, an RC opcode with no extension header, a RETH or an
  * AETH) is checked in one pass that writes only opcode, oi, se, padcnt, ackreq, pkey,
- * dqpn, psn, the RETH or AETH, payload, paylen, sgid, dgid, ipv6 (0), has_vlan (0), l3,
- * l3_off, bth_off and wire_len; the other fields keep what they held. Every other frame
- * gets roce_pkt_parse() and all its fields.
+ * dqpn, psn, the RETH or AETH, payload, paylen, ip4_src, ip4_dst (not sgid and dgid),
+ * ipv6 (0), has_vlan (0), l3, l3_off, bth_off and wire_len; the other fields keep what they
+ * held. Every other frame (DestQP 1's too) gets roce_pkt_parse() and all its fields.
+ * roce_pkt_rc.h has the same pass inline.
  */
 enum roce_reason roce_pkt_parse_rc(const uint8_t *frame, size_t len, struct roce_pkt *p);
 

@@ -129,6 +129,9 @@ int roce_qp_modify(struct roce_qp *qp, const struct roce_qp_attr *a, uint32_t ma
 		qp->av = a->av;
 		if (!qp->av.sport)
 			qp->av.sport = roce_udp_sport(qp->qpn, qp->dest_qpn, qp->av.flow_label);
+		qp->rx_ip4_ok = roce_gid_is_ipv4(qp->av.dgid) && roce_gid_is_ipv4(qp->av.sgid);
+		memcpy(&qp->rx_ip4[0], qp->av.dgid + 12, 4);
+		memcpy(&qp->rx_ip4[1], qp->av.sgid + 12, 4);
 	}
 	if (mask & ROCE_QP_RQ_PSN) {
 		qp->resp.epsn = a->rq_psn & ROCE_PSN_MASK;
@@ -298,7 +301,7 @@ enum roce_reason roce_qp_rx(struct roce_qp *qp, const struct roce_pkt *pkt, uint
 		return roce_ud_rx(qp, pkt);
 	}
 	/* RC/UC: only from the connected peer to our own address. */
-	if (unlikely(memcmp(pkt->sgid, qp->av.dgid, 16) || memcmp(pkt->dgid, qp->av.sgid, 16)))
+	if (unlikely(!roce_qp_from_peer(qp, pkt)))
 		return roce_drop(qp, ROCE_R_ADDR);
 	if (oi->flags & ROCE_OPF_REQ) {
 		if (unlikely(st != ROCE_QPS_RTR && st != ROCE_QPS_RTS && st != ROCE_QPS_SQD))

@@ -351,6 +351,11 @@ struct roce_qp {
 	uint32_t pmtu;
 	uint32_t max_unacked_psn;  /* requester window in PSNs */
 	struct roce_av av;
+	/* av's addresses for the receive check of IPv4 frames (roce_qp_from_peer): the peer's
+	 * then ours, as the peer's IPv4 header holds them (roce_pkt ip4_src, ip4_dst);
+	 * rx_ip4_ok: both GIDs of av are IPv4-mapped, else no IPv4 frame is the peer's */
+	uint32_t rx_ip4[2];
+	uint8_t rx_ip4_ok;
 	const struct roce_qp_ops *ops;
 	void *user;
 

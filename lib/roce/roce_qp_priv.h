@@ -3,6 +3,9 @@
 #ifndef ROCE_QP_PRIV_H
 #define ROCE_QP_PRIV_H
 
+#include <stddef.h>
+#include <string.h>
+
 #include "roce_qp.h"
 
 #define likely(x) __builtin_expect(!!(x), 1)
@@ -45,6 +48,21 @@ static inline enum roce_reason roce_drop(struct roce_qp *qp, enum roce_reason re
 {
 	qp->stats.drops[reason]++;
 	return reason;
+}
+
+/* RC/UC: the frame is from the connected peer to our own address. IPv4 (the parse's
+ * ip4_src and ip4_dst against av's, one 64-bit compare, no GID built per frame); IPv6: the
+ * GIDs, as the frame's header holds them. */
+static inline int roce_qp_from_peer(const struct roce_qp *qp, const struct roce_pkt *pkt)
+{
+	if (likely(!pkt->ipv6)) {
+		uint64_t a, b;
+
+		memcpy(&a, (const uint8_t *)pkt + offsetof(struct roce_pkt, ip4_src), 8);
+		memcpy(&b, qp->rx_ip4, 8);
+		return qp->rx_ip4_ok && a == b;
+	}
+	return memcmp(pkt->sgid, qp->av.dgid, 16) == 0 && memcmp(pkt->dgid, qp->av.sgid, 16) == 0;
 }
 
 /* roce_qp.c */

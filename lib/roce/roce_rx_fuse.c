@@ -24,7 +24,7 @@ int roce_resp_fusable(const struct roce_qp *qp, const struct roce_pkt *pkt)
 	/* roce_qp_rx: RC, this QP, from the connected peer, a state that takes requests */
 	if (qp->type != ROCE_QPT_RC || pkt->dqpn != qp->qpn ||
 	    (qp->state != ROCE_QPS_RTR && qp->state != ROCE_QPS_RTS && qp->state != ROCE_QPS_SQD) ||
-	    memcmp(pkt->sgid, qp->av.dgid, 16) != 0 || memcmp(pkt->dgid, qp->av.sgid, 16) != 0)
+	    !roce_qp_from_peer(qp, pkt))
 		return 0;
 	if (pkt->psn != qp->resp.epsn || n == 0 || n > qp->pmtu)
 		return 0;

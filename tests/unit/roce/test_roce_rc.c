@@ -893,12 +893,67 @@ T_CASE(opcode_sequence_and_length_violations)
 	post_send_op(&A, ROCE_WR_SEND, 10, 1);
 	ep_pump(&A, now);
 	T_EQ(roce_pkt_parse(A.tx[0].b, A.tx[0].len, 0, &q), 0);
-	q.sgid[15] ^= 1;
+	q.sgid[15] ^= 1; /* the frame's source, as the parse gives it both ways */
+	((uint8_t *)&q.ip4_src)[3] ^= 1;
 	T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_ADDR);
 	q.sgid[15] ^= 1;
+	((uint8_t *)&q.ip4_src)[3] ^= 1;
 	q.dqpn = 0x99;
 	T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_QPN);
 	T_EQ(B.qp.stats.drops[ROCE_R_ADDR], 1);
+}
+
+/* The RC address check of an IPv4 frame compares the header's addresses (ip4_src, ip4_dst)
+ * with the connection's IPv4-mapped GIDs, 32 bits each, and takes no IPv4 frame for a
+ * connection over IPv6; an IPv6 frame's GIDs are compared whole. */
+T_CASE(rx_address_check_ipv4_ipv6)
+{
+	struct roce_qp_attr a;
+	struct roce_pkt q;
+	uint32_t i;
+
+	pair_default();
+	post_send_op(&A, ROCE_WR_SEND, 10, 1);
+	ep_pump(&A, now);
+	T_EQ(roce_pkt_parse(A.tx[0].b, A.tx[0].len, 0, &q), 0);
+	T_EQ(q.ipv6, 0);
+	T_CHECK(memcmp(&q.ip4_src, q.sgid + 12, 4) == 0 && memcmp(&q.ip4_dst, q.dgid + 12, 4) == 0);
+	T_CHECK(memcmp(&q.ip4_src, B.qp.av.dgid + 12, 4) == 0);
+	/* each byte of either address counts */
+	for (i = 0; i < 8; i++) {
+		uint8_t *b = (i < 4 ? (uint8_t *)&q.ip4_src : (uint8_t *)&q.ip4_dst) + i % 4;
+
+		*b ^= 0x80;
+		T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_ADDR);
+		*b ^= 0x80;
+	}
+	T_EQ(B.qp.stats.drops[ROCE_R_ADDR], 8);
+	/* source and destination swapped: not the peer's frame */
+	{
+		uint32_t t = q.ip4_src;
+
+		q.ip4_src = q.ip4_dst;
+		q.ip4_dst = t;
+		T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_ADDR);
+		q.ip4_dst = q.ip4_src;
+		q.ip4_src = t;
+	}
+	/* B's connection moved to IPv6 GIDs ending in the same 32 bits: the IPv4 frame is
+	 * not the peer's, however its addresses end */
+	memset(&a, 0, sizeof(a));
+	a.av = B.av;
+	roce_gid_parse("fd00::", a.av.sgid);
+	roce_gid_parse("fd00::", a.av.dgid);
+	memcpy(a.av.sgid + 12, &q.ip4_dst, 4);
+	memcpy(a.av.dgid + 12, &q.ip4_src, 4);
+	T_EQ(roce_qp_modify(&B.qp, &a, ROCE_QP_AV), 0);
+	T_EQ(roce_qp_rx(&B.qp, &q, now), ROCE_R_ADDR);
+	/* an IPv6 frame with those GIDs is */
+	memcpy(q.sgid, a.av.dgid, 16);
+	memcpy(q.dgid, a.av.sgid, 16);
+	q.ipv6 = 1;
+	T_CHECK(roce_qp_rx(&B.qp, &q, now) != ROCE_R_ADDR);
+	T_EQ(B.qp.stats.drops[ROCE_R_ADDR], 10);
 }
 
 T_CASE(stray_and_duplicate_responses)

@@ -9,6 +9,9 @@
 
 #include "irdma_stag.h"
 #include "soft_mr_inl.h"
+#include "roce_addr.h"
+#include "roce_pkt.h"
+#include "soft_loop_q.h"
 #include "soft_priv.h"
 
 static void expect_cqe(struct t_cq *cq, uint64_t wr_id, enum irdma_cmpl_status st,
@@ -685,6 +688,84 @@ T_CASE(key_check_inline_same_answers)
 	 * and PD, in bounds: (offset, lengths) = (0: 0, 1, 8, 64), (8: 0, 1, 8), (56: 0, 1, 8),
 	 * (57: 0, 1), (63: 0, 1), (64: 0): 15 */
 	T_EQ(fast, (5 + 2) * 15);
+/* A frame into dev's loop receive queue, built by lib/roce (valid ICRC): an RC SEND ONLY of
+ * 8 bytes to dqpn from src to dst (GIDs), in an IPv6 header when v6, else IPv4. */
+static void loop_inject(struct soft_dev *dev, bool v6, const char *src, const char *dst,
+			uint32_t dqpn)
+{
+	struct rte_mbuf *m = rte_pktmbuf_alloc(dev->pool);
+	static const uint8_t pl[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
+	struct roce_pkt p;
+	int len;
+
+	T_CHECK(m != NULL);
+	if (m == NULL)
+		return;
+	memset(&p, 0, sizeof(p));
+	T_EQ(roce_gid_parse(src, p.sgid), 0);
+	T_EQ(roce_gid_parse(dst, p.dgid), 0);
+	p.ipv6 = v6;
+	p.hop_limit = 64;
+	p.sport = 0xC000;
+	p.opcode = ROCE_OP_RC_SEND_ONLY;
+	p.pkey = 0xFFFF;
+	p.dqpn = dqpn;
+	p.psn = 1;
+	p.payload = pl;
+	p.paylen = sizeof(pl);
+	len = roce_pkt_build(&p, rte_pktmbuf_mtod(m, uint8_t *), rte_pktmbuf_tailroom(m));
+	T_CHECK(len > 0);
+	m->data_len = (uint16_t)len;
+	m->pkt_len = (uint32_t)len;
+	T_EQ(soft_loop_q_enqueue(soft_wire_loop_queue(dev), &m, 1), 1);
+}
+
+/* port=loop: the wire checks each frame's destination against the device's addresses
+ * itself (the loop marks nothing). An IPv4 frame's by its 32 bits against the IPv4-mapped
+ * GIDs, an IPv6 frame's by its GID against all of them; a frame to another address is
+ * counted in rx_drop_dst_ip and goes no further, one to ours reaches the QP lookup. */
+T_CASE(loop_rx_destination_address_ipv4_and_ipv6)
+{
+	struct soft_dev *dev;
+	struct t_pair p;
+	uint64_t dst0, unk0;
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	dev = soft_dev_from_hw(p.db.dev); /* 10.0.0.2 */
+	dst0 = dev->st.wire.rx_drop_dst_ip;
+	unk0 = dev->st.rx_unknown_qp;
+	/* IPv4 to another host: dropped, whatever the QP */
+	loop_inject(dev, false, "10.0.0.1", "10.0.0.3", p.qb.id);
+	loop_inject(dev, false, "10.0.0.1", "10.0.1.2", p.qb.id);
+	loop_inject(dev, false, "10.0.0.1", "11.0.0.2", p.qb.id);
+	t_progress();
+	T_EQ(dev->st.wire.rx_drop_dst_ip - dst0, 3);
+	T_EQ(dev->st.rx_unknown_qp - unk0, 0);
+	/* IPv4 to us: past the check (a QP nobody has) */
+	loop_inject(dev, false, "10.0.0.1", "10.0.0.2", 0x7777);
+	t_progress();
+	T_EQ(dev->st.wire.rx_drop_dst_ip - dst0, 3);
+	T_EQ(dev->st.rx_unknown_qp - unk0, 1);
+	/* IPv6 to our IPv4-mapped GID: ours; to another address: not */
+	loop_inject(dev, true, "::ffff:10.0.0.1", "::ffff:10.0.0.2", 0x7777);
+	t_progress();
+	T_EQ(dev->st.wire.rx_drop_dst_ip - dst0, 3);
+	T_EQ(dev->st.rx_unknown_qp - unk0, 2);
+	loop_inject(dev, true, "::ffff:10.0.0.1", "fd00::2", 0x7777);
+	loop_inject(dev, true, "fd00::1", "::ffff:10.0.0.3", 0x7777);
+	t_progress();
+	T_EQ(dev->st.wire.rx_drop_dst_ip - dst0, 5);
+	{
+		char s[64];
+
+		/* our link-local GID (GID 0) is ours */
+		T_CHECK(roce_gid_format(dev->gid[0], s, sizeof(s)) != NULL);
+		loop_inject(dev, true, "fd00::1", s, 0x7777);
+		t_progress();
+		T_EQ(dev->st.wire.rx_drop_dst_ip - dst0, 5);
+		T_EQ(dev->st.rx_unknown_qp - unk0, 3);
+	}
+	t_pair_close(&p);
 }
 
 int main(int argc, char **argv)

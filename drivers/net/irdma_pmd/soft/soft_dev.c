@@ -193,6 +193,7 @@ static int soft_dev_open(const struct irdma_hw_dev_config *cfg, struct irdma_hw_
 		roce_gid_from_ipv4(dev->gid[dev->n_gids++], cfg->ipv4);
 	if (cfg->has_ipv6)
 		memcpy(dev->gid[dev->n_gids++], cfg->ipv6, 16);
+	soft_wire_addrs_set(dev);
 
 	rc = soft_engine_start(dev);
 	if (rc)

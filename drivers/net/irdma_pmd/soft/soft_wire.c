@@ -22,6 +22,7 @@
 
 #include "roce_addr.h"
 #include "roce_icrc.h"
+#include "roce_pkt_rc.h"
 
 #include "soft_port.h" /* struct soft_port_ops lives there */
 #include "soft_port_loop.h"
@@ -65,6 +66,10 @@ struct soft_wire {
 	struct rte_mbuf *backlog[SOFT_WIRE_BACKLOG];
 	void *dst[SOFT_WIRE_BACKLOG];      /* the port's route of each frame (loop: device) */
 	struct soft_port_loop_cache loop_cache; /* loop: this sender's last route */
+	/* the device's IPv4-mapped GIDs as an IPv4 header holds the address, last GID first
+	 * (soft_wire_addrs_set()): an IPv4 frame's destination checked without a GID */
+	unsigned int n_own_ip4;
+	uint32_t own_ip4[IRDMA_HW_MAX_GIDS];
 	struct soft_wire_hold tx_hold, rx_hold;
 };
 
@@ -216,6 +221,34 @@ static inline bool dev_owns_gid(const struct soft_dev *dev, const uint8_t gid[16
 		if (soft_port_gid_eq(dev->gid[i], gid))
 			return true;
 	return false;
+}
+
+void soft_wire_addrs_set(struct soft_dev *dev)
+{
+	struct soft_wire *w = dev->wire;
+	uint32_t i;
+
+	w->n_own_ip4 = 0;
+	for (i = dev->n_gids; i-- > 0;) /* the order of dev_owns_gid() */
+		if (roce_gid_is_ipv4(dev->gid[i]))
+			memcpy(&w->own_ip4[w->n_own_ip4++], dev->gid[i] + 12, 4);
+}
+
+/* The frame is addressed to one of the device's GIDs: dev_owns_gid() of its destination,
+ * for an IPv4 frame without building the GID (the IPv4-mapped ones' addresses, 32 bits
+ * each). */
+static inline bool wire_owns_dst(const struct soft_dev *dev, const struct soft_wire *w,
+				 const struct roce_pkt *p)
+{
+	unsigned int i;
+
+	if (likely(!p->ipv6)) {
+		for (i = 0; i < w->n_own_ip4; i++)
+			if (w->own_ip4[i] == p->ip4_dst)
+				return true;
+		return false;
+	}
+	return dev_owns_gid(dev, p->dgid);
 }
 
 bool soft_wire_tx_room(struct soft_dev *dev, unsigned int n)
@@ -648,18 +681,31 @@ static inline void wire_mbuf_recycle(struct rte_mbuf *m)
 	m->tx_offload = 0;
 }
 
+/* refcnt and nb_segs both 1 (in one compare of the rearm word), direct, one segment */
+static inline bool wire_mbuf_plain(const struct rte_mbuf *m)
+{
+	return (wire_mbuf_rearm(m) & WIRE_REARM_REF_SEG) == WIRE_REARM_REF1_SEG1 &&
+	       RTE_MBUF_DIRECT(m) && m->next == NULL;
+}
+
 static inline void wire_free_burst(struct soft_dev *dev, struct soft_wire *w,
 				   struct rte_mbuf **pkts, unsigned int n)
 {
 	struct rte_mempool *pool = NULL, *own = dev->pool;
 	unsigned int i, k = 0, from = 0;
 
+	/* one frame of our pool with room in the stash (most bursts on the loop): without the
+	 * run bookkeeping below */
+	if (likely(n == 1 && wire_mbuf_plain(pkts[0]) && pkts[0]->pool == own &&
+		   w->n_stash < SOFT_WIRE_STASH)) {
+		wire_mbuf_recycle(pkts[0]);
+		w->stash[w->n_stash++] = pkts[0];
+		return;
+	}
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 
-		/* refcnt and nb_segs both 1 in one compare of the rearm word */
-		if (unlikely((wire_mbuf_rearm(m) & WIRE_REARM_REF_SEG) != WIRE_REARM_REF1_SEG1 ||
-			     !RTE_MBUF_DIRECT(m) || m->next != NULL)) {
+		if (unlikely(!wire_mbuf_plain(m))) {
 			rte_pktmbuf_free(m);
 			continue;
 		}
@@ -690,46 +736,37 @@ static inline void wire_free_burst(struct soft_dev *dev, struct soft_wire *w,
 static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_mbuf **pkts,
 					       unsigned int n)
 {
+	const struct soft_wire *w = dev->wire;
 	unsigned int i, flags;
 	uint64_t now;
 	bool marked;
 
 	now = soft_now_ns(dev);
-	marked = dev->wire->rx_marked;
-	flags = dev->wire->rx_parse_flags;
+	marked = w->rx_marked;
+	flags = w->rx_parse_flags;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
 		const uint8_t *f = rte_pktmbuf_mtod(m, const uint8_t *);
+		/* frames too short for a payload worth fusing: ICRC included in the parse; the
+		 * others: the ICRC apart, checked next or while the payload is copied
+		 * (soft_rx_fuse.c) */
+		unsigned int fl = flags | (m->data_len >= SOFT_RX_FUSE_MIN_FRAME ?
+					   ROCE_PARSE_NO_ICRC : 0);
 		struct roce_pkt p;
 		enum roce_reason rc;
 
 		dev->st.rx_packets++;
 		dev->st.rx_bytes += m->pkt_len;
-		/* One pass (from the IP header the port found, when it marked the frame).
-		 * Frames too short for a payload worth fusing: ICRC included. The others: the
-		 * ICRC apart, checked next or while the payload is copied (soft_rx_fuse.c). */
-		if (likely(m->data_len < SOFT_RX_FUSE_MIN_FRAME)) {
-			if (marked)
-				rc = roce_pkt_parse_rc_l3_flags(f, m->data_len,
-								soft_port_rx_l3_off(m),
-								soft_port_rx_ipv6(m), flags, &p);
-			else
-				rc = roce_pkt_parse_rc_flags(f, m->data_len, flags, &p);
-		} else {
-			if (marked)
-				rc = roce_pkt_parse_rc_l3_flags(f, m->data_len,
-								soft_port_rx_l3_off(m),
-								soft_port_rx_ipv6(m),
-								flags | ROCE_PARSE_NO_ICRC, &p);
-			else
-				rc = roce_pkt_parse_rc_flags(f, m->data_len,
-							     flags | ROCE_PARSE_NO_ICRC, &p);
-			if (likely(rc == ROCE_R_OK))
-				rc = soft_rx_icrc(dev, &p);
-		}
+		/* One pass, inline (from the IP header the port found, when it marked the
+		 * frame; else from 14, where the pass checks the EtherType itself). */
+		rc = roce_pkt_parse_rc_inline(f, m->data_len,
+					      marked ? soft_port_rx_l3_off(m) : ROCE_ETH_HLEN,
+					      marked && soft_port_rx_ipv6(m), fl, &p);
+		if (unlikely(fl & ROCE_PARSE_NO_ICRC) && likely(rc == ROCE_R_OK))
+			rc = soft_rx_icrc(dev, &p);
 		if (unlikely(rc != ROCE_R_OK))
 			soft_wire_stats_parse_drop(&dev->st.wire, rc); /* the only count */
-		else if (unlikely(!marked && !dev_owns_gid(dev, p.dgid)))
+		else if (unlikely(!marked && !wire_owns_dst(dev, w, &p)))
 			dev->st.wire.rx_drop_dst_ip++;
 		else if (p.opcode != ROCE_OP_CNP)
 			wire_deliver(dev, &p, now);

@@ -72,6 +72,9 @@ unsigned int soft_wire_flush(struct soft_dev *dev);
 struct soft_loop_q;
 struct soft_loop_q *soft_wire_loop_queue(struct soft_dev *dev);
 
+/* The device's GIDs are set or changed: the wire's receive address check follows them. */
+void soft_wire_addrs_set(struct soft_dev *dev);
+
 /* Receives up to budget frames, checks them and hands them to the QPs. */
 unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget);
 
