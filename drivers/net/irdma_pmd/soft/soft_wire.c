@@ -183,8 +183,11 @@ int soft_wire_open(struct soft_dev *dev)
 		 * whose fault injectors change bytes after the UDP header only (tx and rx).
 		 * The ICRC is still checked on every frame; everything else is too. */
 		w->rx_parse_flags = ROCE_PARSE_NO_CSUM;
+		/* nothing between the queue and the checks: the engine takes it itself */
+		dev->loop_rx_direct = !dev->rx_faults;
 	}
 	w->rx_marked = w->port->rx_marked && !dev->rx_faults;
+	dev->poll_port = w->loop == NULL; /* its frames are seen only by polling it */
 	dev->wire = w;
 	return 0;
 }
@@ -315,10 +318,13 @@ static uint32_t wire_rand_ppm(struct soft_wire *w)
 	return (uint32_t)((w->rng * 0x2545F4914F6CDD1Dull) >> 32) % 1000000u;
 }
 
-static void backlog_add(struct soft_wire *w, struct rte_mbuf *m, void *dst)
+/* Every frame enters the backlog here: the engine flushes only when wire_dirty is set. */
+static inline void backlog_add(struct soft_dev *dev, struct soft_wire *w, struct rte_mbuf *m,
+			       void *dst)
 {
 	w->dst[w->n_backlog] = dst;
 	w->backlog[w->n_backlog++] = m;
+	dev->wire_dirty = true;
 }
 
 /*
@@ -350,13 +356,13 @@ static __rte_noinline bool wire_faults(struct soft_dev *dev, struct soft_wire *w
 		struct rte_mbuf *d = rte_pktmbuf_copy(m, dev->pool, 0, UINT32_MAX);
 
 		if (d != NULL) {
-			backlog_add(w, d, dst);
+			backlog_add(dev, w, d, dst);
 			dev->st.tx_fault_dups++;
 		}
 	}
 	if (c->reorder_ppm && w->n_backlog && wire_rand_ppm(w) < c->reorder_ppm) {
 		/* goes out before the frame queued ahead of it */
-		backlog_add(w, w->backlog[w->n_backlog - 1], w->dst[w->n_backlog - 1]);
+		backlog_add(dev, w, w->backlog[w->n_backlog - 1], w->dst[w->n_backlog - 1]);
 		w->backlog[w->n_backlog - 2] = m;
 		w->dst[w->n_backlog - 2] = dst;
 		dev->st.tx_fault_reorders++;
@@ -386,7 +392,7 @@ static inline void wire_tx_release(struct soft_dev *dev, struct soft_wire *w)
 			rte_pktmbuf_free(e->m);
 			dev->st.tx_fault_drops++;
 		} else {
-			backlog_add(w, e->m, e->dst);
+			backlog_add(dev, w, e->m, e->dst);
 		}
 	}
 }
@@ -404,7 +410,7 @@ static __rte_always_inline void wire_queue(struct soft_dev *dev, struct soft_wir
 	      w->port->route != NULL ? w->port->route(w->port_priv, dgid) : NULL;
 	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
 		return;
-	backlog_add(w, m, dst);
+	backlog_add(dev, w, m, dst);
 }
 
 /* Pad, ICRC, counters, faults and the backlog for a frame whose headers and payload
@@ -525,8 +531,9 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
 }
 
 /* Hands a parsed frame to its QP's transport, which checks it against the QP (state,
- * transport class, addresses, Q_Key, PSN, opcode sequence) before anything happens. */
-static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_t now)
+ * transport class, addresses, Q_Key, PSN, opcode sequence) before anything happens.
+ * Inline into both receive paths (wire_rx_burst(), soft_wire_rx_burst()): called per frame. */
+static __rte_always_inline void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_t now)
 {
 	struct soft_qp *qp;
 
@@ -648,7 +655,7 @@ static inline void wire_mbuf_recycle(struct rte_mbuf *m)
 	m->tx_offload = 0;
 }
 
-static inline void wire_free_burst(struct soft_dev *dev, struct soft_wire *w,
+static __rte_always_inline void wire_free_burst(struct soft_dev *dev, struct soft_wire *w,
 				   struct rte_mbuf **pkts, unsigned int n)
 {
 	struct rte_mempool *pool = NULL, *own = dev->pool;
@@ -801,9 +808,28 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 	return wire_rx_burst(dev, w, budget, false);
 }
 
-struct soft_loop_q *soft_wire_loop_queue(struct soft_dev *dev)
+/* port=loop without receive faults (dev->loop_rx_direct): the engine's call when the
+ * queue holds frames, without soft_wire_rx()'s tests for held frames and the port's kind
+ * (none can be held: holding is a receive fault). */
+unsigned int soft_wire_rx_burst(struct soft_dev *dev, unsigned int budget)
 {
-	return dev->wire->rx_q;
+	struct soft_wire *w = dev->wire;
+	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
+	unsigned int n;
+
+	n = soft_port_loop_recv(w->rx_q, pkts, RTE_MIN(budget, SOFT_WIRE_RX_BURST));
+	wire_rx_handle(dev, pkts, n);
+	return n;
+}
+
+/* For a port other than the loop: a queue that stays empty (zeroed, in bss: only its
+ * first lines are ever read), so that the idle check needs no test for a missing queue;
+ * such a port is kept polled by dev->poll_port in the busy word. */
+static struct soft_loop_q wire_no_loop_q;
+
+const struct soft_loop_q *soft_wire_loop_queue(struct soft_dev *dev)
+{
+	return dev->wire->rx_q != NULL ? dev->wire->rx_q : &wire_no_loop_q;
 }
 
 /* accessors for ports (soft_port.h) */
