@@ -22,12 +22,17 @@
 static uint32_t crc_tab[8][256];
 static int use_clmul;
 static int use_vpclmul; /* AVX-512 + VPCLMULQDQ: the 256-byte fold for long runs */
-/* roce_icrc_compute()'s engine, picked below (the table engine until then) */
+/* roce_icrc_compute()'s and roce_icrc_write()'s engines, picked below (the table engine
+ * until then) */
 static uint32_t (*icrc_compute_fn)(const uint8_t *l3, size_t len,
 				   int ipv6) = roce_icrc_compute_generic;
+static void icrc_write_generic(uint8_t *l3, size_t len, int ipv6);
+static void (*icrc_write_fn)(uint8_t *l3, size_t len, int ipv6) = icrc_write_generic;
 #if defined(__x86_64__) && defined(__GNUC__)
 static uint32_t icrc_compute_sse(const uint8_t *l3, size_t len, int ipv6);
 static uint32_t icrc_compute_avx(const uint8_t *l3, size_t len, int ipv6);
+static void icrc_write_sse(uint8_t *l3, size_t len, int ipv6);
+static void icrc_write_avx(uint8_t *l3, size_t len, int ipv6);
 #endif
 
 __attribute__((constructor)) static void roce_crc32_tables_init(void)
@@ -49,8 +54,12 @@ __attribute__((constructor)) static void roce_crc32_tables_init(void)
 	use_vpclmul = use_clmul && __builtin_cpu_supports("avx512f") &&
 		      __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
 		      __builtin_cpu_supports("vpclmulqdq");
-	if (use_clmul)
-		icrc_compute_fn = __builtin_cpu_supports("avx") ? icrc_compute_avx : icrc_compute_sse;
+	if (use_clmul) {
+		int avx = __builtin_cpu_supports("avx");
+
+		icrc_compute_fn = avx ? icrc_compute_avx : icrc_compute_sse;
+		icrc_write_fn = avx ? icrc_write_avx : icrc_write_sse;
+	}
 #endif
 }
 
@@ -592,7 +601,25 @@ icrc_compute_avx(const uint8_t *l3, size_t len, int ipv6)
 {
 	return roce_icrc_final(icrc_clmul_dispatch(l3, len, ipv6));
 }
+
+/* The same two with the store (roce_icrc_write()): each length's copy ends on it. */
+__attribute__((target("pclmul,sse4.1"))) static void icrc_write_sse(uint8_t *l3, size_t len,
+								    int ipv6)
+{
+	roce_icrc_put(l3 + len, roce_icrc_final(icrc_clmul_dispatch(l3, len, ipv6)));
+}
+
+__attribute__((target("avx,pclmul,sse4.1"))) static void icrc_write_avx(uint8_t *l3, size_t len,
+								        int ipv6)
+{
+	roce_icrc_put(l3 + len, roce_icrc_final(icrc_clmul_dispatch(l3, len, ipv6)));
+}
 #endif
+
+static void icrc_write_generic(uint8_t *l3, size_t len, int ipv6)
+{
+	roce_icrc_put(l3 + len, roce_icrc_compute_generic(l3, len, ipv6));
+}
 
 uint32_t roce_icrc_compute_noavx(const uint8_t *l3, size_t len, int ipv6)
 {
@@ -608,6 +635,11 @@ uint32_t roce_icrc_compute_noavx(const uint8_t *l3, size_t len, int ipv6)
 uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6)
 {
 	return icrc_compute_fn(l3, len, ipv6);
+}
+
+void roce_icrc_write(uint8_t *l3, size_t len, int ipv6)
+{
+	icrc_write_fn(l3, len, ipv6);
 }
 
 uint16_t roce_ip_csum(const void *hdr, size_t len)

@@ -53,6 +53,13 @@ static inline uint32_t roce_icrc_final(uint32_t reg)
  */
 uint32_t roce_icrc_compute(const uint8_t *l3, size_t len, int ipv6);
 
+/*
+ * roce_icrc_compute() with its wire form stored at l3 + len (the 4 bytes after the last
+ * pad byte), in the engine itself: a sender can end on it as a tail call, with nothing
+ * left to do after the CRC.
+ */
+void roce_icrc_write(uint8_t *l3, size_t len, int ipv6);
+
 /* The same on the portable table engine alone (reference for tests and benchmarks). */
 uint32_t roce_icrc_compute_generic(const uint8_t *l3, size_t len, int ipv6);
 

@@ -6,8 +6,8 @@
  * of 0xFF, a copy of the packet with the variant fields set to ones, the standard CRC-32
  * over all of it.
  * Every length 0..256, every alignment of the first byte, IPv4 and IPv6, the engine without
- * AVX too (roce_icrc_compute_noavx). And the IP header checksum (native-order sum) against
- * RFC 1071 written out byte by byte.
+ * AVX too (roce_icrc_compute_noavx), and roce_icrc_write()'s store. And the IP header
+ * checksum (native-order sum) against RFC 1071 written out byte by byte.
  */
 #include "irdma_test.h"
 #include "roce_hdr.h"
@@ -88,7 +88,8 @@ T_CASE(crc32_every_length_0_256)
 static void icrc_lengths(int ipv6)
 {
 	size_t pre = (ipv6 ? ROCE_IPV6_HLEN : ROCE_IPV4_HLEN) + ROCE_UDP_HLEN + ROCE_BTH_LEN;
-	uint32_t bad_gen = 0, bad_ref = 0, bad_begin = 0, bad_noavx = 0, n = 0;
+	uint32_t bad_gen = 0, bad_ref = 0, bad_begin = 0, bad_noavx = 0, bad_write = 0, n = 0;
+	static uint8_t copy[sizeof(buf)];
 	size_t len, align;
 
 	for (len = pre; len <= 256; len++) {
@@ -105,6 +106,11 @@ static void icrc_lengths(int ipv6)
 			reg = roce_icrc_begin(l3, ipv6);
 			reg = roce_crc32_update(reg, l3 + pre, len - pre);
 			bad_begin += roce_icrc_final(reg) != fast;
+			/* roce_icrc_write(): the wire form at l3 + len, nothing else touched */
+			memcpy(copy, buf, sizeof(buf));
+			roce_icrc_put(copy + align + len, fast);
+			roce_icrc_write(l3, len, ipv6);
+			bad_write += memcmp(copy, buf, sizeof(buf)) != 0;
 			n++;
 		}
 	}
@@ -112,6 +118,7 @@ static void icrc_lengths(int ipv6)
 	T_EQ(bad_ref, 0);
 	T_EQ(bad_begin, 0);
 	T_EQ(bad_noavx, 0);
+	T_EQ(bad_write, 0);
 	printf("# IPv%d: %u length/alignment cases (%zu..256 bytes)\n", ipv6 ? 6 : 4, n, pre);
 }
 

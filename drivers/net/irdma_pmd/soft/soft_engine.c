@@ -74,6 +74,7 @@ static void timer_remove(struct soft_dev *dev, uint32_t id)
 	dev->timer_pos[last] = pos;
 	dev->qp_sched[id] &= (uint8_t)~SOFT_SCHED_TIMER;
 	if (dev->n_timers == 0) {
+		dev->timers_armed = false;
 		dev->timer_tsc = UINT64_MAX;
 		dev->timer_ns = ROCE_TIME_NEVER;
 	}
@@ -91,6 +92,7 @@ void soft_engine_timer_note(struct soft_dev *dev, const struct soft_qp *qp, uint
 		*f |= SOFT_SCHED_TIMER;
 		dev->timer_pos[qp->id] = dev->n_timers;
 		dev->timers[dev->n_timers++] = qp->id;
+		dev->timers_armed = true;
 	}
 	if (d < dev->timer_ns) { /* usually not: a new deadline is later than the earliest */
 		dev->timer_ns = d;
@@ -194,23 +196,43 @@ static inline unsigned int work_run(struct soft_dev *dev, unsigned int budget)
 	return work;
 }
 
-/* Nothing for a step to do: no doorbell, no frame on the loop queue (soft_loop_q.h), no QP
- * queued, no backlog, no deadline due (the TSC is read only while the timer list holds a QP;
- * its timer is usually off or later than timer_tsc). Read without the lock, as a hint: what
- * the lists hold changes under it, and a change this misses is seen by the next step. */
+/* The busy word holds nothing but armed timers: idle while the earliest is not due (the
+ * TSC is read only here; a listed timer is usually off or later than timer_tsc). */
+static inline bool engine_timers_not_due(const struct soft_dev *dev)
+{
+	return __atomic_load_n(&dev->n_work, __ATOMIC_RELAXED) == 0 &&
+	       !__atomic_load_n(&dev->wire_dirty, __ATOMIC_RELAXED) && !dev->poll_port &&
+	       rte_get_tsc_cycles() < __atomic_load_n(&dev->timer_tsc, __ATOMIC_RELAXED);
+}
+
+/* Nothing for a step to do: no doorbell, no frame on the loop's receive queue
+ * (soft_loop_q.h), and the busy word clear (no QP queued, no backlog, no timer, port=loop)
+ * or only timers not due yet. Read without the lock, as a
+ * hint: what the lists hold changes under it, and a change this misses is seen by the next
+ * step. */
 static inline bool engine_idle(const struct soft_dev *dev)
 {
-	return !soft_db_pending(dev) && dev->loop_rx != NULL && soft_loop_q_empty(dev->loop_rx) &&
-	       __atomic_load_n(&dev->n_work, __ATOMIC_RELAXED) == 0 &&
-	       !__atomic_load_n(&dev->wire_dirty, __ATOMIC_RELAXED) &&
-	       (__atomic_load_n(&dev->n_timers, __ATOMIC_RELAXED) == 0 ||
-		rte_get_tsc_cycles() < __atomic_load_n(&dev->timer_tsc, __ATOMIC_RELAXED));
+	if (soft_db_pending(dev) || !soft_loop_q_empty(dev->loop_rx))
+		return false;
+	if (likely(__atomic_load_n(&dev->busy, __ATOMIC_RELAXED) == 0))
+		return true;
+	return engine_timers_not_due(dev);
+}
+
+/* Received frames: port=loop without receive faults takes its queue itself (a call only
+ * when it holds frames); other ports and fault injection through soft_wire_rx(). */
+static __rte_always_inline unsigned int engine_rx(struct soft_dev *dev, unsigned int budget)
+{
+	if (likely(dev->loop_rx_direct))
+		return soft_loop_q_empty(dev->loop_rx) ? 0 : soft_wire_rx_burst(dev, budget);
+	return soft_wire_rx(dev, budget);
 }
 
 /*
  * One step; an idle one (engine_idle) returns before the lock. The wire's backlog is pushed
- * only after a step that did something or when frames are waiting (an earlier push left
- * some behind, or QP 1 queued a MAD between steps), so an idle step does not call the wire.
+ * only when wire_dirty says it holds frames (queued in this step, left by an earlier push,
+ * a MAD QP 1 queued between steps) or a fault holds some, so a step that only took an ACK
+ * or wrote a CQE does not call the wire.
  */
 static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 {
@@ -223,7 +245,7 @@ static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 		budget = SOFT_SERVICE_BUDGET;
 	if (unlikely(soft_db_pending(dev)))
 		work += soft_db_take(dev);
-	work += soft_wire_rx(dev, budget);
+	work += engine_rx(dev, budget);
 	if (unlikely(dev->n_timers != 0)) {
 		uint64_t tsc = rte_get_tsc_cycles();
 
@@ -235,7 +257,7 @@ static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 	}
 	if (dev->n_work != 0)
 		work += work_run(dev, budget);
-	if (work != 0 || unlikely(dev->wire_dirty))
+	if (dev->wire_dirty)
 		work += soft_wire_flush(dev);
 	dev->step_ns = 0; /* the next step reads the TSC again */
 	rte_spinlock_unlock(&dev->engine_lock);

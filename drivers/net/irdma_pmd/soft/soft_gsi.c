@@ -121,9 +121,7 @@ static int gsi_xmit(struct soft_dev *dev, const uint8_t dgid[16], const uint8_t 
 		return -ENOBUFS;
 	}
 	memcpy(payload, mad, IRDMA_CM_MAD_LEN);
-	soft_wire_send(dev, m, &p);
-	/* maybe built outside an engine step: tell the next step there is a backlog */
-	__atomic_store_n(&dev->wire_dirty, true, __ATOMIC_RELAXED);
+	soft_wire_send(dev, m, &p); /* sets wire_dirty: the next step pushes it */
 	dev->gsi.st.tx_mads++;
 	dev->gsi.st.tx_class[irdma_cm_gsi_class_of(mad)]++;
 	return 0;

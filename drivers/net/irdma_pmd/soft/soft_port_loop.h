@@ -71,6 +71,13 @@ static inline bool soft_port_gid_eq(const uint8_t *a, const uint8_t *b)
 struct soft_port_loop *soft_port_loop_route_slow(struct soft_port_loop_cache *c,
 						 const uint8_t gid[16], uint32_t gen);
 
+/* The cached route is gid's (then c->last_dst is the answer, NULL included). */
+static __rte_always_inline bool
+soft_port_loop_route_cached(const struct soft_port_loop_cache *c, const uint8_t gid[16])
+{
+	return c->last_gen == soft_port_loop_gen_now() && soft_port_gid_eq(c->last_gid, gid);
+}
+
 /* The device on the loop that owns gid, or NULL (the frame is lost when it is sent). */
 static __rte_always_inline struct soft_port_loop *
 soft_port_loop_route(struct soft_port_loop_cache *c, const uint8_t gid[16])

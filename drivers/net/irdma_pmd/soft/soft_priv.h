@@ -328,7 +328,20 @@ struct soft_dev {
 	 * since: soft_engine_timer_follow), and timer_tsc is at most the earliest of them. */
 	uint8_t *qp_sched;     /* per QP id: SOFT_SCHED_* (outlives the QP: ids in the lists) */
 	uint32_t *work;        /* work_mask + 1 slots */
-	uint32_t work_mask, work_head, n_work;
+	uint32_t work_mask, work_head;
+	/* What keeps the engine busy besides doorbells and received frames, in one word:
+	 * an idle step tests it with one load (engine_idle). Written under engine_lock
+	 * (wire_dirty also by soft_gsi.c, which holds it too); read without it, as a hint. */
+	union {
+		uint64_t busy;
+		struct {
+			uint32_t n_work;
+			bool wire_dirty;    /* frames in the wire's backlog or held by a fault */
+			bool timers_armed;  /* n_timers != 0 */
+			bool poll_port;     /* not port=loop: every step polls the port */
+			uint8_t busy_zero;  /* never written: busy reads it as 0 */
+		};
+	};
 	uint32_t *timers;      /* n_timers ids */
 	uint32_t *timer_pos;   /* per QP id: its index in timers */
 	uint32_t n_timers;
@@ -341,8 +354,10 @@ struct soft_dev {
 	uint64_t ns_per_tsc_q32;
 	uint64_t clk_tsc, clk_ns;
 	uint64_t step_ns;
-	bool wire_dirty;       /* the last push left frames in the wire's backlog */
-	struct soft_loop_q *loop_rx; /* port=loop: soft_wire_loop_queue() (idle check) */
+	/* The receive queue the idle check reads: port=loop's (soft_wire_loop_queue()), or
+	 * for any other port one that stays empty (poll_port keeps that port polled). */
+	const struct soft_loop_q *loop_rx;
+	bool loop_rx_direct;   /* port=loop, no receive fault: the step takes the queue itself */
 
 	rte_spinlock_t engine_lock;
 	uint32_t service_id;
@@ -654,6 +669,7 @@ static __rte_always_inline void soft_engine_timer_follow(struct soft_dev *dev,
 		if ((*f & SOFT_SCHED_TIMER) && dev->n_timers == 1) { /* timers[0] is this QP */
 			*f &= (uint8_t)~SOFT_SCHED_TIMER;
 			dev->n_timers = 0;
+			dev->timers_armed = false;
 			dev->timer_ns = ROCE_TIME_NEVER;
 			dev->timer_tsc = UINT64_MAX;
 		}
@@ -664,6 +680,7 @@ static __rte_always_inline void soft_engine_timer_follow(struct soft_dev *dev,
 		dev->timers[0] = qp->id;
 		dev->timer_pos[qp->id] = 0;
 		dev->n_timers = 1;
+		dev->timers_armed = true;
 		dev->timer_ns = d;
 		dev->timer_tsc = soft_ns_to_tsc(dev, d);
 		return;

@@ -188,8 +188,11 @@ int soft_wire_open(struct soft_dev *dev)
 		 * whose fault injectors change bytes after the UDP header only (tx and rx).
 		 * The ICRC is still checked on every frame; everything else is too. */
 		w->rx_parse_flags = ROCE_PARSE_NO_CSUM;
+		/* nothing between the queue and the checks: the engine takes it itself */
+		dev->loop_rx_direct = !dev->rx_faults;
 	}
 	w->rx_marked = w->port->rx_marked && !dev->rx_faults;
+	dev->poll_port = w->loop == NULL; /* its frames are seen only by polling it */
 	dev->wire = w;
 	return 0;
 }
@@ -348,10 +351,13 @@ static uint32_t wire_rand_ppm(struct soft_wire *w)
 	return (uint32_t)((w->rng * 0x2545F4914F6CDD1Dull) >> 32) % 1000000u;
 }
 
-static void backlog_add(struct soft_wire *w, struct rte_mbuf *m, void *dst)
+/* Every frame enters the backlog here: the engine flushes only when wire_dirty is set. */
+static inline void backlog_add(struct soft_dev *dev, struct soft_wire *w, struct rte_mbuf *m,
+			       void *dst)
 {
 	w->dst[w->n_backlog] = dst;
 	w->backlog[w->n_backlog++] = m;
+	dev->wire_dirty = true;
 }
 
 /*
@@ -383,13 +389,13 @@ static __rte_noinline bool wire_faults(struct soft_dev *dev, struct soft_wire *w
 		struct rte_mbuf *d = rte_pktmbuf_copy(m, dev->pool, 0, UINT32_MAX);
 
 		if (d != NULL) {
-			backlog_add(w, d, dst);
+			backlog_add(dev, w, d, dst);
 			dev->st.tx_fault_dups++;
 		}
 	}
 	if (c->reorder_ppm && w->n_backlog && wire_rand_ppm(w) < c->reorder_ppm) {
 		/* goes out before the frame queued ahead of it */
-		backlog_add(w, w->backlog[w->n_backlog - 1], w->dst[w->n_backlog - 1]);
+		backlog_add(dev, w, w->backlog[w->n_backlog - 1], w->dst[w->n_backlog - 1]);
 		w->backlog[w->n_backlog - 2] = m;
 		w->dst[w->n_backlog - 2] = dst;
 		dev->st.tx_fault_reorders++;
@@ -419,7 +425,7 @@ static inline void wire_tx_release(struct soft_dev *dev, struct soft_wire *w)
 			rte_pktmbuf_free(e->m);
 			dev->st.tx_fault_drops++;
 		} else {
-			backlog_add(w, e->m, e->dst);
+			backlog_add(dev, w, e->m, e->dst);
 		}
 	}
 }
@@ -437,7 +443,7 @@ static __rte_always_inline void wire_queue(struct soft_dev *dev, struct soft_wir
 	      w->port->route != NULL ? w->port->route(w->port_priv, dgid) : NULL;
 	if (unlikely(dev->faults) && wire_faults(dev, w, m, dst))
 		return;
-	backlog_add(w, m, dst);
+	backlog_add(dev, w, m, dst);
 }
 
 /* Pad, ICRC, counters, faults and the backlog for a frame whose headers and payload
@@ -483,10 +489,39 @@ void soft_wire_send(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_
 		    ROCE_ETH_HLEN + (p->has_vlan ? ROCE_VLAN_HLEN : 0), p->ipv6, p->dgid);
 }
 
+/* soft_wire_send_tmpl()'s rare cases: a port other than the loop, a route not cached,
+ * transmit faults (applied after the ICRC, so it is written first). */
+static __rte_noinline void wire_send_tmpl_slow(struct soft_dev *dev, struct rte_mbuf *m,
+					       const struct roce_tmpl *t, uint32_t len,
+					       uint32_t paylen)
+{
+	wire_finish(dev, m, len, paylen, t->l3_off, t->ipv6, t->proto.dgid);
+}
+
+/*
+ * The fast paths' frames: on the loop with the route cached and no fault, the frame joins
+ * the backlog first and the ICRC is written last, as a tail call (nothing reads the frame
+ * before the flush), so this saves no registers.
+ */
 void soft_wire_send_tmpl(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_tmpl *t,
 			 uint32_t len, uint32_t paylen)
 {
-	wire_finish(dev, m, len, paylen, t->l3_off, t->ipv6, t->proto.dgid);
+	struct soft_wire *w = dev->wire;
+	uint8_t *buf = rte_pktmbuf_mtod(m, uint8_t *);
+
+	if (unlikely(w->loop == NULL || dev->faults ||
+		     !soft_port_loop_route_cached(&w->loop_cache, t->proto.dgid))) {
+		wire_send_tmpl_slow(dev, m, t, len, paylen);
+		return;
+	}
+	memset(buf + len, 0, 4); /* 0-3 pad bytes in one store, as wire_finish() */
+	len += roce_pad_len(paylen);
+	m->data_len = (uint16_t)(len + ROCE_ICRC_LEN);
+	m->pkt_len = len + ROCE_ICRC_LEN;
+	dev->st.tx_packets++;
+	dev->st.tx_bytes += len + ROCE_ICRC_LEN;
+	backlog_add(dev, w, m, w->loop_cache.last_dst);
+	roce_icrc_write(buf + t->l3_off, len - t->l3_off, t->ipv6);
 }
 
 /* Out of line: an engine step with nothing to send returns from soft_wire_flush() without
@@ -558,8 +593,9 @@ unsigned int soft_wire_flush(struct soft_dev *dev)
 }
 
 /* Hands a parsed frame to its QP's transport, which checks it against the QP (state,
- * transport class, addresses, Q_Key, PSN, opcode sequence) before anything happens. */
-static void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_t now)
+ * transport class, addresses, Q_Key, PSN, opcode sequence) before anything happens.
+ * Inline into both receive paths (wire_rx_burst(), soft_wire_rx_burst()): called per frame. */
+static __rte_always_inline void wire_deliver(struct soft_dev *dev, const struct roce_pkt *p, uint64_t now)
 {
 	struct soft_qp *qp;
 
@@ -657,13 +693,20 @@ static inline uint64_t wire_mbuf_rearm(const struct rte_mbuf *m)
 #define WIRE_REARM_REF1_SEG1 (UINT64_C(1) << 16 | UINT64_C(1) << 32)
 #define WIRE_REARM_REF_SEG   (UINT64_C(0xFFFFFFFF) << 16)
 
+/* 16 bytes of an mbuf in one store (a vector type: no intrinsics, any architecture). */
+typedef uint64_t wire_u64x2 __attribute__((vector_size(16), aligned(16), may_alias));
+
 /* rte_pktmbuf_reset() for a direct mbuf of the device's pool in one segment, refcnt 1
- * (next already NULL): as the pool's get would have left it, its rearm word in one
- * store, without the bound of the headroom by the buffer (the pool's data room holds it). */
+ * (next already NULL): as the pool's get would have left it, without the bound of the
+ * headroom by the buffer (the pool's data room holds it). The fields it resets are two
+ * aligned 16-byte runs (rearm word and ol_flags; packet_type, pkt_len, data_len,
+ * vlan_tci and the RSS hash, which nothing reads on a frame we build) and two more
+ * stores: two vector stores instead of one per field. */
 static inline void wire_mbuf_recycle(struct rte_mbuf *m)
 {
 	const uint64_t rearm = RTE_PKTMBUF_HEADROOM | WIRE_REARM_REF1_SEG1 |
 			       (uint64_t)RTE_MBUF_PORT_INVALID << 48;
+	uint8_t *b = (uint8_t *)&m->rearm_data;
 
 	RTE_BUILD_BUG_ON(SOFT_MBUF_DATA < RTE_PKTMBUF_HEADROOM);
 	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, refcnt) !=
@@ -671,12 +714,20 @@ static inline void wire_mbuf_recycle(struct rte_mbuf *m)
 			 offsetof(struct rte_mbuf, nb_segs) !=
 			 offsetof(struct rte_mbuf, rearm_data) + 4 ||
 			 offsetof(struct rte_mbuf, port) != offsetof(struct rte_mbuf, rearm_data) + 6);
-	__atomic_store_n((uint64_t *)&m->rearm_data, rearm, __ATOMIC_RELAXED);
-	m->ol_flags = 0; /* direct: no RTE_MBUF_F_EXTERNAL to keep */
-	m->packet_type = 0;
-	m->pkt_len = 0;
-	m->data_len = 0;
-	m->vlan_tci = 0;
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, rearm_data) % 16 != 0 ||
+			 offsetof(struct rte_mbuf, ol_flags) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 8);
+	RTE_BUILD_BUG_ON(offsetof(struct rte_mbuf, packet_type) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 16 ||
+			 offsetof(struct rte_mbuf, pkt_len) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 20 ||
+			 offsetof(struct rte_mbuf, data_len) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 24 ||
+			 offsetof(struct rte_mbuf, vlan_tci) !=
+			 offsetof(struct rte_mbuf, rearm_data) + 26 ||
+			 offsetof(struct rte_mbuf, hash) != offsetof(struct rte_mbuf, rearm_data) + 28);
+	*(wire_u64x2 *)b = (wire_u64x2){ rearm, 0 }; /* ol_flags 0: direct, not external */
+	*(wire_u64x2 *)(b + 16) = (wire_u64x2){ 0, 0 };
 	m->vlan_tci_outer = 0;
 	m->tx_offload = 0;
 }
@@ -688,7 +739,7 @@ static inline bool wire_mbuf_plain(const struct rte_mbuf *m)
 	       RTE_MBUF_DIRECT(m) && m->next == NULL;
 }
 
-static inline void wire_free_burst(struct soft_dev *dev, struct soft_wire *w,
+static __rte_always_inline void wire_free_burst(struct soft_dev *dev, struct soft_wire *w,
 				   struct rte_mbuf **pkts, unsigned int n)
 {
 	struct rte_mempool *pool = NULL, *own = dev->pool;
@@ -838,9 +889,28 @@ unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget)
 	return wire_rx_burst(dev, w, budget, false);
 }
 
-struct soft_loop_q *soft_wire_loop_queue(struct soft_dev *dev)
+/* port=loop without receive faults (dev->loop_rx_direct): the engine's call when the
+ * queue holds frames, without soft_wire_rx()'s tests for held frames and the port's kind
+ * (none can be held: holding is a receive fault). */
+unsigned int soft_wire_rx_burst(struct soft_dev *dev, unsigned int budget)
 {
-	return dev->wire->rx_q;
+	struct soft_wire *w = dev->wire;
+	struct rte_mbuf *pkts[SOFT_WIRE_RX_BURST];
+	unsigned int n;
+
+	n = soft_port_loop_recv(w->rx_q, pkts, RTE_MIN(budget, SOFT_WIRE_RX_BURST));
+	wire_rx_handle(dev, pkts, n);
+	return n;
+}
+
+/* For a port other than the loop: a queue that stays empty (zeroed, in bss: only its
+ * first lines are ever read), so that the idle check needs no test for a missing queue;
+ * such a port is kept polled by dev->poll_port in the busy word. */
+static struct soft_loop_q wire_no_loop_q;
+
+const struct soft_loop_q *soft_wire_loop_queue(struct soft_dev *dev)
+{
+	return dev->wire->rx_q != NULL ? dev->wire->rx_q : &wire_no_loop_q;
 }
 
 /* accessors for ports (soft_port.h) */

@@ -63,20 +63,25 @@ int soft_wire_hdrs(struct soft_dev *dev, struct rte_mbuf *m, struct roce_pkt *p,
 void soft_wire_send_tmpl(struct soft_dev *dev, struct rte_mbuf *m, const struct roce_tmpl *t,
 			 uint32_t len, uint32_t paylen);
 
-/* Pushes the backlog to the port; returns frames sent. Sets dev->wire_dirty when frames
- * are left (the port took fewer). */
+/* Pushes the backlog to the port; returns frames sent. Every frame added to the backlog
+ * sets dev->wire_dirty (the engine calls this only then); this clears it unless frames are
+ * left (the port took fewer) or a delay fault holds some. */
 unsigned int soft_wire_flush(struct soft_dev *dev);
 
-/* port=loop: the ring frames for this device arrive on (NULL on other ports), so the
- * engine can see an idle wire without a call. */
+/* port=loop: the ring frames for this device arrive on, so the engine can see an idle
+ * wire without a call; other ports: a queue that stays empty (dev->poll_port keeps the
+ * engine stepping). */
 struct soft_loop_q;
-struct soft_loop_q *soft_wire_loop_queue(struct soft_dev *dev);
+const struct soft_loop_q *soft_wire_loop_queue(struct soft_dev *dev);
 
 /* The device's GIDs are set or changed: the wire's receive address check follows them. */
 void soft_wire_addrs_set(struct soft_dev *dev);
 
 /* Receives up to budget frames, checks them and hands them to the QPs. */
 unsigned int soft_wire_rx(struct soft_dev *dev, unsigned int budget);
+/* The same for port=loop without receive faults (dev->loop_rx_direct), called by the
+ * engine when the loop queue is not empty. */
+unsigned int soft_wire_rx_burst(struct soft_dev *dev, unsigned int budget);
 
 /* The wire's counters with the port's report added (xstats), and both reset. */
 void soft_wire_stats_read(const struct soft_dev *dev, struct soft_wire_stats *st);
