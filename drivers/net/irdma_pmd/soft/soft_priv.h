@@ -342,6 +342,10 @@ struct soft_dev {
 	uint64_t clk_tsc, clk_ns;
 	uint64_t step_ns;
 	bool wire_dirty;       /* the last push left frames in the wire's backlog */
+	/* This step found the wire's backlog full (soft_wire_frame): nothing more can be sent
+	 * until the step's push, so the work run ends (work_run) instead of visiting every
+	 * other QP only to fail again. Cleared when a step starts. */
+	bool wire_full;
 	struct soft_loop_q *loop_rx; /* port=loop: soft_wire_loop_queue() (idle check) */
 
 	rte_spinlock_t engine_lock;

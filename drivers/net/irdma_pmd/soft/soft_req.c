@@ -12,6 +12,13 @@
 #include "soft_sq_fast.h"
 #include "soft_xport_fast.h"
 
+/* req_fast's answers. REQ_WAIT_WIRE: no frame this step (the wire's backlog is full); the
+ * WQE stays in the SQ, untouched, and the engine ends its work run (dev->wire_full) and
+ * visits the QP again after the push: handing it to lib/roce's general path instead
+ * (fetch, post, a queued frame) cost ~1000 Ir a WRITE at 1024 busy QPs, for a frame that
+ * could not be had either. */
+enum { REQ_FAST_SENT = 1, REQ_FAST_NONE = 0, REQ_FAST_GENERAL = -1, REQ_WAIT_WIRE = -2 };
+
 static inline uint32_t swq_next(const struct soft_qp *qp, uint32_t i)
 {
 	return i + 1 == qp->sq_depth ? 0 : i + 1;
@@ -199,7 +206,12 @@ static int req_step(struct soft_qp *qp, uint64_t now)
 	}
 	/* Posted before the fast path runs: a failure inside it completes the WQE. */
 	s->state = SOFT_SWQE_POSTED;
-	if (!soft_xport_post_fast(qp, qp->swq_send, &wr, now)) {
+	rc = soft_xport_post_fast(qp, qp->swq_send, &wr, now);
+	if (unlikely(rc < 0)) { /* no frame this step (the wire is full): wait, fetched */
+		s->state = SOFT_SWQE_PENDING;
+		return -1;
+	}
+	if (rc == 0) {
 		rc = roce_qp_post_send(&qp->xport, &wr);
 		if (rc == -ENOMEM) {
 			s->state = SOFT_SWQE_PENDING;
@@ -219,7 +231,8 @@ static int req_step(struct soft_qp *qp, uint64_t now)
  * SEND at the SQ head with nothing fetched before it goes from the SQ to its frame in one
  * pass (soft_sq_peek_inline, soft_xport_post_fast), leaving swq[] and the SQ as fetch,
  * req_accept and req_step would. 1: sent; 0: no valid WQE; -1: not that case, nothing
- * taken (the general fetch reads the WQE again). wr: the caller's, zeroed once for a run
+ * taken (the general fetch reads the WQE again); REQ_WAIT_WIRE: the wire is full, nothing
+ * taken. wr: the caller's, zeroed once for a run
  * of these (every field but the UD and atomic ones, which stay 0, is set here).
  */
 static __rte_always_inline int req_fast(struct soft_qp *qp, uint64_t now,
@@ -255,11 +268,12 @@ static __rte_always_inline int req_fast(struct soft_qp *qp, uint64_t now,
 	wr->imm = f.imm;
 	if (qp->cur_slot == slot)
 		qp->cur_slot = UINT32_MAX; /* the decoded copy is of an earlier WQE */
-	if (!soft_xport_post_fast_inl(qp, slot, wr, now))
-		return -1;
+	rc = soft_xport_post_fast_inl(qp, slot, wr, now);
+	if (unlikely(rc <= 0))
+		return rc == 0 ? REQ_FAST_GENERAL : REQ_WAIT_WIRE;
 	qp->swq_head = qp->swq_send = swq_next(qp, slot);
 	soft_sq_advance(qp, f.quanta);
-	return 1;
+	return REQ_FAST_SENT;
 }
 
 unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now)
@@ -294,9 +308,9 @@ unsigned int soft_req_run(struct soft_qp *qp, unsigned int budget, uint64_t now)
 					break;
 				work++;
 			} while (work < budget && !qp->sq_stalled);
-			if (rc > 0)
-				break;
-			rc = rc == 0 ? 0 : soft_sq_fetch(qp, &qp->cur);
+			if (rc == REQ_FAST_SENT || unlikely(rc == REQ_WAIT_WIRE))
+				break; /* waiting: the kick stays for the next visit */
+			rc = rc == REQ_FAST_NONE ? 0 : soft_sq_fetch(qp, &qp->cur);
 			if (rc == 0) {
 				qp->sq_kick = false;
 				break;

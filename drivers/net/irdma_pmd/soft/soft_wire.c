@@ -258,8 +258,10 @@ struct rte_mbuf *soft_wire_frame(struct soft_dev *dev, uint16_t **ip_id)
 {
 	struct soft_wire *w = dev->wire;
 
-	if (unlikely(w->n_backlog + 2 > SOFT_WIRE_BACKLOG))
+	if (unlikely(w->n_backlog + 2 > SOFT_WIRE_BACKLOG)) {
+		dev->wire_full = true; /* the engine's work run ends (soft_engine.c) */
 		return NULL;
+	}
 	*ip_id = &w->ip_id;
 	return wire_mbuf_get(dev, w);
 }
