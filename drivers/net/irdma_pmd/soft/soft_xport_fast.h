@@ -19,10 +19,7 @@ int soft_xport_fast_payload(struct soft_qp *qp, struct rte_mbuf *m, uint32_t slo
  * The requester's fast path: send WQE swq[slot] (its lib/roce WR in wr) straight into a
  * frame when lib/roce says it is the common case (roce_qp_post_send_fast): template,
  * payload, ICRC, backlog, no roce_tx in between. 1: posted (sent, or failed with the QP
- * to ERR as the general path does); 0: not the common case, nothing changed; -1: the
- * wire's backlog is full (dev->wire_full), nothing changed: the WQE waits in the SQ for
- * the next step rather than going to lib/roce's queue, whose frame could not be had
- * either.
+ * to ERR as the general path does); 0: not the common case, nothing changed.
  */
 static __rte_always_inline int soft_xport_post_fast_inl(struct soft_qp *qp, uint32_t slot,
 						     const struct roce_send_wr *wr,
@@ -39,7 +36,7 @@ static __rte_always_inline int soft_xport_post_fast_inl(struct soft_qp *qp, uint
 		return 0;
 	m = soft_wire_frame(dev, &ip_id);
 	if (unlikely(m == NULL))
-		return dev->wire_full ? -1 : 0; /* else no mbuf: the general path, as before */
+		return 0;
 	buf = rte_pktmbuf_mtod(m, uint8_t *);
 	hl = roce_qp_post_send_fast(&qp->xport, wr, now, ip_id, buf, rte_pktmbuf_tailroom(m));
 	if (hl <= 0) {
