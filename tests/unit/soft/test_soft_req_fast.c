@@ -149,6 +149,102 @@ T_CASE(fast_and_general_interleaved_gen3)
 	mixed(3);
 }
 
+static uint64_t xstat(struct irdma_hw_dev *dev, int64_t qp, const char *name)
+{
+	const char *names[256];
+	uint64_t v[256];
+	int n = hw->xstats_names(dev, qp, names, 256), i;
+
+	if (n <= 0 || n > 256 || hw->xstats_get(dev, qp, v, 256) != n)
+		return UINT64_MAX;
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return v[i];
+	return UINT64_MAX;
+}
+
+/*
+ * REQ_WAIT_WIRE: more inline WRITEs than the receiver's loop queue (4096) and the sender's
+ * backlog (512) hold, on many QPs, with only the sender's engine running: once the backlog
+ * is full, a WQE that finds no frame stays in the SQ (the SQ's hardware tail, in the
+ * shadow area, counts exactly the WQEs sent: the general path would have fetched one more
+ * per visit into lib/roce's queue). Then both engines run: every WRITE lands, each QP's
+ * CQEs in SQ order.
+ */
+#define WW_QPS 96u
+#define WW_PER 56u /* under lib/roce's window (128 unacknowledged): the fast path's case */
+
+T_CASE(wire_full_waits_in_sq)
+{
+	static struct t_qp qa[WW_QPS], qb[WW_QPS];
+	struct t_qp_caps caps = t_default_caps;
+	uint8_t *src = t_zalloc(WW_QPS * WW_PER * 8), *dst = t_zalloc(WW_QPS * WW_PER * 8);
+	uint32_t next[WW_QPS], q, k, rk, got;
+	struct irdma_cq_poll_info info;
+	uint64_t taken = 0, sent;
+	struct t_dev da, db;
+	struct t_cq ca, cb;
+	int i;
+
+	caps.max_inline = 64;
+	T_EQ(t_dev_open(&da, 2, 71, 1024), 0);
+	T_EQ(t_dev_open(&db, 2, 72, 1024), 0);
+	t_devs[0] = &da;
+	t_devs[1] = &db;
+	T_EQ(t_cq_create(&da, &ca, 8192), 0);
+	T_EQ(t_cq_create(&db, &cb, 64), 0);
+	for (q = 0; q < WW_QPS && !t_case_failures; q++) {
+		T_EQ(t_qp_create(&da, &qa[q], IRDMA_HW_QP_RC, &ca, &ca, &caps), 0);
+		T_EQ(t_qp_create(&db, &qb[q], IRDMA_HW_QP_RC, &cb, &cb, &caps), 0);
+		T_EQ(t_qp_connect(&qa[q], &qb[q], 1024, T_ACC_ALL), 0);
+		next[q] = 0;
+	}
+	t_fill(src, WW_QPS * WW_PER * 8, 7);
+	rk = t_mr(&db, dst, WW_QPS * WW_PER * 8, T_ACC_ALL);
+	T_EQ(hw->xstats_reset(da.dev, -1), 0);
+	for (q = 0; q < WW_QPS && !t_case_failures; q++)
+		for (k = 0; k < WW_PER; k++) {
+			uint32_t off = (q * WW_PER + k) * 8;
+			struct irdma_sge s = { (uintptr_t)src + off, 8, 0 };
+
+			T_EQ(t_write(&qa[q], (uint64_t)q << 16 | k, &s, 1, (uintptr_t)dst + off, rk,
+				     true), 0);
+		}
+	/* the sender alone: the receiver's queue fills, then the sender's backlog */
+	for (i = 0; i < 4000; i++)
+		hw->progress(da.dev, 64);
+	sent = xstat(da.dev, -1, "tx_packets");
+	for (q = 0; q < WW_QPS; q++)
+		taken += IRDMA_FIELD_GET(IRDMA_QP_DBSA_HW_SQ_TAIL, qa[q].shadow[0]);
+	T_CHECK(xstat(da.dev, -1, "tx_backlog_full") > 0);
+	T_CHECK(sent >= 4096 && sent < WW_QPS * WW_PER);
+	T_EQ(taken, sent);
+	/* both: everything lands, in order per QP */
+	for (got = 0; got < WW_QPS * WW_PER && !t_case_failures; got++) {
+		T_EQ(t_poll(&ca, &info), 0);
+		T_EQ(info.comp_status, IRDMA_COMPL_STATUS_SUCCESS);
+		q = (uint32_t)(info.wr_id >> 16);
+		T_CHECK(q < WW_QPS);
+		if (q >= WW_QPS)
+			break;
+		T_EQ(info.wr_id & 0xffff, next[q]);
+		next[q]++;
+	}
+	T_MEMEQ(dst, src, WW_QPS * WW_PER * 8);
+	T_CHECK(t_cq_quiet(&ca));
+	for (q = 0; q < WW_QPS; q++) {
+		t_qp_destroy(&qa[q]);
+		t_qp_destroy(&qb[q]);
+	}
+	t_cq_destroy(&ca);
+	t_cq_destroy(&cb);
+	t_dev_close(&da);
+	t_dev_close(&db);
+	t_devs[0] = t_devs[1] = NULL;
+	free(src);
+	free(dst);
+}
+
 int main(int argc, char **argv)
 {
 	int rc;

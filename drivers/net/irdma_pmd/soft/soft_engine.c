@@ -189,9 +189,15 @@ static inline unsigned int work_run(struct soft_dev *dev, unsigned int budget)
 		w = qp_step(qp, SOFT_QP_SHARE, now, &again);
 		work += w;
 		spent += w + 1; /* a visit costs budget even when it finds nothing */
-		if (again)
+		/* The wire's backlog is full: whatever this QP has left waits for the step's
+		 * push (REQ_WAIT_WIRE keeps its WQEs in the SQ), and so would every QP after it.
+		 * It goes to the back, so that with a backlog jammed for longer (a dead peer)
+		 * each QP still gets its visit in turn (timers, completions, the error). */
+		if (again || unlikely(dev->wire_full))
 			soft_engine_mark(dev, qp);
 		soft_engine_timer_follow(dev, qp);
+		if (unlikely(dev->wire_full))
+			break;
 	}
 	return work;
 }
@@ -241,6 +247,7 @@ static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 	if (!rte_spinlock_trylock(&dev->engine_lock))
 		return 0;
 	dev->st.polls++;
+	dev->wire_full = false; /* the last step's push made room, or the first frame says */
 	if (budget == 0)
 		budget = SOFT_SERVICE_BUDGET;
 	if (unlikely(soft_db_pending(dev)))

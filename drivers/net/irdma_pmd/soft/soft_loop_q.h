@@ -72,6 +72,14 @@ soft_loop_q_enqueue(struct soft_loop_q *q, struct rte_mbuf *const *pkts, unsigne
 	return n;
 }
 
+/* Free slots as a producer sees them now (a hint: other producers and the consumer move
+ * it; an enqueue of this many may still take fewer, never more than it says). */
+static __rte_always_inline unsigned int soft_loop_q_room(const struct soft_loop_q *q)
+{
+	return SOFT_LOOP_Q_SIZE - (__atomic_load_n(&q->head, __ATOMIC_RELAXED) -
+				   __atomic_load_n(&q->cons, __ATOMIC_ACQUIRE));
+}
+
 /* Up to n frames, oldest first (the consumer only). */
 static __rte_always_inline unsigned int
 soft_loop_q_dequeue(struct soft_loop_q *q, struct rte_mbuf **pkts, unsigned int n)

@@ -92,7 +92,9 @@ soft_port_loop_route(struct soft_port_loop_cache *c, const uint8_t gid[16])
 /* Enqueues frames in order, dst[i] the route of pkts[i]: each run of frames to the same
  * device in one enqueue (one reservation for the run, not one per frame). A frame
  * without a route is freed (nobody owns that address). Returns frames taken; stops at a
- * full peer queue (order kept, the rest retried on the next flush). */
+ * full peer queue (order kept, the rest retried on the next flush). The run search stops
+ * at the peer queue's room: a backlog of hundreds of frames behind a queue with room for
+ * a burst (many busy QPs, a receiver behind) is not walked for frames it cannot take. */
 static __rte_always_inline unsigned int
 soft_port_loop_send(struct rte_mbuf **pkts, void *const *dst, unsigned int n)
 {
@@ -103,13 +105,17 @@ soft_port_loop_send(struct rte_mbuf **pkts, void *const *dst, unsigned int n)
 		return soft_loop_q_enqueue(((struct soft_port_loop *)dst[0])->rx_q, pkts, 1);
 	while (i < n) {
 		struct soft_port_loop *d = dst[i];
-		unsigned int run = 1, k;
+		unsigned int run = 1, k, lim;
 
 		if (d == NULL) {
 			rte_pktmbuf_free(pkts[i++]);
 			continue;
 		}
-		while (i + run < n && dst[i + run] == d)
+		lim = soft_loop_q_room(d->rx_q);
+		if (unlikely(lim == 0))
+			break;
+		lim = RTE_MIN(lim, n - i);
+		while (run < lim && dst[i + run] == d)
 			run++;
 		k = soft_loop_q_enqueue(d->rx_q, pkts + i, run);
 		i += k;

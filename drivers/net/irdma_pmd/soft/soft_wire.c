@@ -62,9 +62,19 @@ struct soft_wire {
 	uint64_t rng;                      /* fault injection (xorshift64*) */
 	unsigned int n_stash;              /* mbufs taken from the pool in bulk, not yet used */
 	struct rte_mbuf *stash[SOFT_WIRE_STASH];
+	/* The backlog: frames backlog[0..n_backlog), dst[i] the port's route of each (loop:
+	 * device). A window into bl_mem/dst_mem, twice its most: a partial push (a port or a
+	 * peer queue that takes a burst of a full backlog, many busy QPs) moves the window's
+	 * start instead of the frames left (a memmove of ~500 entries per push cost ~24 Ir a
+	 * WRITE at 1024 busy QPs), and moves them back (backlog_compact) once the start is
+	 * past the first half: at most once per SOFT_WIRE_BACKLOG frames pushed. Only a push
+	 * moves the start, and at most SOFT_WIRE_BACKLOG frames are ever queued (producers
+	 * check the room: soft_wire_frame, soft_wire_tx_room), so the window stays inside. */
 	unsigned int n_backlog;
-	struct rte_mbuf *backlog[SOFT_WIRE_BACKLOG];
-	void *dst[SOFT_WIRE_BACKLOG];      /* the port's route of each frame (loop: device) */
+	struct rte_mbuf **backlog;
+	void **dst;
+	struct rte_mbuf *bl_mem[2 * SOFT_WIRE_BACKLOG];
+	void *dst_mem[2 * SOFT_WIRE_BACKLOG];
 	struct soft_port_loop_cache loop_cache; /* loop: this sender's last route */
 	/* the device's IPv4-mapped GIDs as an IPv4 header holds the address, last GID first
 	 * (soft_wire_addrs_set()): an IPv4 frame's destination checked without a GID */
@@ -149,6 +159,8 @@ int soft_wire_open(struct soft_dev *dev)
 	if (w == NULL)
 		return -ENOMEM;
 	w->dev = dev;
+	w->backlog = w->bl_mem;
+	w->dst = w->dst_mem;
 	w->rng = dev->args.seed ? dev->args.seed : 0x9E3779B97F4A7C15ull;
 	if (hold_open(dev, &w->tx_hold, dev->args.delay_ppm, dev->args.delay_us) != 0 ||
 	    hold_open(dev, &w->rx_hold, dev->args.rx_delay_ppm, dev->args.rx_delay_us) != 0) {
@@ -294,8 +306,10 @@ struct rte_mbuf *soft_wire_frame(struct soft_dev *dev, uint16_t **ip_id)
 {
 	struct soft_wire *w = dev->wire;
 
-	if (unlikely(w->n_backlog + 2 > SOFT_WIRE_BACKLOG))
+	if (unlikely(w->n_backlog + 2 > SOFT_WIRE_BACKLOG)) {
+		dev->wire_full = true; /* the engine's work run ends (soft_engine.c) */
 		return NULL;
+	}
 	*ip_id = &w->ip_id;
 	return wire_mbuf_get(dev, w);
 }
@@ -349,6 +363,15 @@ static uint32_t wire_rand_ppm(struct soft_wire *w)
 	w->rng ^= w->rng << 25;
 	w->rng ^= w->rng >> 27;
 	return (uint32_t)((w->rng * 0x2545F4914F6CDD1Dull) >> 32) % 1000000u;
+}
+
+/* The window back to the start of its arrays (see struct soft_wire). */
+static __rte_noinline void backlog_compact(struct soft_wire *w)
+{
+	memmove(w->bl_mem, w->backlog, w->n_backlog * sizeof(w->backlog[0]));
+	memmove(w->dst_mem, w->dst, w->n_backlog * sizeof(w->dst[0]));
+	w->backlog = w->bl_mem;
+	w->dst = w->dst_mem;
 }
 
 /* Every frame enters the backlog here: the engine flushes only when wire_dirty is set. */
@@ -532,11 +555,17 @@ static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, stru
 
 	done = w->loop != NULL ? soft_port_loop_send(w->backlog, w->dst, w->n_backlog) :
 				 w->port->tx(w->port_priv, w->backlog, w->dst, w->n_backlog);
-	if (done && done < w->n_backlog) {
-		memmove(w->backlog, w->backlog + done, (w->n_backlog - done) * sizeof(w->backlog[0]));
-		memmove(w->dst, w->dst + done, (w->n_backlog - done) * sizeof(w->dst[0]));
-	}
 	w->n_backlog -= done;
+	if (w->n_backlog == 0) { /* empty: the window starts over */
+		w->backlog = w->bl_mem;
+		w->dst = w->dst_mem;
+	} else {
+		w->backlog += done; /* what is left stays where it is (struct soft_wire) */
+		w->dst += done;
+		/* the window starts in the first half: room for a whole backlog behind it */
+		if (w->backlog - w->bl_mem > SOFT_WIRE_BACKLOG)
+			backlog_compact(w);
+	}
 	/* full for the transport, which keeps room for two frames (soft_xport_tx): at exactly
 	 * SOFT_WIRE_BACKLOG it never counted (found by wire_peer_killed: a backlog jammed by a
 	 * dead peer showed 0) */
