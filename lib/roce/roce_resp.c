@@ -424,7 +424,8 @@ static inline enum roce_reason resp_fast_write(struct roce_qp *qp, const struct 
 		if (likely(qp->ops->mem_write_checked != NULL)) {
 			/* The key check and the copy in one pass. The message ends with this
 			 * packet, so nothing of it is kept: wr_* are read only inside a WRITE
-			 * (MIDDLE/LAST, ctx IN_WRITE) and the next FIRST sets them; ctx stays IDLE. */
+			 * (MIDDLE/LAST, ctx IN_WRITE) and the next FIRST sets them; ctx stays
+			 * IDLE. */
 			if (unlikely(qp->ops->mem_write_checked(qp, pkt->reth.rkey, pkt->reth.va,
 								pkt->payload, n)))
 				return fatal(qp, ROCE_SYN_NAK_REM_ACC, psn,

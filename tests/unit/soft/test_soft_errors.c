@@ -661,9 +661,10 @@ T_CASE(key_check_inline_same_answers)
 	/* 1: MR, all rights; 2: MR, remote read only; 3: MR invalidated; 4: MW type 2 bound
 	 * through QP 5; 5: MW type 1; 6: free; 7: valid but past max_mr; 0: never allocated */
 	for (idx = 1; idx < 8; idx++)
-		keys[idx] = (struct soft_key){ .state = SOFT_KEY_VALID, .key = (uint8_t)(0x40 + idx),
-					       .pd_id = 3, .access = T_ACC_ALL, .va = base,
-					       .len = sizeof(buf), .host = buf };
+		keys[idx] = (struct soft_key){ .state = SOFT_KEY_VALID,
+					       .key = (uint8_t)(0x40 + idx), .pd_id = 3,
+					       .access = T_ACC_ALL, .va = base, .len = sizeof(buf),
+					       .host = buf };
 	keys[2].access = IRDMA_HW_ACCESS_REMOTE_READ;
 	keys[3].state = SOFT_KEY_INVALID;
 	keys[4].is_mw = true;
@@ -675,13 +676,14 @@ T_CASE(key_check_inline_same_answers)
 	/* every combination: index, key byte right or not, PD right or not, offset, length,
 	 * access */
 	for (i = 0; i < 8 * 2 * 2 * RTE_DIM(offs) * RTE_DIM(lens) * RTE_DIM(acc); i++) {
-		unsigned int r = i, a = r % RTE_DIM(acc), l = (r /= RTE_DIM(acc)) % RTE_DIM(lens);
-		unsigned int o = (r /= RTE_DIM(lens)) % RTE_DIM(offs);
-		unsigned int pd = 3 + (r /= RTE_DIM(offs)) % 2, kb = (r /= 2) % 2, idx = r / 2;
+		const unsigned int na = RTE_DIM(acc), nl = RTE_DIM(lens), no = RTE_DIM(offs);
+		unsigned int a = i % na, l = i / na % nl, o = i / (na * nl) % no;
+		unsigned int pd = 3 + i / (na * nl * no) % 2, kb = i / (na * nl * no * 2) % 2;
+		unsigned int ix = i / (na * nl * no * 4);
+		uint32_t stag = irdma_stag_from(ix, (uint8_t)(0x40 + ix + kb));
 
 		qp.pd_id = pd;
-		bad += !key_check_agrees(&dev, &qp, irdma_stag_from(idx, (uint8_t)(0x40 + idx + kb)),
-					 base + offs[o], lens[l], acc[a], &fast);
+		bad += !key_check_agrees(&dev, &qp, stag, base + offs[o], lens[l], acc[a], &fast);
 	}
 	T_EQ(bad, 0);
 	/* in line: MR 1 with any of the 5 rights, MR 2 with none or remote read, right key

@@ -11,6 +11,7 @@
 #include <errno.h>
 
 #include "soft_cqe_inl.h"
+#include "soft_mr_inl.h"
 #include "soft_priv.h"
 
 static inline uint32_t swq_next(const struct soft_qp *qp, uint32_t i)
@@ -56,8 +57,8 @@ int soft_comp_read_place(struct roce_qp *xq, uint64_t wr_id, uint32_t off, const
 
 	if (w == NULL)
 		return -EINVAL;
-	e = soft_sges_copy(qp->dev, qp->pd_id, w->sge, w->num_sges, off,
-			   (uint8_t *)(uintptr_t)data, len, true);
+	e = soft_sges_copy_inl(qp->dev, qp->pd_id, w->sge, w->num_sges, off,
+			       (uint8_t *)(uintptr_t)data, len, true);
 	return soft_mr_err_roce(e);
 }
 

@@ -8,6 +8,8 @@
 #ifndef SOFT_MR_INL_H
 #define SOFT_MR_INL_H
 
+#include <string.h>
+
 #include "irdma_stag.h"
 #include "soft_priv.h"
 
@@ -72,6 +74,55 @@ static __rte_always_inline int soft_mr_check_remote_inl(struct soft_dev *dev,
 		return 0;
 	}
 	return soft_mr_check_remote(dev, qp, rkey, va, len, access, host);
+}
+
+/* A copy of checked bytes: 8 to 16 bytes (small WRITEs, READs) as two overlapping 8-byte
+ * moves, no call; the rest memcpy. */
+static __rte_always_inline void soft_copy(uint8_t *dst, const uint8_t *src, uint32_t len)
+{
+	if (len - 8 <= 8) {
+		uint64_t a, b;
+
+		memcpy(&a, src, 8);
+		memcpy(&b, src + len - 8, 8);
+		memcpy(dst, &a, 8);
+		memcpy(dst + len - 8, &b, 8);
+		return;
+	}
+	memcpy(dst, src, len);
+}
+
+/* soft_sges_copy()'s common case: all of it inside the first SGE, whose key is a valid MR
+ * (sges_move's first piece, the same check). true when it copied; false: the full copy. */
+static __rte_always_inline bool soft_sges_copy_fast(struct soft_dev *dev, uint32_t pd_id,
+						    const struct soft_sge *sge, uint32_t n,
+						    uint64_t off, uint8_t *buf, uint32_t len,
+						    bool to_sges)
+{
+	uint8_t *host;
+
+	if (unlikely(n == 0 || off >= sge[0].len || len > sge[0].len - off))
+		return false;
+	host = soft_mr_fast_host(dev, pd_id, sge[0].stag, sge[0].addr + off, len,
+				 to_sges ? IRDMA_HW_ACCESS_LOCAL_WRITE : 0);
+	if (unlikely(host == NULL))
+		return false;
+	if (to_sges)
+		soft_copy(host, buf, len);
+	else
+		soft_copy(buf, host, len);
+	return true;
+}
+
+/* soft_sges_copy() with its common case in line. */
+static __rte_always_inline int soft_sges_copy_inl(struct soft_dev *dev, uint32_t pd_id,
+						  const struct soft_sge *sge, uint32_t n,
+						  uint64_t off, uint8_t *buf, uint32_t len,
+						  bool to_sges)
+{
+	if (likely(soft_sges_copy_fast(dev, pd_id, sge, n, off, buf, len, to_sges)))
+		return 0;
+	return soft_sges_copy(dev, pd_id, sge, n, off, buf, len, to_sges);
 }
 
 #endif /* SOFT_MR_INL_H */

@@ -213,16 +213,7 @@ int soft_resp_mem_write_checked(struct roce_qp *xq, uint32_t rkey, uint64_t va, 
 
 	if (unlikely(host == NULL))
 		return write_checked_slow(qp, rkey, va, data, len);
-	if (len - 8 <= 8) { /* 8 to 16 bytes: two (overlapping) 8-byte moves, no call */
-		uint64_t a, b;
-
-		memcpy(&a, data, 8);
-		memcpy(&b, (const uint8_t *)data + len - 8, 8);
-		memcpy(host, &a, 8);
-		memcpy(host + len - 8, &b, 8);
-		return 0;
-	}
-	memcpy(host, data, len);
+	soft_copy(host, data, len);
 	return 0;
 }
 

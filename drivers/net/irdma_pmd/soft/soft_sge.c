@@ -25,8 +25,8 @@ int soft_sges_check(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge 
 
 		if (sge[i].len == 0)
 			continue;
-		e = soft_mr_check_local_inl(dev, pd_id, sge[i].stag, sge[i].addr, sge[i].len, access,
-					    &host);
+		e = soft_mr_check_local_inl(dev, pd_id, sge[i].stag, sge[i].addr, sge[i].len,
+					    access, &host);
 		if (e)
 			return e;
 	}
@@ -85,23 +85,12 @@ static __rte_noinline int sges_copy_general(struct soft_dev *dev, uint32_t pd_id
 	return sges_move(dev, pd_id, sge, n, off, buf, len, to_sges, NULL);
 }
 
+/* The common case without a frame (soft_sges_copy_fast), the rest takes the loop. */
 int soft_sges_copy(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge, uint32_t n,
 		   uint64_t off, uint8_t *buf, uint32_t len, bool to_sges)
 {
-	/* The common case without a frame: all of it inside the first SGE, whose key is a
-	 * valid MR (sges_move's first piece, the same check); the rest takes the loop. */
-	if (likely(n != 0 && off < sge[0].len && len <= sge[0].len - off)) {
-		uint8_t *host = soft_mr_fast_host(dev, pd_id, sge[0].stag, sge[0].addr + off, len,
-						  to_sges ? IRDMA_HW_ACCESS_LOCAL_WRITE : 0);
-
-		if (likely(host != NULL)) {
-			if (to_sges)
-				memcpy(host, buf, len);
-			else
-				memcpy(buf, host, len);
-			return 0;
-		}
-	}
+	if (likely(soft_sges_copy_fast(dev, pd_id, sge, n, off, buf, len, to_sges)))
+		return 0;
 	return sges_copy_general(dev, pd_id, sge, n, off, buf, len, to_sges);
 }
 
