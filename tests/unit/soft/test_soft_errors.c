@@ -690,6 +690,8 @@ T_CASE(key_check_inline_same_answers)
 	 * and PD, in bounds: (offset, lengths) = (0: 0, 1, 8, 64), (8: 0, 1, 8), (56: 0, 1, 8),
 	 * (57: 0, 1), (63: 0, 1), (64: 0): 15 */
 	T_EQ(fast, (5 + 2) * 15);
+}
+
 /* A frame into dev's loop receive queue, built by lib/roce (valid ICRC): an RC SEND ONLY of
  * 8 bytes to dqpn from src to dst (GIDs), in an IPv6 header when v6, else IPv4. */
 static void loop_inject(struct soft_dev *dev, bool v6, const char *src, const char *dst,
@@ -719,7 +721,8 @@ static void loop_inject(struct soft_dev *dev, bool v6, const char *src, const ch
 	T_CHECK(len > 0);
 	m->data_len = (uint16_t)len;
 	m->pkt_len = (uint32_t)len;
-	T_EQ(soft_loop_q_enqueue(soft_wire_loop_queue(dev), &m, 1), 1);
+	/* the test plays the peer: it enqueues, as the loop port does */
+	T_EQ(soft_loop_q_enqueue((struct soft_loop_q *)soft_wire_loop_queue(dev), &m, 1), 1);
 }
 
 /* port=loop: the wire checks each frame's destination against the device's addresses
