@@ -203,6 +203,41 @@ T_CASE(xstats)
 	free(dst);
 }
 
+/* Once a WRITE completed and the wire drained, a step is idle: it returns before the lock
+ * (polls, counted under it, stays; progress_calls counts every call). Fails when the busy
+ * word keeps a field set for good (poll_port on the loop: 100 more polls each). */
+T_CASE(idle_steps_skip_the_lock)
+{
+	uint8_t *src = t_zalloc(4096), *dst = t_zalloc(4096);
+	struct irdma_cq_poll_info info;
+	uint64_t polls[2], calls;
+	struct irdma_sge s;
+	struct t_pair p;
+	int i;
+
+	T_EQ(t_pair_open(&p, 2, 1024, &t_default_caps, T_ACC_ALL), 0);
+	s = (struct irdma_sge){ (uintptr_t)src, 8, t_mr(&p.da, src, 4096, 0) };
+	memcpy(src, "idle-chk", 8);
+	T_EQ(t_write(&p.qa, 1, &s, 1, (uintptr_t)dst,
+		     t_mr(&p.db, dst, 4096, IRDMA_HW_ACCESS_LOCAL_WRITE | IRDMA_HW_ACCESS_REMOTE_WRITE),
+		     false), 0);
+	T_EQ(t_poll(&p.ca, &info), 0);
+	T_EQ(memcmp(dst, "idle-chk", 8), 0);
+	for (i = 0; i < 4; i++)
+		t_progress(); /* nothing left in flight */
+	polls[0] = xstat(p.da.dev, -1, "polls");
+	polls[1] = xstat(p.db.dev, -1, "polls");
+	calls = xstat(p.da.dev, -1, "progress_calls");
+	for (i = 0; i < 100; i++)
+		t_progress();
+	T_EQ(xstat(p.da.dev, -1, "polls"), polls[0]);
+	T_EQ(xstat(p.db.dev, -1, "polls"), polls[1]);
+	T_EQ(xstat(p.da.dev, -1, "progress_calls"), calls + 100);
+	t_pair_close(&p);
+	free(src);
+	free(dst);
+}
+
 /* extra: more devargs of the soft device, appended (NULL: none) */
 static int open_lossy(struct t_pair *p, uint8_t gen, uint32_t drop, uint32_t dup, uint32_t reorder,
 		      uint32_t corrupt, const char *extra)

@@ -206,8 +206,9 @@ static inline unsigned int work_run(struct soft_dev *dev, unsigned int budget)
  * TSC is read only here; a listed timer is usually off or later than timer_tsc). */
 static inline bool engine_timers_not_due(const struct soft_dev *dev)
 {
-	return __atomic_load_n(&dev->n_work, __ATOMIC_RELAXED) == 0 &&
-	       !__atomic_load_n(&dev->wire_dirty, __ATOMIC_RELAXED) && !dev->poll_port &&
+	return !dev->poll_port && /* first: an ethdev port's every step comes here */
+	       __atomic_load_n(&dev->n_work, __ATOMIC_RELAXED) == 0 &&
+	       !__atomic_load_n(&dev->wire_dirty, __ATOMIC_RELAXED) &&
 	       rte_get_tsc_cycles() < __atomic_load_n(&dev->timer_tsc, __ATOMIC_RELAXED);
 }
 
@@ -232,6 +233,15 @@ static __rte_always_inline unsigned int engine_rx(struct soft_dev *dev, unsigned
 	if (likely(dev->loop_rx_direct))
 		return soft_loop_q_empty(dev->loop_rx) ? 0 : soft_wire_rx_burst(dev, budget);
 	return soft_wire_rx(dev, budget);
+}
+
+/* The backlog to the wire: port=loop without faults by its own flush (no held frames to
+ * look for), other ports and fault injection through soft_wire_flush(). */
+static __rte_always_inline unsigned int engine_flush(struct soft_dev *dev)
+{
+	if (likely(dev->loop_tx_direct))
+		return soft_wire_flush_loop(dev);
+	return soft_wire_flush(dev);
 }
 
 /*
@@ -265,7 +275,7 @@ static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 	if (dev->n_work != 0)
 		work += work_run(dev, budget);
 	if (dev->wire_dirty)
-		work += soft_wire_flush(dev);
+		work += engine_flush(dev);
 	dev->step_ns = 0; /* the next step reads the TSC again */
 	rte_spinlock_unlock(&dev->engine_lock);
 	return (int)work;

@@ -358,6 +358,7 @@ struct soft_dev {
 	 * for any other port one that stays empty (poll_port keeps that port polled). */
 	const struct soft_loop_q *loop_rx;
 	bool loop_rx_direct;   /* port=loop, no receive fault: the step takes the queue itself */
+	bool loop_tx_direct;   /* port=loop, no fault: no frame held, the flush is the backlog's */
 	/* This step found the wire's backlog full (soft_wire_frame): nothing more can be sent
 	 * until the step's push, so the work run ends (work_run) instead of visiting every
 	 * other QP only to fail again. Cleared when a step starts. */

@@ -55,6 +55,10 @@ struct soft_wire {
 	/* the port marks what it hands over (soft_port_rx_mark()) and no fault injector
 	 * copies frames behind it: parse from the marked IP header, addresses checked */
 	bool rx_marked;
+	/* every frame received is addressed to one of this device's GIDs: the port checked
+	 * (rx_marked), or port=loop, whose sender routed it by destination GID (see
+	 * soft_wire_open()); no GID check per frame then */
+	bool rx_dst_known;
 	/* lib/roce parse flags of every received frame: port=loop, ROCE_PARSE_NO_CSUM (see
 	 * soft_wire_open()) */
 	unsigned int rx_parse_flags;
@@ -202,8 +206,16 @@ int soft_wire_open(struct soft_dev *dev)
 		w->rx_parse_flags = ROCE_PARSE_NO_CSUM;
 		/* nothing between the queue and the checks: the engine takes it itself */
 		dev->loop_rx_direct = !dev->rx_faults;
+		/* nor is any frame held (the delay faults hold them): the engine's flush is
+		 * the backlog's (soft_wire_flush_loop()) */
+		dev->loop_tx_direct = !dev->faults && !dev->rx_faults;
 	}
 	w->rx_marked = w->port->rx_marked && !dev->rx_faults;
+	/* A loop frame reaches the device that owned its destination GID when it was
+	 * routed (soft_port_loop_route(): a cached route is void once a device joins or
+	 * leaves; a device's GIDs are set at open, never removed), and no fault injector
+	 * changes its IP header (tx and rx: bytes after the UDP header only). */
+	w->rx_dst_known = w->rx_marked || w->loop != NULL;
 	dev->poll_port = w->loop == NULL; /* its frames are seen only by polling it */
 	dev->wire = w;
 	return 0;
@@ -577,7 +589,8 @@ static __rte_noinline unsigned int wire_flush_backlog(struct soft_dev *dev, stru
 
 /* port=loop with one frame in the backlog (most flushes): wire_flush_backlog() without
  * its run search, moves and register saves. */
-static __rte_noinline unsigned int wire_flush_loop1(struct soft_dev *dev, struct soft_wire *w)
+static __rte_always_inline unsigned int wire_send_loop1(struct soft_dev *dev,
+							 struct soft_wire *w)
 {
 	struct soft_port_loop *d = w->dst[0];
 
@@ -592,6 +605,11 @@ static __rte_noinline unsigned int wire_flush_loop1(struct soft_dev *dev, struct
 	return 1;
 }
 
+static __rte_noinline unsigned int wire_flush_loop1(struct soft_dev *dev, struct soft_wire *w)
+{
+	return wire_send_loop1(dev, w);
+}
+
 /* Frames held by the delay fault: the due ones go out, and the engine keeps stepping (not
  * idle: wire_dirty) until none is held in either direction. */
 static __rte_noinline unsigned int wire_flush_held(struct soft_dev *dev, struct soft_wire *w)
@@ -604,6 +622,21 @@ static __rte_noinline unsigned int wire_flush_held(struct soft_dev *dev, struct 
 		done = wire_flush_backlog(dev, w);
 	dev->wire_dirty = w->n_backlog != 0 || w->tx_hold.n != 0 || w->rx_hold.n != 0;
 	return done;
+}
+
+/* port=loop without faults (dev->loop_tx_direct): no frame is ever held, so the engine's
+ * flush is the backlog alone, a lone frame (most flushes) enqueued without a further call. */
+unsigned int soft_wire_flush_loop(struct soft_dev *dev)
+{
+	struct soft_wire *w = dev->wire;
+
+	if (likely(w->n_backlog == 1))
+		return wire_send_loop1(dev, w);
+	if (w->n_backlog == 0) {
+		dev->wire_dirty = false;
+		return 0;
+	}
+	return wire_flush_backlog(dev, w);
 }
 
 unsigned int soft_wire_flush(struct soft_dev *dev)
@@ -819,10 +852,11 @@ static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_
 	const struct soft_wire *w = dev->wire;
 	unsigned int i, flags;
 	uint64_t now;
-	bool marked;
+	bool marked, dst_known;
 
 	now = soft_now_ns(dev);
 	marked = w->rx_marked;
+	dst_known = w->rx_dst_known;
 	flags = w->rx_parse_flags;
 	for (i = 0; i < n; i++) {
 		struct rte_mbuf *m = pkts[i];
@@ -846,7 +880,7 @@ static __rte_always_inline void wire_rx_handle(struct soft_dev *dev, struct rte_
 			rc = soft_rx_icrc(dev, &p);
 		if (unlikely(rc != ROCE_R_OK))
 			soft_wire_stats_parse_drop(&dev->st.wire, rc); /* the only count */
-		else if (unlikely(!marked && !wire_owns_dst(dev, w, &p)))
+		else if (unlikely(!dst_known && !wire_owns_dst(dev, w, &p)))
 			dev->st.wire.rx_drop_dst_ip++;
 		else if (p.opcode != ROCE_OP_CNP)
 			wire_deliver(dev, &p, now);

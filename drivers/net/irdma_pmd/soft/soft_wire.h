@@ -67,6 +67,8 @@ void soft_wire_send_tmpl(struct soft_dev *dev, struct rte_mbuf *m, const struct 
  * sets dev->wire_dirty (the engine calls this only then); this clears it unless frames are
  * left (the port took fewer) or a delay fault holds some. */
 unsigned int soft_wire_flush(struct soft_dev *dev);
+/* The same for port=loop without faults (dev->loop_tx_direct). */
+unsigned int soft_wire_flush_loop(struct soft_dev *dev);
 
 /* port=loop: the ring frames for this device arrive on, so the engine can see an idle
  * wire without a call; other ports: a queue that stays empty (dev->poll_port keeps the
