@@ -53,27 +53,55 @@ static void spin_us(struct rte_pmd_irdma_dev *dev, unsigned int us)
 		rte_pmd_irdma_progress(dev, 64);
 }
 
+/* A pair on a new link (names a, b), connected with the server's ACK timeout srv_to, the
+ * client's ~17 ms, used once (neighbours resolved, the QPs in use). */
+static void open_pair(const char *a, const char *b, const char *sname, const char *cname,
+		      uint8_t srv_to)
+{
+	char da[128], db[128];
+
+	snprintf(da, sizeof(da), "soft,port=net_ring_%s,ip=198.18.0.1,name=%s,gen=2", a, sname);
+	snprintf(db, sizeof(db), "soft,port=net_ring_%s,ip=198.18.0.2,name=%s,gen=2", b, cname);
+	T_EQ(wh_link_create(&lk, a, b), 0);
+	T_EQ(wp_open(&srv, "server", da, 2), 0);
+	T_EQ(wp_open(&cli, "client", db, 2), 0);
+	srv.peer = cli.me;
+	cli.peer = srv.me;
+	T_EQ(wp_connect(&srv, srv_to, 7), 0);
+	T_EQ(wp_connect(&cli, 12, 7), 0);
+	cli.pump = pump;
+	cli.timeout_s = 10;
+	T_EQ(wp_write_read(&cli, LEN, 0), 0);
+}
+
+/* One signaled RDMA op of LEN bytes: local at cli.buf + loff, remote at the server's
+ * WP_WRITE_OFF. */
+static void post_rdma(int opcode, uint64_t wr_id, uint32_t loff)
+{
+	struct rte_pmd_irdma_sge s = { (uintptr_t)(cli.buf + loff), LEN, cli.mr->lkey };
+	struct rte_pmd_irdma_send_wr wr;
+	int err = 0;
+
+	memset(&wr, 0, sizeof(wr));
+	wr.wr_id = wr_id;
+	wr.sg_list = &s;
+	wr.num_sge = 1;
+	wr.opcode = opcode;
+	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
+	wr.wr.rdma.remote_addr = cli.peer.addr + WP_WRITE_OFF;
+	wr.wr.rdma.rkey = cli.peer.rkey;
+	T_EQ(rte_pmd_irdma_post_send(cli.rc, &wr, 1, &err), 1);
+}
+
 T_CASE(retransmission_queued_past_completion_is_a_clean_duplicate)
 {
-	struct rte_pmd_irdma_sge s;
-	struct rte_pmd_irdma_send_wr wr;
 	struct rte_pmd_irdma_wc wc;
 	unsigned int orig, n, i;
 	uint64_t dups0, icrc0, rt0, end;
-	int err = 0, got = 0;
+	int got = 0;
 
-	T_EQ(wh_link_create(&lk, "wzcsa", "wzcsb"), 0);
-	T_EQ(wp_open(&srv, "server", "soft,port=net_ring_wzcsa,ip=198.18.0.1,name=zsrv,gen=2", 2),
-	     0);
-	T_EQ(wp_open(&cli, "client", "soft,port=net_ring_wzcsb,ip=198.18.0.2,name=zcli,gen=2", 2),
-	     0);
-	srv.peer = cli.me;
-	cli.peer = srv.me;
-	T_EQ(wp_connect(&srv, 8, 7), 0);
-	T_EQ(wp_connect(&cli, 12, 7), 0); /* ACK timeout ~17 ms: the original leaves well before */
-	cli.pump = pump;
-	cli.timeout_s = 10;
-	T_EQ(wp_write_read(&cli, LEN, 0), 0); /* neighbours resolved, the QPs in use */
+	/* the server's ACK timeout ~1 ms; the client's ~17 ms: the original leaves well before */
+	open_pair("wzcsa", "wzcsb", "zsrv", "zcli", 8);
 	dups0 = wp_qp_xstat(srv.rc, "rx_duplicate_requests");
 	icrc0 = wp_xstat(srv.dev, "rx_icrc_errors");
 	rt0 = wp_qp_xstat(cli.rc, "retransmits");
@@ -81,16 +109,7 @@ T_CASE(retransmission_queued_past_completion_is_a_clean_duplicate)
 	lk.hold = true;
 	memset(cli.buf + WP_SRC_OFF, 0xA5, LEN);
 	memset(srv.buf + WP_WRITE_OFF, 0, LEN);
-	s = (struct rte_pmd_irdma_sge){ (uintptr_t)(cli.buf + WP_SRC_OFF), LEN, cli.mr->lkey };
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 77;
-	wr.sg_list = &s;
-	wr.num_sge = 1;
-	wr.opcode = RTE_PMD_IRDMA_WR_RDMA_WRITE;
-	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
-	wr.wr.rdma.remote_addr = cli.peer.addr + WP_WRITE_OFF;
-	wr.wr.rdma.rkey = cli.peer.rkey;
-	T_EQ(rte_pmd_irdma_post_send(cli.rc, &wr, 1, &err), 1);
+	post_rdma(RTE_PMD_IRDMA_WR_RDMA_WRITE, 77, WP_SRC_OFF);
 	for (i = 0; i < 64; i++) /* the original leaves */
 		rte_pmd_irdma_progress(cli.dev, 64);
 	orig = rte_ring_count(lk.out[1]);
@@ -154,40 +173,18 @@ T_CASE(retransmission_queued_past_completion_is_a_clean_duplicate)
  */
 T_CASE(read_response_held_while_the_responder_memory_changes)
 {
-	struct rte_pmd_irdma_sge s;
-	struct rte_pmd_irdma_send_wr wr;
 	struct rte_pmd_irdma_wc wc;
 	unsigned int held, i;
 	uint64_t icrc0, end;
-	int err = 0, got = 0;
+	int got = 0;
 
-	T_EQ(wh_link_create(&lk, "wzcra", "wzcrb"), 0);
-	T_EQ(wp_open(&srv, "server", "soft,port=net_ring_wzcra,ip=198.18.0.1,name=zrsrv,gen=2",
-		     2), 0);
-	T_EQ(wp_open(&cli, "client", "soft,port=net_ring_wzcrb,ip=198.18.0.2,name=zrcli,gen=2",
-		     2), 0);
-	srv.peer = cli.me;
-	cli.peer = srv.me;
-	T_EQ(wp_connect(&srv, 12, 7), 0);
-	T_EQ(wp_connect(&cli, 12, 7), 0); /* ACK timeout ~17 ms: no retry while we hold */
-	cli.pump = pump;
-	cli.timeout_s = 10;
-	T_EQ(wp_write_read(&cli, LEN, 0), 0); /* neighbours resolved, the QPs in use */
+	open_pair("wzcra", "wzcrb", "zrsrv", "zrcli", 12); /* ~17 ms: no retry while we hold */
 	icrc0 = wp_xstat(cli.dev, "rx_icrc_errors");
 
 	lk.hold = true;
 	memset(srv.buf + WP_WRITE_OFF, 0xA5, LEN);
 	memset(cli.buf + WP_DST_OFF, 0, LEN);
-	s = (struct rte_pmd_irdma_sge){ (uintptr_t)(cli.buf + WP_DST_OFF), LEN, cli.mr->lkey };
-	memset(&wr, 0, sizeof(wr));
-	wr.wr_id = 78;
-	wr.sg_list = &s;
-	wr.num_sge = 1;
-	wr.opcode = RTE_PMD_IRDMA_WR_RDMA_READ;
-	wr.send_flags = RTE_PMD_IRDMA_SEND_SIGNALED;
-	wr.wr.rdma.remote_addr = cli.peer.addr + WP_WRITE_OFF;
-	wr.wr.rdma.rkey = cli.peer.rkey;
-	T_EQ(rte_pmd_irdma_post_send(cli.rc, &wr, 1, &err), 1);
+	post_rdma(RTE_PMD_IRDMA_WR_RDMA_READ, 78, WP_DST_OFF);
 	for (i = 0; i < 64; i++)
 		rte_pmd_irdma_progress(cli.dev, 64);
 	T_CHECK(forward(1, 64) >= 1); /* the READ request reaches the server */
