@@ -629,6 +629,31 @@ static inline int t_read(struct t_qp *qp, uint64_t wr_id, struct irdma_sge *sg, 
 	return irdma_uk_rdma_read(&qp->uk, &si, false, true);
 }
 
+/* Two devices of one test on port=loop, hosts host and host + 1, registered for t_progress(). */
+static inline int t_devs_open(struct t_dev *a, struct t_dev *b, uint8_t gen, uint8_t host,
+			      uint16_t mtu)
+{
+	int rc = t_dev_open(a, gen, host, mtu);
+
+	if (!rc)
+		rc = t_dev_open(b, gen, (uint8_t)(host + 1), mtu);
+	t_devs[0] = a;
+	t_devs[1] = b;
+	return rc;
+}
+
+/* The end of a two-device test: each CQ (NULL: none) and both devices. */
+static inline void t_devs_close(struct t_dev *a, struct t_cq *ca, struct t_dev *b, struct t_cq *cb)
+{
+	if (ca != NULL)
+		t_cq_destroy(ca);
+	if (cb != NULL)
+		t_cq_destroy(cb);
+	t_dev_close(a);
+	t_dev_close(b);
+	t_devs[0] = t_devs[1] = NULL;
+}
+
 /* The usual two-device RC setup of a test. */
 struct t_pair {
 	struct t_dev da, db;
@@ -636,19 +661,12 @@ struct t_pair {
 	struct t_qp qa, qb;
 };
 
-static inline int t_pair_open(struct t_pair *p, uint8_t gen, uint16_t mtu,
-			      const struct t_qp_caps *caps, uint32_t access)
+/* A pair's CQs (256 each) and its connected RC QPs, on devices p->da and p->db already open. */
+static inline int t_pair_link(struct t_pair *p, uint16_t mtu, const struct t_qp_caps *caps,
+			      uint32_t access)
 {
-	int rc;
+	int rc = t_cq_create(&p->da, &p->ca, 256);
 
-	memset(p, 0, sizeof(*p));
-	rc = t_dev_open(&p->da, gen, 1, mtu);
-	if (!rc)
-		rc = t_dev_open(&p->db, gen, 2, mtu);
-	t_devs[0] = &p->da;
-	t_devs[1] = &p->db;
-	if (!rc)
-		rc = t_cq_create(&p->da, &p->ca, 256);
 	if (!rc)
 		rc = t_cq_create(&p->db, &p->cb, 256);
 	if (!rc)
@@ -660,15 +678,36 @@ static inline int t_pair_open(struct t_pair *p, uint8_t gen, uint16_t mtu,
 	return rc;
 }
 
+static inline int t_pair_open(struct t_pair *p, uint8_t gen, uint16_t mtu,
+			      const struct t_qp_caps *caps, uint32_t access)
+{
+	int rc;
+
+	memset(p, 0, sizeof(*p));
+	rc = t_devs_open(&p->da, &p->db, gen, 1, mtu);
+	return rc ? rc : t_pair_link(p, mtu, caps, access);
+}
+
 static inline void t_pair_close(struct t_pair *p)
 {
 	t_qp_destroy(&p->qa);
 	t_qp_destroy(&p->qb);
-	t_cq_destroy(&p->ca);
-	t_cq_destroy(&p->cb);
-	t_dev_close(&p->da);
-	t_dev_close(&p->db);
-	t_devs[0] = t_devs[1] = NULL;
+	t_devs_close(&p->da, &p->ca, &p->db, &p->cb);
+}
+
+/* One counter of a device's xstats (qp < 0) or of one QP's; UINT64_MAX when there is none. */
+static inline uint64_t t_xstat(struct irdma_hw_dev *dev, int64_t qp, const char *name)
+{
+	const char *names[256];
+	uint64_t v[256];
+	int n = hw->xstats_names(dev, qp, names, 256), i;
+
+	if (n <= 0 || n > 256 || hw->xstats_get(dev, qp, v, 256) != n)
+		return UINT64_MAX;
+	for (i = 0; i < n; i++)
+		if (strcmp(names[i], name) == 0)
+			return v[i];
+	return UINT64_MAX;
 }
 
 static const struct t_qp_caps t_default_caps = {

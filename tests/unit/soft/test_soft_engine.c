@@ -11,20 +11,6 @@
 
 #include "soft_test.h"
 
-static uint64_t xstat(struct irdma_hw_dev *dev, int64_t qp, const char *name)
-{
-	const char *names[256];
-	uint64_t v[256];
-	int n = hw->xstats_names(dev, qp, names, 256), i;
-
-	if (n <= 0 || n > 256 || hw->xstats_get(dev, qp, v, 256) != n)
-		return UINT64_MAX;
-	for (i = 0; i < n; i++)
-		if (strcmp(names[i], name) == 0)
-			return v[i];
-	return UINT64_MAX;
-}
-
 static bool has_cq_err(struct t_dev *d)
 {
 	unsigned int i;
@@ -189,14 +175,14 @@ T_CASE(xstats)
 	T_EQ(t_send(&p.qa, 2, IRDMA_OP_TYPE_SEND, &s, 1, false), 0);
 	T_EQ(t_poll(&p.ca, &info), 0);
 	T_EQ(t_poll(&p.cb, &info), 0);
-	T_EQ(xstat(p.da.dev, -1, "tx_packets"), 3);
-	T_EQ(xstat(p.db.dev, -1, "rx_packets"), 3);
-	T_EQ(xstat(p.db.dev, -1, "tx_packets"), 1);
-	T_EQ(xstat(p.da.dev, -1, "rx_packets"), 1);
-	T_EQ(xstat(p.da.dev, -1, "rx_icrc_errors"), 0);
-	T_EQ(xstat(p.da.dev, p.qa.id, "rx_acks"), 1);
-	T_EQ(xstat(p.db.dev, p.qb.id, "tx_acks"), 1);
-	T_EQ(xstat(p.db.dev, p.qb.id, "rx_bytes"), 3000);
+	T_EQ(t_xstat(p.da.dev, -1, "tx_packets"), 3);
+	T_EQ(t_xstat(p.db.dev, -1, "rx_packets"), 3);
+	T_EQ(t_xstat(p.db.dev, -1, "tx_packets"), 1);
+	T_EQ(t_xstat(p.da.dev, -1, "rx_packets"), 1);
+	T_EQ(t_xstat(p.da.dev, -1, "rx_icrc_errors"), 0);
+	T_EQ(t_xstat(p.da.dev, p.qa.id, "rx_acks"), 1);
+	T_EQ(t_xstat(p.db.dev, p.qb.id, "tx_acks"), 1);
+	T_EQ(t_xstat(p.db.dev, p.qb.id, "rx_bytes"), 3000);
 	T_EQ(hw->xstats_names(p.da.dev, 99999, NULL, 0), -EINVAL);
 	t_pair_close(&p);
 	free(src);
@@ -225,14 +211,14 @@ T_CASE(idle_steps_skip_the_lock)
 	T_EQ(memcmp(dst, "idle-chk", 8), 0);
 	for (i = 0; i < 4; i++)
 		t_progress(); /* nothing left in flight */
-	polls[0] = xstat(p.da.dev, -1, "polls");
-	polls[1] = xstat(p.db.dev, -1, "polls");
-	calls = xstat(p.da.dev, -1, "progress_calls");
+	polls[0] = t_xstat(p.da.dev, -1, "polls");
+	polls[1] = t_xstat(p.db.dev, -1, "polls");
+	calls = t_xstat(p.da.dev, -1, "progress_calls");
 	for (i = 0; i < 100; i++)
 		t_progress();
-	T_EQ(xstat(p.da.dev, -1, "polls"), polls[0]);
-	T_EQ(xstat(p.db.dev, -1, "polls"), polls[1]);
-	T_EQ(xstat(p.da.dev, -1, "progress_calls"), calls + 100);
+	T_EQ(t_xstat(p.da.dev, -1, "polls"), polls[0]);
+	T_EQ(t_xstat(p.db.dev, -1, "polls"), polls[1]);
+	T_EQ(t_xstat(p.da.dev, -1, "progress_calls"), calls + 100);
 	t_pair_close(&p);
 	free(src);
 	free(dst);
@@ -272,17 +258,7 @@ static int open_lossy(struct t_pair *p, uint8_t gen, uint32_t drop, uint32_t dup
 		rc = t_dev_open_cfg(&p->db, &cfg);
 	t_devs[0] = &p->da;
 	t_devs[1] = &p->db;
-	if (!rc)
-		rc = t_cq_create(&p->da, &p->ca, 256);
-	if (!rc)
-		rc = t_cq_create(&p->db, &p->cb, 256);
-	if (!rc)
-		rc = t_qp_create(&p->da, &p->qa, IRDMA_HW_QP_RC, &p->ca, &p->ca, &t_default_caps);
-	if (!rc)
-		rc = t_qp_create(&p->db, &p->qb, IRDMA_HW_QP_RC, &p->cb, &p->cb, &t_default_caps);
-	if (!rc)
-		rc = t_qp_connect(&p->qa, &p->qb, 1024, T_ACC_ALL);
-	return rc;
+	return rc ? rc : t_pair_link(p, 1024, &t_default_caps, T_ACC_ALL);
 }
 
 /* 2000 mixed SEND / WRITE / READ over 5% drop, 1% duplicate, 1% reorder, 0.5% corrupt:
@@ -338,13 +314,13 @@ T_CASE(lossy_wire_exactly_once)
 	}
 	T_CHECK(t_cq_quiet(&p.ca));
 	T_CHECK(t_cq_quiet(&p.cb));
-	T_CHECK(xstat(p.da.dev, p.qa.id, "retransmits") > 0);
-	T_CHECK(xstat(p.da.dev, -1, "tx_fault_drops") > 0);
-	T_CHECK(xstat(p.da.dev, -1, "rx_icrc_errors") + xstat(p.db.dev, -1, "rx_icrc_errors") > 0);
+	T_CHECK(t_xstat(p.da.dev, p.qa.id, "retransmits") > 0);
+	T_CHECK(t_xstat(p.da.dev, -1, "tx_fault_drops") > 0);
+	T_CHECK(t_xstat(p.da.dev, -1, "rx_icrc_errors") + t_xstat(p.db.dev, -1, "rx_icrc_errors") > 0);
 	printf("# retransmits %" PRIu64 ", drops %" PRIu64 "+%" PRIu64 ", icrc %" PRIu64 "+%" PRIu64 "\n",
-	       xstat(p.da.dev, p.qa.id, "retransmits"), xstat(p.da.dev, -1, "tx_fault_drops"),
-	       xstat(p.db.dev, -1, "tx_fault_drops"), xstat(p.da.dev, -1, "rx_icrc_errors"),
-	       xstat(p.db.dev, -1, "rx_icrc_errors"));
+	       t_xstat(p.da.dev, p.qa.id, "retransmits"), t_xstat(p.da.dev, -1, "tx_fault_drops"),
+	       t_xstat(p.db.dev, -1, "tx_fault_drops"), t_xstat(p.da.dev, -1, "rx_icrc_errors"),
+	       t_xstat(p.db.dev, -1, "rx_icrc_errors"));
 	t_pair_close(&p);
 	free(src);
 	free(dst);
@@ -405,25 +381,25 @@ T_CASE(delayed_frames_arrive_once)
 			T_MEMEQ(rem, src, n);
 	}
 	/* drain what is still held (bounded by steps, not by time) */
-	for (i = 0; i < 50000000u && (xstat(p.db.dev, -1, "rx_packets") !=
-				      xstat(p.da.dev, -1, "tx_packets") ||
-				      xstat(p.da.dev, -1, "rx_packets") !=
-				      xstat(p.db.dev, -1, "tx_packets")); i++)
+	for (i = 0; i < 50000000u && (t_xstat(p.db.dev, -1, "rx_packets") !=
+				      t_xstat(p.da.dev, -1, "tx_packets") ||
+				      t_xstat(p.da.dev, -1, "rx_packets") !=
+				      t_xstat(p.db.dev, -1, "tx_packets")); i++)
 		t_progress();
 	T_CHECK(t_cq_quiet(&p.ca));
 	T_CHECK(t_cq_quiet(&p.cb));
-	T_CHECK(xstat(p.da.dev, -1, "tx_fault_delayed") > 0 &&
-		xstat(p.db.dev, -1, "tx_fault_delayed") > 0);
-	T_CHECK(xstat(p.da.dev, -1, "rx_fault_delayed") > 0 &&
-		xstat(p.db.dev, -1, "rx_fault_delayed") > 0);
-	T_EQ(xstat(p.db.dev, -1, "rx_packets"), xstat(p.da.dev, -1, "tx_packets"));
-	T_EQ(xstat(p.da.dev, -1, "rx_packets"), xstat(p.db.dev, -1, "tx_packets"));
+	T_CHECK(t_xstat(p.da.dev, -1, "tx_fault_delayed") > 0 &&
+		t_xstat(p.db.dev, -1, "tx_fault_delayed") > 0);
+	T_CHECK(t_xstat(p.da.dev, -1, "rx_fault_delayed") > 0 &&
+		t_xstat(p.db.dev, -1, "rx_fault_delayed") > 0);
+	T_EQ(t_xstat(p.db.dev, -1, "rx_packets"), t_xstat(p.da.dev, -1, "tx_packets"));
+	T_EQ(t_xstat(p.da.dev, -1, "rx_packets"), t_xstat(p.db.dev, -1, "tx_packets"));
 	printf("# frames %" PRIu64 "/%" PRIu64 ", delayed tx %" PRIu64 "/%" PRIu64 " rx %" PRIu64
 	       "/%" PRIu64 ", retransmits %" PRIu64 "\n",
-	       xstat(p.da.dev, -1, "tx_packets"), xstat(p.db.dev, -1, "tx_packets"),
-	       xstat(p.da.dev, -1, "tx_fault_delayed"), xstat(p.db.dev, -1, "tx_fault_delayed"),
-	       xstat(p.da.dev, -1, "rx_fault_delayed"), xstat(p.db.dev, -1, "rx_fault_delayed"),
-	       xstat(p.da.dev, p.qa.id, "retransmits"));
+	       t_xstat(p.da.dev, -1, "tx_packets"), t_xstat(p.db.dev, -1, "tx_packets"),
+	       t_xstat(p.da.dev, -1, "tx_fault_delayed"), t_xstat(p.db.dev, -1, "tx_fault_delayed"),
+	       t_xstat(p.da.dev, -1, "rx_fault_delayed"), t_xstat(p.db.dev, -1, "rx_fault_delayed"),
+	       t_xstat(p.da.dev, p.qa.id, "retransmits"));
 	/* frames posted and not waited for: whatever is held at close is freed there */
 	for (i = 0; i < 16; i++) {
 		struct irdma_sge s = { (uintptr_t)src, 4000, ls };
@@ -457,8 +433,8 @@ T_CASE(retry_exhausted)
 	T_EQ(info.wr_id, 1);
 	T_EQ(info.comp_status, IRDMA_COMPL_STATUS_FLUSHED);
 	T_EQ(info.minor_err, FLUSH_RETRY_EXC_ERR);
-	T_EQ(xstat(p.db.dev, -1, "rx_icrc_errors"), 3);
-	T_EQ(xstat(p.da.dev, p.qa.id, "retransmits"), 2);
+	T_EQ(t_xstat(p.db.dev, -1, "rx_icrc_errors"), 3);
+	T_EQ(t_xstat(p.da.dev, p.qa.id, "retransmits"), 2);
 	t_pair_close(&p);
 	free(src);
 }
@@ -480,7 +456,7 @@ T_CASE(rnr_retry_exhausted)
 	T_EQ(info.wr_id, 1);
 	T_EQ(info.comp_status, IRDMA_COMPL_STATUS_FLUSHED);
 	T_EQ(info.minor_err, FLUSH_RNR_RETRY_EXC_ERR);
-	T_EQ(xstat(p.da.dev, p.qa.id, "rx_rnr_naks"), 2);
+	T_EQ(t_xstat(p.da.dev, p.qa.id, "rx_rnr_naks"), 2);
 	t_pair_close(&p);
 	free(src);
 }
@@ -498,10 +474,7 @@ T_CASE(many_in_flight)
 	uint32_t ls, rk, i;
 
 	caps.max_send_wr = 2000;
-	T_EQ(t_dev_open(&da, 2, 61, 1024), 0);
-	T_EQ(t_dev_open(&db, 2, 62, 1024), 0);
-	t_devs[0] = &da;
-	t_devs[1] = &db;
+	T_EQ(t_devs_open(&da, &db, 2, 61, 1024), 0);
 	T_EQ(t_cq_create(&da, &ca, 2048), 0);
 	T_EQ(t_cq_create(&db, &cb, 16), 0);
 	T_EQ(t_qp_create(&da, &qa, IRDMA_HW_QP_RC, &ca, &ca, &caps), 0);
@@ -525,11 +498,7 @@ T_CASE(many_in_flight)
 	T_MEMEQ(dst, src, 2000 * 8);
 	t_qp_destroy(&qa);
 	t_qp_destroy(&qb);
-	t_cq_destroy(&ca);
-	t_cq_destroy(&cb);
-	t_dev_close(&da);
-	t_dev_close(&db);
-	t_devs[0] = t_devs[1] = NULL;
+	t_devs_close(&da, &ca, &db, &cb);
 	free(src);
 	free(dst);
 }
@@ -569,7 +538,7 @@ T_CASE(cq_resize)
 			break;
 	}
 	T_CHECK(!has_cq_err(&p.db));
-	T_EQ(xstat(p.db.dev, -1, "cq_overflows"), 0);
+	T_EQ(t_xstat(p.db.dev, -1, "cq_overflows"), 0);
 	t_pair_close(&p);
 	free(ring2);
 	free(src);

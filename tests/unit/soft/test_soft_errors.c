@@ -438,10 +438,7 @@ static void cq_overflow(uint8_t gen, bool writes)
 	struct t_qp qa, qb;
 	int i, rc = 0;
 
-	T_EQ(t_dev_open(&da, gen, 31, 1024), 0);
-	T_EQ(t_dev_open(&db, gen, 32, 1024), 0);
-	t_devs[0] = &da;
-	t_devs[1] = &db;
+	T_EQ(t_devs_open(&da, &db, gen, 31, 1024), 0);
 	T_EQ(t_cq_create(&da, &ca, 3), 0);
 	T_EQ(t_cq_create(&db, &cb, 64), 0);
 	T_EQ(t_qp_create(&da, &qa, IRDMA_HW_QP_RC, &ca, &ca, &t_default_caps), 0);
@@ -481,11 +478,7 @@ static void cq_overflow(uint8_t gen, bool writes)
 	}
 	t_qp_destroy(&qa);
 	t_qp_destroy(&qb);
-	t_cq_destroy(&ca);
-	t_cq_destroy(&cb);
-	t_dev_close(&da);
-	t_dev_close(&db);
-	t_devs[0] = t_devs[1] = NULL;
+	t_devs_close(&da, &ca, &db, &cb);
 }
 
 T_CASE(cq_overflow_all_gens)
@@ -527,11 +520,7 @@ T_CASE(qp_destroy_with_work)
 	t_qp_destroy(&p.qa);
 	for (i = 0; i < 100; i++)
 		t_progress();
-	t_cq_destroy(&p.ca);
-	t_cq_destroy(&p.cb);
-	t_dev_close(&p.da);
-	t_dev_close(&p.db);
-	t_devs[0] = t_devs[1] = NULL;
+	t_devs_close(&p.da, &p.ca, &p.db, &p.cb);
 	free(buf);
 }
 

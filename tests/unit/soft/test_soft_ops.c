@@ -548,10 +548,7 @@ static void ud_send(uint8_t gen)
 	struct irdma_sge s, r;
 	uint32_t ah;
 
-	T_EQ(t_dev_open(&da, gen, 11, 1024), 0);
-	T_EQ(t_dev_open(&db, gen, 12, 1024), 0);
-	t_devs[0] = &da;
-	t_devs[1] = &db;
+	T_EQ(t_devs_open(&da, &db, gen, 11, 1024), 0);
 	T_EQ(t_cq_create(&da, &ca, 64), 0);
 	T_EQ(t_cq_create(&db, &cb, 64), 0);
 	T_EQ(t_qp_create(&da, &qa, IRDMA_HW_QP_UD, &ca, &ca, &t_default_caps), 0);
@@ -608,11 +605,7 @@ static void ud_send(uint8_t gen)
 	T_EQ(hw->ah_destroy(da.dev, ah), 0);
 	t_qp_destroy(&qa);
 	t_qp_destroy(&qb);
-	t_cq_destroy(&ca);
-	t_cq_destroy(&cb);
-	t_dev_close(&da);
-	t_dev_close(&db);
-	t_devs[0] = t_devs[1] = NULL;
+	t_devs_close(&da, &ca, &db, &cb);
 	free(src);
 	free(dst);
 }
@@ -638,10 +631,7 @@ T_CASE(srq_gen3)
 	uint32_t ld;
 	int i;
 
-	T_EQ(t_dev_open(&da, 3, 21, 1024), 0);
-	T_EQ(t_dev_open(&db, 3, 22, 1024), 0);
-	t_devs[0] = &da;
-	t_devs[1] = &db;
+	T_EQ(t_devs_open(&da, &db, 3, 21, 1024), 0);
 	T_EQ(t_cq_create(&da, &ca, 64), 0);
 	T_EQ(t_cq_create(&db, &cb, 64), 0);
 	T_EQ(t_srq_create(&db, &srq, 16, 2), 0);
@@ -682,11 +672,7 @@ T_CASE(srq_gen3)
 	t_qp_destroy(&qb1);
 	t_qp_destroy(&qb2);
 	t_srq_destroy(&srq);
-	t_cq_destroy(&ca);
-	t_cq_destroy(&cb);
-	t_dev_close(&da);
-	t_dev_close(&db);
-	t_devs[0] = t_devs[1] = NULL;
+	t_devs_close(&da, &ca, &db, &cb);
 	free(src);
 	free(dst);
 }
@@ -904,11 +890,7 @@ T_CASE(ipv6_and_vlan)
 		t_qp_destroy(&qa);
 		t_qp_destroy(&qb);
 	}
-	t_cq_destroy(&ca);
-	t_cq_destroy(&cb);
-	t_dev_close(&da);
-	t_dev_close(&db);
-	t_devs[0] = t_devs[1] = NULL;
+	t_devs_close(&da, &ca, &db, &cb);
 	free(src);
 	free(dst);
 }

@@ -149,20 +149,6 @@ T_CASE(fast_and_general_interleaved_gen3)
 	mixed(3);
 }
 
-static uint64_t xstat(struct irdma_hw_dev *dev, int64_t qp, const char *name)
-{
-	const char *names[256];
-	uint64_t v[256];
-	int n = hw->xstats_names(dev, qp, names, 256), i;
-
-	if (n <= 0 || n > 256 || hw->xstats_get(dev, qp, v, 256) != n)
-		return UINT64_MAX;
-	for (i = 0; i < n; i++)
-		if (strcmp(names[i], name) == 0)
-			return v[i];
-	return UINT64_MAX;
-}
-
 /*
  * REQ_WAIT_WIRE: more inline WRITEs than the receiver's loop queue (4096) and the sender's
  * backlog (512) hold, on many QPs, with only the sender's engine running: once the backlog
@@ -187,10 +173,7 @@ T_CASE(wire_full_waits_in_sq)
 	int i;
 
 	caps.max_inline = 64;
-	T_EQ(t_dev_open(&da, 2, 71, 1024), 0);
-	T_EQ(t_dev_open(&db, 2, 72, 1024), 0);
-	t_devs[0] = &da;
-	t_devs[1] = &db;
+	T_EQ(t_devs_open(&da, &db, 2, 71, 1024), 0);
 	T_EQ(t_cq_create(&da, &ca, 8192), 0);
 	T_EQ(t_cq_create(&db, &cb, 64), 0);
 	for (q = 0; q < WW_QPS && !t_case_failures; q++) {
@@ -213,10 +196,10 @@ T_CASE(wire_full_waits_in_sq)
 	/* the sender alone: the receiver's queue fills, then the sender's backlog */
 	for (i = 0; i < 4000; i++)
 		hw->progress(da.dev, 64);
-	sent = xstat(da.dev, -1, "tx_packets");
+	sent = t_xstat(da.dev, -1, "tx_packets");
 	for (q = 0; q < WW_QPS; q++)
 		taken += IRDMA_FIELD_GET(IRDMA_QP_DBSA_HW_SQ_TAIL, qa[q].shadow[0]);
-	T_CHECK(xstat(da.dev, -1, "tx_backlog_full") > 0);
+	T_CHECK(t_xstat(da.dev, -1, "tx_backlog_full") > 0);
 	T_CHECK(sent >= 4096 && sent < WW_QPS * WW_PER);
 	T_EQ(taken, sent);
 	/* both: everything lands, in order per QP */
@@ -236,11 +219,7 @@ T_CASE(wire_full_waits_in_sq)
 		t_qp_destroy(&qa[q]);
 		t_qp_destroy(&qb[q]);
 	}
-	t_cq_destroy(&ca);
-	t_cq_destroy(&cb);
-	t_dev_close(&da);
-	t_dev_close(&db);
-	t_devs[0] = t_devs[1] = NULL;
+	t_devs_close(&da, &ca, &db, &cb);
 	free(src);
 	free(dst);
 }

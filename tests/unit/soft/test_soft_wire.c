@@ -13,20 +13,6 @@
 
 #include "soft_test.h"
 
-static uint64_t xstat(struct irdma_hw_dev *dev, const char *name)
-{
-	const char *names[256];
-	uint64_t v[256];
-	int n = hw->xstats_names(dev, -1, names, 256), i;
-
-	if (n <= 0 || n > 256 || hw->xstats_get(dev, -1, v, 256) != n)
-		return UINT64_MAX;
-	for (i = 0; i < n; i++)
-		if (strcmp(names[i], name) == 0)
-			return v[i];
-	return UINT64_MAX;
-}
-
 static int open_on(struct t_dev *d, const char *port, uint8_t host)
 {
 	return t_dev_open_eth(d, port, 9, host, 1024);
@@ -55,11 +41,7 @@ T_CASE(rc_and_ud_over_ring_ethdevs)
 	T_EQ(open_on(&p.db, "net_ring_soft_ring_b", 2), 0);
 	t_devs[0] = &p.da;
 	t_devs[1] = &p.db;
-	T_EQ(t_cq_create(&p.da, &p.ca, 64), 0);
-	T_EQ(t_cq_create(&p.db, &p.cb, 64), 0);
-	T_EQ(t_qp_create(&p.da, &p.qa, IRDMA_HW_QP_RC, &p.ca, &p.ca, &t_default_caps), 0);
-	T_EQ(t_qp_create(&p.db, &p.qb, IRDMA_HW_QP_RC, &p.cb, &p.cb, &t_default_caps), 0);
-	T_EQ(t_qp_connect(&p.qa, &p.qb, 1024, T_ACC_ALL), 0);
+	T_EQ(t_pair_link(&p, 1024, &t_default_caps, T_ACC_ALL), 0);
 
 	t_fill(src, 8192, 31);
 	ls = t_mr(&p.da, src, 8192, 0);
@@ -88,9 +70,9 @@ T_CASE(rc_and_ud_over_ring_ethdevs)
 	T_EQ(info.comp_status, IRDMA_COMPL_STATUS_SUCCESS);
 	T_MEMEQ(back, src + 100, 7000);
 	/* 5000 bytes = 5 frames + 7 + 1 READ request = 13 request frames from A */
-	T_EQ(xstat(p.da.dev, "tx_packets"), 13 + 0);
-	T_EQ(xstat(p.db.dev, "rx_packets"), 13);
-	T_EQ(xstat(p.db.dev, "rx_icrc_errors"), 0);
+	T_EQ(t_xstat(p.da.dev, -1, "tx_packets"), 13 + 0);
+	T_EQ(t_xstat(p.db.dev, -1, "rx_packets"), 13);
+	T_EQ(t_xstat(p.db.dev, -1, "rx_icrc_errors"), 0);
 
 	/* UD: 300 bytes behind the 40-byte GRH area */
 	{
@@ -147,7 +129,7 @@ T_CASE(rc_and_ud_over_ring_ethdevs)
 			memcpy(f, frame, sizeof(frame));
 			T_EQ(rte_eth_tx_burst((uint16_t)pa, 0, &m, 1), 1);
 			t_progress();
-			T_EQ(xstat(p.db.dev, "rx_not_roce"), 1);
+			T_EQ(t_xstat(p.db.dev, -1, "rx_not_roce"), 1);
 		}
 		rte_mempool_free(mp);
 	}

@@ -167,9 +167,7 @@ T_CASE(zero_copy_over_ring_ethdevs)
 	t_cq_destroy(&p.ca);
 	t_cq_destroy(&p.cb);
 out:
-	t_dev_close(&p.da);
-	t_dev_close(&p.db);
-	t_devs[0] = t_devs[1] = NULL;
+	t_devs_close(&p.da, NULL, &p.db, NULL);
 	rte_free(src);
 	free(dst);
 	free(usr);
