@@ -14,7 +14,6 @@
 set -u
 perf=$1
 runs=${2:-12}
-port=18537
 tag=$$
 sock=/tmp/irdma-wire-exit-$tag.sock
 eal="--no-pci --no-huge -m 256 --no-shconf"
@@ -30,10 +29,18 @@ if ! command -v ss >/dev/null 2>&1; then
 	echo "1..0 # SKIP ss (iproute2) is not installed"
 	exit 0
 fi
-if ss -Hltn "sport = :$port" | grep -q .; then
-	echo "1..0 # SKIP TCP port $port is in use"
-	exit 0
-fi
+# The exchange port: a free one from a range picked by PID, so two suites running at once
+# (or anything else listening) do not collide.
+port=$((20000 + tag % 12000)) # below the ephemeral ports (32768 on)
+tries=0
+while ss -Hltn "sport = :$port" | grep -q .; do
+	tries=$((tries + 1))
+	if [ $tries -ge 200 ]; then
+		echo "1..0 # SKIP no free TCP port near $port"
+		exit 0
+	fi
+	port=$((20000 + (port - 20000 + 1) % 12000))
+done
 echo "1..$runs"
 fail=0
 i=1
