@@ -897,6 +897,18 @@ uint64_t irdma_cm_next_deadline(const struct irdma_cm *cm)
 	return d;
 }
 
+/* A MAD whose answer is late goes again while retries are left: 1 when it went. */
+static int retransmit(struct irdma_cm *cm, struct irdma_cm_conn *c, uint64_t now)
+{
+	if (c->retries == 0)
+		return 0;
+	c->retries--;
+	cm->stats.retransmits++;
+	send_mad(cm, &c->peer, c->mad);
+	arm(c, now, c->interval);
+	return 1;
+}
+
 static void expire(struct irdma_cm *cm, struct irdma_cm_conn *c, uint64_t now)
 {
 	int id = conn_id(cm, c);
@@ -907,25 +919,15 @@ static void expire(struct irdma_cm *cm, struct irdma_cm_conn *c, uint64_t now)
 	case IRDMA_CM_MRA_REQ_RCVD:
 	case IRDMA_CM_REP_SENT:
 	case IRDMA_CM_MRA_REP_RCVD:
-		if (c->retries) {
-			c->retries--;
-			cm->stats.retransmits++;
-			send_mad(cm, &c->peer, c->mad);
-			arm(c, now, c->interval);
+		if (retransmit(cm, c, now))
 			return;
-		}
 		qp_error(cm, c);
 		conn_free(c);
 		report(cm, c, IRDMA_CM_EVENT_UNREACHABLE, id, -ETIMEDOUT, NULL, NULL, 0);
 		return;
 	case IRDMA_CM_DREQ_SENT:
-		if (c->retries) {
-			c->retries--;
-			cm->stats.retransmits++;
-			send_mad(cm, &c->peer, c->mad);
-			arm(c, now, c->interval);
+		if (retransmit(cm, c, now))
 			return;
-		}
 		enter_timewait(c, now);
 		report(cm, c, IRDMA_CM_EVENT_DISCONNECTED, id, -ETIMEDOUT, NULL, NULL, 0);
 		return;
