@@ -6,21 +6,6 @@
  */
 #include "itest_pair.h"
 
-static uint64_t
-dev_xstat(struct rte_pmd_irdma_dev *dev, const char *name)
-{
-	struct rte_pmd_irdma_xstat_name names[256];
-	struct rte_pmd_irdma_xstat vals[256];
-	int n = rte_pmd_irdma_xstats_get_names(dev, names, RTE_DIM(names)), i;
-
-	if (n <= 0 || n > (int)RTE_DIM(names) || rte_pmd_irdma_xstats_get(dev, vals, n) != n)
-		return UINT64_MAX;
-	for (i = 0; i < n; i++)
-		if (strcmp(names[vals[i].id].name, name) == 0)
-			return vals[i].value;
-	return UINT64_MAX;
-}
-
 static const struct rte_pmd_irdma_qp_cap small_cap = { 16, 16, 1, 1, 0 };
 
 static int
@@ -138,8 +123,8 @@ T_CASE(overflowing_cq_is_counted_and_raised_and_spares_the_other_cqs)
 		posted += post_write(&p, qa, (uint64_t)i) == 0;
 	T_EQ(posted, 40);
 	itest_settle(&p, 200);
-	T_CHECK_MSG(dev_xstat(p.a.dev, "cq_overflows") == 1, "cq_overflows %lu",
-		    (unsigned long)dev_xstat(p.a.dev, "cq_overflows"));
+	T_CHECK_MSG(itest_dev_xstat(p.a.dev, "cq_overflows") == 1, "cq_overflows %lu",
+		    (unsigned long)itest_dev_xstat(p.a.dev, "cq_overflows"));
 	while (rte_pmd_irdma_async_event_get(p.a.dev, &ev) == 0)
 		if (ev.event_type == RTE_PMD_IRDMA_EVENT_CQ_ERR && ev.element.cq == small)
 			events++;

@@ -500,22 +500,6 @@ T_CASE(qp_level_drops_are_named_xstats)
 	pair_close(&p);
 }
 
-/* The value of the device xstat @p name, or UINT64_MAX when there is none. */
-static uint64_t
-dev_xstat(const struct rte_pmd_irdma_dev *dev, const char *name)
-{
-	struct rte_pmd_irdma_xstat_name names[256];
-	struct rte_pmd_irdma_xstat xs[256];
-	int i, n = rte_pmd_irdma_xstats_get_names(dev, names, RTE_DIM(names));
-
-	if (n <= 0 || n > (int)RTE_DIM(names) || rte_pmd_irdma_xstats_get(dev, xs, n) != n)
-		return UINT64_MAX;
-	for (i = 0; i < n; i++)
-		if (strcmp(names[xs[i].id].name, name) == 0)
-			return xs[i].value;
-	return UINT64_MAX;
-}
-
 /*
  * Receive-side fault injection (rx_drop/rx_dup/rx_reorder/rx_corrupt): on both ends of an RC
  * connection, 120 RDMA writes of 2 KiB and 120 sends arrive intact, each completion once and in
@@ -572,12 +556,12 @@ T_CASE(rx_fault_injection_both_ends_data_intact)
 	T_EQ(rte_pmd_irdma_poll_cq(p.a.cq, &wc, 1), 0);
 	T_EQ(rte_pmd_irdma_poll_cq(p.b.cq, &wc, 1), 0);
 	for (i = 0; i < RTE_DIM(faults); i++) {
-		T_CHECK_MSG(dev_xstat(p.a.dev, faults[i]) + dev_xstat(p.b.dev, faults[i]) > 0 &&
-			    dev_xstat(p.a.dev, faults[i]) != UINT64_MAX, "%s did not move", faults[i]);
-		printf("# %s: A %" PRIu64 ", B %" PRIu64 "\n", faults[i], dev_xstat(p.a.dev, faults[i]),
-		       dev_xstat(p.b.dev, faults[i]));
+		T_CHECK_MSG(itest_dev_xstat(p.a.dev, faults[i]) + itest_dev_xstat(p.b.dev, faults[i]) > 0 &&
+			    itest_dev_xstat(p.a.dev, faults[i]) != UINT64_MAX, "%s did not move", faults[i]);
+		printf("# %s: A %" PRIu64 ", B %" PRIu64 "\n", faults[i], itest_dev_xstat(p.a.dev, faults[i]),
+		       itest_dev_xstat(p.b.dev, faults[i]));
 	}
-	T_EQ(dev_xstat(p.a.dev, "tx_fault_drops"), 0);
+	T_EQ(itest_dev_xstat(p.a.dev, "tx_fault_drops"), 0);
 	pair_close(&p);
 }
 

@@ -329,6 +329,13 @@ struct irdma_hw_ops {
 	 * Safe from any lcore: a caller that finds the engine busy returns 0 at once. */
 	int (*progress)(struct irdma_hw_dev *dev, unsigned int budget);
 
+	/* engine=inline: the doorbell of a post, taken at once by the posting lcore, the way
+	 * hardware starts fetching at the doorbell write. Returns 1 when the engine ran a step
+	 * that took the QP's new WQEs (the caller rings no doorbell), 0 when another lcore is
+	 * in the engine (the caller rings it, and that step or the next takes it). Optional
+	 * (NULL: the caller always rings). */
+	int (*sq_kick)(struct irdma_hw_dev *dev, uint32_t qp_id, unsigned int budget);
+
 	/* Counters: qp_id < 0 selects the device's own set, else that QP's. Names are DPDK
 	 * style (rx_icrc_errors, tx_packets, retransmits, rx_rnr_naks...). Both return the
 	 * number of counters (when n is smaller, nothing is written). */

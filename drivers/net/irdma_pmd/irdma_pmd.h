@@ -109,6 +109,9 @@ struct irdma_cq_old_ring {
 
 #define IRDMA_CQ_MAX_OLD_RINGS 4
 
+/* Engine work per inline call (poll_cq's step, a post's kick): what one poll may spend. */
+#define IRDMA_INLINE_BUDGET 64
+
 struct irdma_pmd_cq {
 	struct rte_pmd_irdma_cq pub;
 	uint32_t magic; /* IRDMA_MAGIC_CQ while it lives */
@@ -144,6 +147,9 @@ struct irdma_pmd_qp {
 	struct rte_pmd_irdma_qp pub;
 	uint32_t magic; /* IRDMA_MAGIC_QP while it lives */
 	struct irdma_qp_uk uk;
+	/* engine=inline: the post takes its own doorbell (irdma_hw_ops.sq_kick; NULL: rings) */
+	int (*sq_kick)(struct irdma_hw_dev *hw, uint32_t qp_id, unsigned int budget);
+	struct irdma_hw_dev *hw;
 	uint32_t pd_id;
 	uint32_t sig_flags; /* sq_sig_all: RTE_PMD_IRDMA_SEND_SIGNALED, or'ed into every WR */
 	uint8_t gen;

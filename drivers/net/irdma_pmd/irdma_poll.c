@@ -14,8 +14,6 @@
 
 #include "irdma_pmd.h"
 
-#define IRDMA_INLINE_BUDGET 64
-
 static __rte_always_inline enum rte_pmd_irdma_wc_status
 flush_status(uint16_t minor)
 {

@@ -460,7 +460,10 @@ rte_pmd_irdma_post_send(struct rte_pmd_irdma_qp *pub, const struct rte_pmd_irdma
 			break;
 	}
 	if (likely(i > 0)) {
-		irdma_uk_qp_post_wr(&qp->uk);
+		/* engine=inline: the device takes the WQEs now unless another lcore is in its
+		 * engine; then the doorbell, for that lcore's step or the next */
+		if (qp->sq_kick == NULL || qp->sq_kick(qp->hw, qp->uk.qp_id, IRDMA_INLINE_BUDGET) == 0)
+			irdma_uk_qp_post_wr(&qp->uk);
 		qp->stats.tx_wrs += i;
 		qp->stats.tx_doorbells++; /* in ERR, the doorbell is the flush request */
 	}

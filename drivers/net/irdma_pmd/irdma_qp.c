@@ -309,6 +309,8 @@ rte_pmd_irdma_qp_create(struct rte_pmd_irdma_pd *pd, struct rte_pmd_irdma_qp_ini
 	qp->sge_len_max = irdma_sge_len_max(qp->gen);
 	qp->keys = dev->keys;
 	qp->n_keys = dev->n_keys;
+	qp->hw = dev->hw;
+	qp->sq_kick = dev->da.cfg.engine == IRDMA_HW_ENGINE_INLINE ? dev->ops->sq_kick : NULL;
 	irdma_wr_allowed_init(&qp->wr_allowed, init->qp_type, qp->gen,
 			      (dev->attrs->feature_flags & IRDMA_FEATURE_ATOMIC_OPS) != 0,
 			      qp->uk.max_sq_frag_cnt, dev->attrs->max_hw_read_sges);

@@ -280,6 +280,7 @@ const struct irdma_hw_ops irdma_soft_ops = {
 	.ah_create = soft_ah_create,
 	.ah_destroy = soft_ah_destroy,
 	.progress = soft_engine_progress,
+	.sq_kick = soft_engine_sq_kick,
 	.xstats_names = soft_xstats_names,
 	.xstats_get = soft_xstats_get,
 	.xstats_reset = soft_xstats_reset,

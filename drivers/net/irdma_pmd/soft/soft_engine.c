@@ -250,12 +250,11 @@ static __rte_always_inline unsigned int engine_flush(struct soft_dev *dev)
  * a MAD QP 1 queued between steps) or a fault holds some, so a step that only took an ACK
  * or wrote a CQE does not call the wire.
  */
-static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
+static __rte_always_inline unsigned int engine_step_locked(struct soft_dev *dev,
+							   unsigned int budget)
 {
 	unsigned int work = 0;
 
-	if (!rte_spinlock_trylock(&dev->engine_lock))
-		return 0;
 	dev->st.polls++;
 	dev->wire_full = false; /* the last step's push made room, or the first frame says */
 	if (budget == 0)
@@ -277,8 +276,44 @@ static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
 	if (dev->wire_dirty)
 		work += engine_flush(dev);
 	dev->step_ns = 0; /* the next step reads the TSC again */
+	return work;
+}
+
+static __rte_noinline int engine_step(struct soft_dev *dev, unsigned int budget)
+{
+	unsigned int work;
+
+	if (!rte_spinlock_trylock(&dev->engine_lock))
+		return 0;
+	work = engine_step_locked(dev, budget);
 	rte_spinlock_unlock(&dev->engine_lock);
 	return (int)work;
+}
+
+/*
+ * engine=inline: the post's doorbell taken by the posting lcore (irdma_hw_ops.sq_kick). The
+ * QP is queued as its doorbell bit would have queued it (soft_doorbell.c qp_rang) and one
+ * step runs, so the frame is on the wire when post_send returns and no summary bit is set
+ * or taken for it. Another lcore in the engine: 0, and the caller rings the doorbell.
+ */
+int soft_engine_sq_kick(struct irdma_hw_dev *hw, uint32_t qp_id, unsigned int budget)
+{
+	struct soft_dev *dev = soft_dev_from_hw(hw);
+	struct soft_qp *qp;
+
+	if (!rte_spinlock_trylock(&dev->engine_lock))
+		return 0;
+	qp = soft_qp_get(dev, qp_id);
+	if (unlikely(qp == NULL)) {
+		rte_spinlock_unlock(&dev->engine_lock);
+		return 0;
+	}
+	qp->sq_kick = true;
+	soft_engine_mark(dev, qp);
+	dev->st.sq_kicks++;
+	engine_step_locked(dev, budget);
+	rte_spinlock_unlock(&dev->engine_lock);
+	return 1;
 }
 
 /* The idle check inline, the step out of line: an idle call saves no registers. The

@@ -271,6 +271,7 @@ struct soft_dev_stats {
 	uint64_t rx_icrc_errors, rx_malformed, rx_unknown_qp, rx_not_roce;
 	uint64_t tx_backlog_full, tx_drop_no_mbuf, cq_overflows, doorbells, polls;
 	uint64_t progress_calls; /* every engine call, idle ones too: is anyone driving the device? */
+	uint64_t sq_kicks;       /* engine=inline posts whose doorbell the posting lcore took */
 	uint64_t tx_fault_drops, tx_fault_dups, tx_fault_reorders, tx_fault_corrupts;
 	uint64_t rx_fault_drops, rx_fault_dups, rx_fault_reorders, rx_fault_corrupts;
 	/* delay=: frames held, and frames sent at once because the holding ring was full */
@@ -710,6 +711,7 @@ void soft_engine_fini(struct soft_dev *dev);
 /* The QP is going away or to RESET: off the timer list (the work list skips it). */
 void soft_engine_forget(struct soft_dev *dev, struct soft_qp *qp);
 int soft_engine_progress(struct irdma_hw_dev *hw, unsigned int budget);
+int soft_engine_sq_kick(struct irdma_hw_dev *hw, uint32_t qp_id, unsigned int budget);
 int soft_engine_start(struct soft_dev *dev);
 void soft_engine_stop(struct soft_dev *dev);
 

@@ -22,7 +22,7 @@ static const struct {
 	DEV_STAT(rx_not_roce),
 	DEV_STAT(tx_backlog_full), DEV_STAT(tx_drop_no_mbuf),
 	DEV_STAT(cq_overflows), DEV_STAT(doorbells), DEV_STAT(polls),
-	DEV_STAT(progress_calls),
+	DEV_STAT(progress_calls), DEV_STAT(sq_kicks),
 	DEV_STAT(tx_fault_drops), DEV_STAT(tx_fault_dups), DEV_STAT(tx_fault_reorders),
 	DEV_STAT(tx_fault_corrupts),
 	DEV_STAT(rx_fault_drops), DEV_STAT(rx_fault_dups), DEV_STAT(rx_fault_reorders),
