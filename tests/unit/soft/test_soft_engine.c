@@ -11,6 +11,9 @@
 
 #include "soft_test.h"
 
+#include "soft_loop_q.h"
+#include "soft_priv.h" /* the engine lock, held by the kick test */
+
 static bool has_cq_err(struct t_dev *d)
 {
 	unsigned int i;
@@ -156,6 +159,62 @@ T_CASE(service_engine)
 	t_dev_close(&db);
 	free(src);
 	free(dst);
+}
+
+/*
+ * sq_kick (engine=inline's post taking its own doorbell): with the engine free, the WQEs
+ * written without a doorbell leave at once (the frame is on the peer's loop queue before
+ * any step), no doorbell bit is set; with the engine held by another caller, the kick
+ * refuses and sends nothing, and the doorbell then rung is taken by the next step.
+ */
+T_CASE(sq_kick_takes_the_doorbell_or_refuses)
+{
+	struct t_qp_caps caps = t_default_caps;
+	static uint64_t src[2] = { 0x1111111111111111ull, 0x2222222222222222ull };
+	static uint64_t dst[2];
+	struct irdma_cq_poll_info info;
+	struct irdma_post_sq_info si;
+	struct irdma_sge s;
+	struct soft_dev *a;
+	struct t_pair p;
+	uint32_t rk;
+	int k;
+
+	caps.max_inline = 64;
+	T_EQ(t_pair_open(&p, 2, 1024, &caps, T_ACC_ALL), 0);
+	a = soft_dev_from_hw(p.da.dev);
+	rk = t_mr(&p.db, dst, sizeof(dst), T_ACC_ALL);
+	T_EQ(hw->xstats_reset(p.da.dev, -1), 0);
+	for (k = 0; k < 2; k++) {
+		s = (struct irdma_sge){ (uintptr_t)&src[k], 8, 0 };
+		t_sq_info(&si, 10 + k, IRDMA_OP_TYPE_RDMA_WRITE);
+		si.op.rdma_write.lo_sg_list = &s;
+		si.op.rdma_write.num_lo_sges = 1;
+		si.op.rdma_write.rem_addr.addr = (uintptr_t)&dst[k];
+		si.op.rdma_write.rem_addr.lkey = rk;
+		T_EQ(irdma_uk_inline_rdma_write(&p.qa.uk, &si, false), 0); /* no doorbell */
+		if (k == 0) {
+			T_EQ(hw->sq_kick(p.da.dev, p.qa.id, 64), 1);
+			T_EQ(t_xstat(p.da.dev, -1, "sq_kicks"), 1);
+			T_EQ(t_xstat(p.da.dev, -1, "tx_packets"), 1); /* sent inside the kick */
+			T_CHECK(!soft_db_pending(a));
+			T_CHECK(!soft_loop_q_empty(soft_dev_from_hw(p.db.dev)->loop_rx));
+		} else {
+			rte_spinlock_lock(&a->engine_lock); /* another lcore is in the engine */
+			T_EQ(hw->sq_kick(p.da.dev, p.qa.id, 64), 0);
+			rte_spinlock_unlock(&a->engine_lock);
+			T_EQ(t_xstat(p.da.dev, -1, "sq_kicks"), 1);
+			T_EQ(t_xstat(p.da.dev, -1, "tx_packets"), 1); /* nothing sent */
+			irdma_uk_qp_post_wr(&p.qa.uk); /* what the PMD does then */
+			T_CHECK(soft_db_pending(a));
+		}
+		T_EQ(t_poll(&p.ca, &info), 0);
+		T_EQ(info.wr_id, 10 + k);
+		T_EQ(info.comp_status, IRDMA_COMPL_STATUS_SUCCESS);
+		T_EQ(dst[k], src[k]);
+	}
+	T_EQ(t_xstat(p.da.dev, -1, "tx_packets"), 2);
+	t_pair_close(&p);
 }
 
 /* Counters follow the traffic: 3000 bytes at MTU 1024 = 3 request packets + 1 ACK. */
