@@ -27,14 +27,16 @@ static void count_icrc_drop(struct soft_dev *dev)
 int soft_rx_fuse_arm(struct soft_dev *dev, const struct roce_pkt *p)
 {
 	struct soft_qp *qp = soft_qp_get(dev, p->dqpn);
-	uint32_t pre;
+	uint32_t pre, ext, reg;
 
 	if (qp == NULL || qp->type != IRDMA_HW_QP_RC || !roce_resp_fusable(&qp->xport, p))
 		return 0;
-	/* IP + UDP + BTH (masked), then the extension headers */
+	/* IP + UDP + BTH (masked), then the extension headers (none on MIDDLE/LAST: no
+	 * call for zero bytes) */
 	pre = (p->ipv6 ? ROCE_IPV6_HLEN : ROCE_IPV4_HLEN) + ROCE_UDP_HLEN + ROCE_BTH_LEN;
-	qp->rctx.fuse_reg = roce_crc32_update(roce_icrc_begin(p->l3, p->ipv6), p->l3 + pre,
-					      (size_t)(p->payload - p->l3) - pre);
+	ext = (uint32_t)(p->payload - p->l3) - pre;
+	reg = roce_icrc_begin(p->l3, p->ipv6);
+	qp->rctx.fuse_reg = ext != 0 ? roce_crc32_update(reg, p->l3 + pre, ext) : reg;
 	qp->rctx.fuse_icrc = roce_icrc_get(p->payload + p->paylen + p->padcnt);
 	qp->rctx.fuse_pl = p->payload;
 	return 1;
@@ -43,7 +45,10 @@ int soft_rx_fuse_arm(struct soft_dev *dev, const struct roce_pkt *p)
 /* The rest of an armed frame after len payload bytes: its pad, then the comparison. */
 static int fuse_finish(struct soft_qp *qp, uint32_t reg, const uint8_t *pl, uint32_t len)
 {
-	reg = roce_crc32_update(reg, pl + len, roce_pad_len(len));
+	uint32_t pad = roce_pad_len(len);
+
+	if (pad != 0) /* none on MIDDLE frames, nor on a LAST of a multiple of 4 */
+		reg = roce_crc32_update(reg, pl + len, pad);
 	qp->rctx.fuse_pl = NULL;
 	if (likely(roce_icrc_final(reg) == qp->rctx.fuse_icrc))
 		return 0;

@@ -15,8 +15,10 @@ uint32_t soft_tx_hdr_reg(const struct rte_mbuf *m, const struct roce_pkt *p)
 	uint32_t l3o = ROCE_ETH_HLEN + (p->has_vlan ? ROCE_VLAN_HLEN : 0);
 	uint32_t pre = (p->ipv6 ? ROCE_IPV6_HLEN : ROCE_IPV4_HLEN) + ROCE_UDP_HLEN + ROCE_BTH_LEN;
 	const uint8_t *l3 = rte_pktmbuf_mtod(m, const uint8_t *) + l3o;
+	uint32_t reg = roce_icrc_begin(l3, p->ipv6), ext = m->data_len - l3o - pre;
 
-	return roce_crc32_update(roce_icrc_begin(l3, p->ipv6), l3 + pre, m->data_len - l3o - pre);
+	/* no extension header (every MIDDLE/LAST frame): no call for zero bytes */
+	return ext != 0 ? roce_crc32_update(reg, l3 + pre, ext) : reg;
 }
 
 int soft_sge_piece(struct soft_dev *dev, uint32_t pd_id, const struct soft_sge *sge, uint32_t n,

@@ -500,8 +500,10 @@ void soft_wire_send_reg(struct soft_dev *dev, struct rte_mbuf *m, const struct r
 	uint8_t *end = rte_pktmbuf_mtod(m, uint8_t *) + m->data_len + p->paylen;
 	uint32_t pad = roce_pad_len(p->paylen);
 
-	memset(end, 0, 4);
-	reg = roce_crc32_update(reg, end, pad);
+	if (pad != 0) { /* a payload of a multiple of 4 (every MIDDLE frame) has none */
+		memset(end, 0, 4);
+		reg = roce_crc32_update(reg, end, pad);
+	}
 	roce_icrc_put(end + pad, roce_icrc_final(reg));
 	m->data_len = (uint16_t)(m->data_len + p->paylen + pad + ROCE_ICRC_LEN);
 	m->pkt_len = m->data_len;
