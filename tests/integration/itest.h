@@ -113,20 +113,30 @@ itest_memzones(void)
 	return n;
 }
 
+/* The value called name among n xstats read (names by id), or UINT64_MAX. */
+static inline uint64_t
+itest_xstat_pick(const struct rte_pmd_irdma_xstat_name *names, const struct rte_pmd_irdma_xstat *xs,
+		 int n, const char *name)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(names[xs[i].id].name, name) == 0)
+			return xs[i].value;
+	return UINT64_MAX;
+}
+
 /* The value of the device xstat name, or UINT64_MAX when there is none. */
 static inline uint64_t
 itest_dev_xstat(const struct rte_pmd_irdma_dev *dev, const char *name)
 {
 	struct rte_pmd_irdma_xstat_name names[512];
 	struct rte_pmd_irdma_xstat xs[512];
-	int i, n = rte_pmd_irdma_xstats_get_names(dev, names, RTE_DIM(names));
+	int n = rte_pmd_irdma_xstats_get_names(dev, names, RTE_DIM(names));
 
 	if (n <= 0 || n > (int)RTE_DIM(names) || rte_pmd_irdma_xstats_get(dev, xs, n) != n)
 		return UINT64_MAX;
-	for (i = 0; i < n; i++)
-		if (strcmp(names[xs[i].id].name, name) == 0)
-			return xs[i].value;
-	return UINT64_MAX;
+	return itest_xstat_pick(names, xs, n, name);
 }
 
 /* A device with devargs "soft,port=loop,<extra>" (extra may be NULL). */

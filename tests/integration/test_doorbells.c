@@ -14,6 +14,7 @@
 #include <rte_service.h>
 
 #include "itest_pair.h"
+#include "itest_service.h"
 
 #define NQ 64u        /* QP pairs */
 #define NMSG 500u     /* WRITEs per QP */
@@ -135,12 +136,7 @@ no_doorbell_lost(bool inline_engine)
 		stepper_stop = 0;
 		T_EQ(rte_eal_remote_launch(stepper, both, slcore), 0);
 	} else {
-		T_EQ(rte_service_lcore_add(slcore), 0);
-		T_EQ(rte_service_map_lcore_set(a.service_id, slcore, 1), 0);
-		T_EQ(rte_service_map_lcore_set(b.service_id, slcore, 1), 0);
-		T_EQ(rte_service_runstate_set(a.service_id, 1), 0);
-		T_EQ(rte_service_runstate_set(b.service_id, 1), 0);
-		T_EQ(rte_service_lcore_start(slcore), 0);
+		T_EQ(itest_services_run(slcore, a.service_id, b.service_id), 0);
 	}
 
 	deadline = rte_get_timer_cycles() + 60 * rte_get_timer_hz();
@@ -190,14 +186,7 @@ no_doorbell_lost(bool inline_engine)
 		stepper_stop = 1;
 		T_EQ(rte_eal_wait_lcore(slcore), 0);
 	} else {
-		T_EQ(rte_service_runstate_set(a.service_id, 0), 0);
-		T_EQ(rte_service_runstate_set(b.service_id, 0), 0);
-		T_EQ(rte_service_lcore_stop(slcore), 0);
-		while (rte_service_lcore_may_be_active(slcore) == 1)
-			rte_pause();
-		rte_service_map_lcore_set(a.service_id, slcore, 0);
-		rte_service_map_lcore_set(b.service_id, slcore, 0);
-		T_EQ(rte_service_lcore_del(slcore), 0);
+		T_EQ(itest_services_end(slcore, a.service_id, b.service_id), 0);
 	}
 	kicks = itest_dev_xstat(a.dev, "sq_kicks");
 	printf("# %u WRITEs posted, %u executed at the responder, %u completed; %" PRIu64

@@ -11,6 +11,7 @@
 #include <rte_service.h>
 
 #include "itest_pair.h"
+#include "itest_service.h"
 
 #define N_MSG 20000u
 #define MSG_LEN 64u
@@ -161,12 +162,7 @@ T_CASE(service_engine_on_a_service_lcore)
 	T_EQ(qp_to_rts(p.b.qp, &p.a.gid, p.a.qp->qp_num, 7), 0);
 	rte_pmd_irdma_dev_info(p.a.dev, &ia);
 	rte_pmd_irdma_dev_info(p.b.dev, &ib);
-	T_EQ(rte_service_lcore_add(slcore), 0);
-	T_EQ(rte_service_map_lcore_set(ia.service_id, slcore, 1), 0);
-	T_EQ(rte_service_map_lcore_set(ib.service_id, slcore, 1), 0);
-	T_EQ(rte_service_runstate_set(ia.service_id, 1), 0);
-	T_EQ(rte_service_runstate_set(ib.service_id, 1), 0);
-	T_EQ(rte_service_lcore_start(slcore), 0);
+	T_EQ(itest_services_run(slcore, ia.service_id, ib.service_id), 0);
 
 	/* RDMA WRITE_WITH_IMM of 1000 messages into distinct slots of B. */
 	for (i = 0; i < N_RECV; i++)
@@ -206,16 +202,7 @@ T_CASE(service_engine_on_a_service_lcore)
 	}
 	T_EQ(posted, 1000);
 	T_MEMEQ(p.b.buf + 65536, p.a.buf, 1000 * 64);
-	/* Services first (a service lcore refuses to stop while it is the only one running an
-	 * enabled service), then the lcore. */
-	T_EQ(rte_service_runstate_set(ia.service_id, 0), 0);
-	T_EQ(rte_service_runstate_set(ib.service_id, 0), 0);
-	T_EQ(rte_service_lcore_stop(slcore), 0);
-	while (rte_service_lcore_may_be_active(slcore) == 1)
-		rte_pause();
-	rte_service_map_lcore_set(ia.service_id, slcore, 0);
-	rte_service_map_lcore_set(ib.service_id, slcore, 0);
-	T_EQ(rte_service_lcore_del(slcore), 0);
+	T_EQ(itest_services_end(slcore, ia.service_id, ib.service_id), 0);
 	pair_close(&p);
 }
 

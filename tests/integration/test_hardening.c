@@ -423,14 +423,11 @@ qp_xstat(const struct rte_pmd_irdma_qp *qp, const char *name)
 {
 	struct rte_pmd_irdma_xstat_name names[256];
 	struct rte_pmd_irdma_xstat xs[256];
-	int i, n = rte_pmd_irdma_qp_xstats_get_names(qp, names, RTE_DIM(names));
+	int n = rte_pmd_irdma_qp_xstats_get_names(qp, names, RTE_DIM(names));
 
 	if (n <= 0 || n > (int)RTE_DIM(names) || rte_pmd_irdma_qp_xstats_get(qp, xs, n) != n)
 		return UINT64_MAX;
-	for (i = 0; i < n; i++)
-		if (strcmp(names[xs[i].id].name, name) == 0)
-			return xs[i].value;
-	return UINT64_MAX;
+	return itest_xstat_pick(names, xs, n, name);
 }
 
 /*
