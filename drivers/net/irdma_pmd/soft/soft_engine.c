@@ -171,7 +171,7 @@ static __rte_always_inline unsigned int qp_step(struct soft_qp *qp, unsigned int
 
 /* Serves the work list from its head: each QP its share, until the budget is spent or
  * every QP queued at the start had its turn; a QP with more to do goes to the back. */
-static inline unsigned int work_run(struct soft_dev *dev, unsigned int budget)
+static __rte_always_inline unsigned int work_run(struct soft_dev *dev, unsigned int budget)
 {
 	unsigned int work = 0, spent = 0, n = dev->n_work;
 	uint64_t now = soft_now_ns(dev);
