@@ -349,7 +349,8 @@ int main(int argc, char **argv)
 {
 	static const char *const label[3] = { "cache line one-way", "RDMA WRITE 8 B half-RTT, engine=inline",
 					      "RDMA WRITE 8 B half-RTT, engine=service" };
-	static const double goal[3] = { 0, 1.5, 3.0 };
+	/* issue 13's goals: inline <= 3x, service <= 2.5x the cache line one-way */
+	static const double goal[3] = { 0, 3.0, 2.5 };
 	struct bench_table t = { .title = "RDMA WRITE 8 B latency on port=loop vs. the cache line" };
 	struct opts o;
 	struct run r;
